@@ -1,0 +1,102 @@
+//! The whole chain through the bundled components against the same logic compiled natively,
+//! on the same inputs (`policies/samples/chain.json`). `cargo bench -p pixgate --bench chain`.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use pixgate::chain::{self, ChainInput, Components};
+use pixgate::sandbox::{Limits, Sandbox};
+use pixgate_policy_logic::{
+    CandidateOutcome, EconomicsInput, PolicyInput, ProviderInput, economics, policy, provider,
+};
+
+fn sample() -> ChainInput {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../policies/samples/chain.json");
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The native chain does the same work as `chain::resolve`: build each step's input, decide,
+/// and pick the routes.
+fn native_chain(input: &ChainInput) -> usize {
+    let policy_input = PolicyInput {
+        charge: input.charge.clone(),
+        store: input.store.clone(),
+        env: input.env.clone(),
+    };
+    let decision = policy::decide(&policy_input).unwrap();
+    let provider_input = ProviderInput {
+        charge: input.charge.clone(),
+        store: input.store.clone(),
+        policy: decision.clone(),
+        gateways: input.gateways.clone(),
+        env: input.env.clone(),
+    };
+    let ranking = provider::rank(&provider_input).unwrap();
+    let candidates = ranking
+        .ranking
+        .iter()
+        .filter_map(|r| {
+            input
+                .gateways
+                .iter()
+                .find(|g| g.gateway_alias == r.gateway_alias)
+        })
+        .cloned()
+        .collect();
+    let economics_input = EconomicsInput {
+        charge: input.charge.clone(),
+        store: input.store.clone(),
+        policy: decision.clone(),
+        candidates,
+        holidays: chain::holidays_for(input.charge.created_at_ms),
+        env: input.env.clone(),
+    };
+    let verdicts = economics::evaluate(&economics_input).unwrap();
+    verdicts
+        .iter()
+        .filter(|v| matches!(v.outcome, CandidateOutcome::Accepted(_)))
+        .take(decision.max_attempts as usize)
+        .count()
+}
+
+fn benches(c: &mut Criterion) {
+    let sandbox = Sandbox::new(Limits::default(), None).unwrap();
+    let components = Components::bundled(&sandbox).unwrap();
+    let input = sample();
+    assert_eq!(
+        native_chain(&input),
+        chain::resolve(&sandbox, &components, &input)
+            .unwrap()
+            .routes
+            .len()
+    );
+
+    let mut group = c.benchmark_group("chain");
+    group.bench_function("wasm (3 fresh instances and calls)", |b| {
+        b.iter(|| chain::resolve(&sandbox, &components, black_box(&input)).unwrap())
+    });
+    group.bench_function("native", |b| b.iter(|| native_chain(black_box(&input))));
+    group.finish();
+
+    let resolution = chain::resolve(&sandbox, &components, &input).unwrap();
+    let mut steps = c.benchmark_group("step");
+    steps.bench_function("policy", |b| {
+        b.iter(|| sandbox.run_policy(&components.policy, black_box(&resolution.policy.input)))
+    });
+    steps.bench_function("provider", |b| {
+        b.iter(|| sandbox.run_provider(&components.provider, black_box(&resolution.provider.input)))
+    });
+    steps.bench_function("economics", |b| {
+        b.iter(|| {
+            sandbox.run_economics(
+                &components.economics,
+                black_box(&resolution.economics.input),
+            )
+        })
+    });
+    steps.finish();
+}
+
+criterion_group!(chain_benches, benches);
+criterion_main!(chain_benches);

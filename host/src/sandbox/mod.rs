@@ -1,0 +1,538 @@
+//! The WebAssembly host of the resolution chain: the one place that touches wasmtime.
+//!
+//! One [`Engine`] and one [`Linker`] for the whole process. A component is validated against
+//! its step's world when it is loaded, compiled once (and cached on disk by sha256 and engine
+//! compatibility), and pre-instantiated. Every call gets a fresh [`Store`] with the budgets of
+//! [`Limits`]: fuel, linear memory, input, output and log sizes, and a wall-clock backstop
+//! driven by epoch interruption. A step sees no real clock, randomness, environment,
+//! arguments, files or network: WASI is linked with its clocks and randomness derived from
+//! the call's `step-env`, nothing preopened, sockets denied and blocking refused. Every
+//! failure is a [`SandboxError`]; none takes the process down.
+
+mod bindings;
+mod cache;
+pub use cache::sha256_hex;
+mod error;
+mod state;
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use pixgate_policy_logic as logic;
+use serde::Serialize;
+use wasmtime::component::{Component, HasSelf, Linker, Val};
+use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store, Trap};
+
+pub use error::SandboxError;
+use state::{BlockingRefused, CallState};
+
+/// Per-call budgets (DESIGN.md section 9).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    pub fuel: u64,
+    pub memory_bytes: usize,
+    pub input_bytes: usize,
+    pub output_bytes: usize,
+    pub log_bytes: usize,
+    pub wall_clock: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            fuel: 11_000_000,
+            memory_bytes: 16 << 20,
+            input_bytes: 128 << 10,
+            output_bytes: 20 << 10,
+            log_bytes: 1 << 10,
+            wall_clock: Duration::from_millis(250),
+        }
+    }
+}
+
+/// The three decision steps of the chain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Step {
+    Policy,
+    Provider,
+    Economics,
+}
+
+impl Step {
+    pub const ALL: [Step; 3] = [Step::Policy, Step::Provider, Step::Economics];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Step::Policy => "policy",
+            Step::Provider => "provider",
+            Step::Economics => "economics",
+        }
+    }
+
+    /// The WIT world a component of this step implements.
+    pub fn world(self) -> &'static str {
+        match self {
+            Step::Policy => "pixgate:chain/policy-step@1.0.0",
+            Step::Provider => "pixgate:chain/provider-step@1.0.0",
+            Step::Economics => "pixgate:chain/economics-step@1.0.0",
+        }
+    }
+
+    /// The interface the world exports.
+    fn export(self) -> &'static str {
+        match self {
+            Step::Policy => "pixgate:chain/policy@1.0.0",
+            Step::Provider => "pixgate:chain/provider-selection@1.0.0",
+            Step::Economics => "pixgate:chain/economics@1.0.0",
+        }
+    }
+
+    /// The component compiled into the binary for this step.
+    pub fn bundled_wasm(self) -> &'static [u8] {
+        match self {
+            Step::Policy => include_bytes!(concat!(env!("OUT_DIR"), "/pixgate_guest_policy.wasm")),
+            Step::Provider => {
+                include_bytes!(concat!(env!("OUT_DIR"), "/pixgate_guest_provider.wasm"))
+            }
+            Step::Economics => {
+                include_bytes!(concat!(env!("OUT_DIR"), "/pixgate_guest_economics.wasm"))
+            }
+        }
+    }
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Step {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "policy" => Ok(Step::Policy),
+            "provider" => Ok(Step::Provider),
+            "economics" => Ok(Step::Economics),
+            other => Err(format!(
+                "unknown step `{other}`; expected policy, provider or economics"
+            )),
+        }
+    }
+}
+
+enum Pre {
+    Policy(bindings::PolicyStepPre<CallState>),
+    Provider(bindings::provider::ProviderStepPre<CallState>),
+    Economics(bindings::economics::EconomicsStepPre<CallState>),
+}
+
+/// A validated, compiled and pre-instantiated component, ready for calls.
+pub struct LoadedComponent {
+    step: Step,
+    sha256: String,
+    size: usize,
+    pre: Pre,
+}
+
+impl LoadedComponent {
+    pub fn step(&self) -> Step {
+        self.step
+    }
+
+    /// Hex sha256 of the component's bytes: its immutable version name.
+    pub fn sha256(&self) -> &str {
+        &self.sha256
+    }
+
+    pub fn size(&self) -> usize {
+        self.size
+    }
+}
+
+impl fmt::Debug for LoadedComponent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LoadedComponent")
+            .field("step", &self.step)
+            .field("sha256", &self.sha256)
+            .finish()
+    }
+}
+
+/// What one call produced, with what it cost.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StepRun<T> {
+    /// The decision, or the step's typed refusal.
+    pub output: Result<T, logic::StepError>,
+    pub fuel_used: u64,
+    pub duration: Duration,
+    /// What the component logged (host-log lines, then anything written to stdout/stderr).
+    pub log: String,
+}
+
+/// The process-wide WebAssembly host.
+pub struct Sandbox {
+    engine: Engine,
+    linker: Linker<CallState>,
+    limits: Limits,
+    cache: Option<cache::ModuleCache>,
+    epoch_tick: Duration,
+    ticker_stop: Arc<AtomicBool>,
+}
+
+impl fmt::Debug for Sandbox {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Sandbox")
+            .field("limits", &self.limits)
+            .finish()
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        self.ticker_stop.store(true, Ordering::Relaxed);
+    }
+}
+
+const EPOCH_TICK: Duration = Duration::from_millis(2);
+/// Instances alive at once across the process; more concurrent calls wait for `Busy` retry.
+const MAX_CONCURRENT_INSTANCES: u32 = 256;
+
+impl Sandbox {
+    /// Builds the engine and linker. `cache_dir` keeps compiled components across restarts.
+    pub fn new(limits: Limits, cache_dir: Option<PathBuf>) -> Result<Self, SandboxError> {
+        let internal = |e: wasmtime::Error| SandboxError::Internal(format!("{e:#}"));
+        let mut pool = PoolingAllocationConfig::new();
+        pool.total_component_instances(MAX_CONCURRENT_INSTANCES)
+            .total_core_instances(MAX_CONCURRENT_INSTANCES * 8)
+            .total_memories(MAX_CONCURRENT_INSTANCES * 2)
+            .total_tables(MAX_CONCURRENT_INSTANCES * 4)
+            .total_stacks(0)
+            // The limiter enforces `limits.memory_bytes` with a named error; the pool's own
+            // ceiling sits above it so that the limiter is what a guest runs into.
+            .max_memory_size(limits.memory_bytes + (1 << 20))
+            // Keep the first pages of each slot mapped: re-zeroing them is cheaper than the
+            // page faults of a fresh mapping on every call.
+            .linear_memory_keep_resident(1 << 20)
+            .table_keep_resident(64 << 10);
+        let mut config = Config::new();
+        config
+            .consume_fuel(true)
+            .epoch_interruption(true)
+            .max_wasm_stack(512 << 10)
+            .allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+        let engine = Engine::new(&config).map_err(internal)?;
+
+        let mut linker: Linker<CallState> = Linker::new(&engine);
+        wasmtime_wasi::p2::add_to_linker_sync(&mut linker).map_err(internal)?;
+        bindings::PolicyStep::add_to_linker::<CallState, HasSelf<CallState>>(&mut linker, |s| s)
+            .map_err(internal)?;
+        refuse_blocking(&mut linker).map_err(internal)?;
+
+        let ticker_stop = Arc::new(AtomicBool::new(false));
+        {
+            let engine = engine.clone();
+            let stop = ticker_stop.clone();
+            std::thread::Builder::new()
+                .name("pixgate-epoch".into())
+                .spawn(move || {
+                    while !stop.load(Ordering::Relaxed) {
+                        std::thread::sleep(EPOCH_TICK);
+                        engine.increment_epoch();
+                    }
+                })
+                .map_err(|e| SandboxError::Internal(e.to_string()))?;
+        }
+        let cache = cache_dir.map(|dir| cache::ModuleCache::new(dir, &engine));
+        Ok(Self {
+            engine,
+            linker,
+            limits,
+            cache,
+            epoch_tick: EPOCH_TICK,
+            ticker_stop,
+        })
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Validates `wasm` as a component of `step`, compiles it (or takes it from the cache)
+    /// and pre-instantiates it.
+    pub fn load(&self, step: Step, wasm: &[u8]) -> Result<LoadedComponent, SandboxError> {
+        let sha256 = cache::sha256_hex(wasm);
+        let component = match &self.cache {
+            Some(cache) => cache.get_or_compile(&self.engine, &sha256, wasm)?,
+            None => Component::from_binary(&self.engine, wasm)
+                .map_err(|e| SandboxError::InvalidComponent(format!("{e:#}")))?,
+        };
+        let ty = component.component_type();
+        if ty.get_export(&self.engine, step.export()).is_none() {
+            let found: Vec<&str> = ty.exports(&self.engine).map(|(name, _)| name).collect();
+            return Err(SandboxError::WrongWorld {
+                step,
+                detail: format!(
+                    "it does not export `{}` (it exports: {})",
+                    step.export(),
+                    if found.is_empty() {
+                        "nothing".to_owned()
+                    } else {
+                        found.join(", ")
+                    }
+                ),
+            });
+        }
+        let pre = self
+            .linker
+            .instantiate_pre(&component)
+            .map_err(|e| SandboxError::UnsupportedImport(format!("{e:#}")))?;
+        let wrong = |e: wasmtime::Error| SandboxError::WrongWorld {
+            step,
+            detail: format!("{e:#}"),
+        };
+        let pre = match step {
+            Step::Policy => Pre::Policy(bindings::PolicyStepPre::new(pre).map_err(wrong)?),
+            Step::Provider => {
+                Pre::Provider(bindings::provider::ProviderStepPre::new(pre).map_err(wrong)?)
+            }
+            Step::Economics => {
+                Pre::Economics(bindings::economics::EconomicsStepPre::new(pre).map_err(wrong)?)
+            }
+        };
+        Ok(LoadedComponent {
+            step,
+            sha256,
+            size: wasm.len(),
+            pre,
+        })
+    }
+
+    /// Loads the component compiled into the binary for `step`.
+    pub fn load_bundled(&self, step: Step) -> Result<LoadedComponent, SandboxError> {
+        self.load(step, step.bundled_wasm())
+    }
+
+    pub fn run_policy(
+        &self,
+        component: &LoadedComponent,
+        input: &logic::PolicyInput,
+    ) -> Result<StepRun<logic::PolicyDecision>, SandboxError> {
+        let Pre::Policy(pre) = &component.pre else {
+            return Err(mismatch(Step::Policy, component));
+        };
+        self.check_input(input)?;
+        let arg = input.clone().into();
+        self.invoke(
+            &input.env,
+            |store| {
+                pre.instantiate(&mut *store)?
+                    .pixgate_chain_policy()
+                    .call_decide(&mut *store, &arg)
+            },
+            Into::into,
+        )
+    }
+
+    pub fn run_provider(
+        &self,
+        component: &LoadedComponent,
+        input: &logic::ProviderInput,
+    ) -> Result<StepRun<logic::ProviderDecision>, SandboxError> {
+        let Pre::Provider(pre) = &component.pre else {
+            return Err(mismatch(Step::Provider, component));
+        };
+        self.check_input(input)?;
+        let arg = input.clone().into();
+        self.invoke(
+            &input.env,
+            |store| {
+                pre.instantiate(&mut *store)?
+                    .pixgate_chain_provider_selection()
+                    .call_rank(&mut *store, &arg)
+            },
+            Into::into,
+        )
+    }
+
+    pub fn run_economics(
+        &self,
+        component: &LoadedComponent,
+        input: &logic::EconomicsInput,
+    ) -> Result<StepRun<Vec<logic::CandidateEconomics>>, SandboxError> {
+        let Pre::Economics(pre) = &component.pre else {
+            return Err(mismatch(Step::Economics, component));
+        };
+        self.check_input(input)?;
+        let arg = input.clone().into();
+        self.invoke(
+            &input.env,
+            |store| {
+                pre.instantiate(&mut *store)?
+                    .pixgate_chain_economics()
+                    .call_evaluate(&mut *store, &arg)
+            },
+            |verdicts| verdicts.into_iter().map(Into::into).collect(),
+        )
+    }
+
+    fn check_input(&self, input: &impl Serialize) -> Result<(), SandboxError> {
+        let size = json_len(input);
+        if size > self.limits.input_bytes {
+            return Err(SandboxError::InputTooLarge {
+                size,
+                limit: self.limits.input_bytes,
+            });
+        }
+        Ok(())
+    }
+
+    /// Runs `call` in a fresh store and turns whatever went wrong into a named error.
+    fn invoke<W, T, E>(
+        &self,
+        env: &logic::StepEnv,
+        call: impl FnOnce(&mut Store<CallState>) -> wasmtime::Result<Result<W, E>>,
+        convert: impl FnOnce(W) -> T,
+    ) -> Result<StepRun<T>, SandboxError>
+    where
+        E: Into<logic::StepError>,
+        T: Serialize,
+    {
+        let limits = &self.limits;
+        let mut store = Store::new(&self.engine, CallState::new(limits, env));
+        store.limiter(|s| &mut s.limiter);
+        store
+            .set_fuel(limits.fuel)
+            .map_err(|e| SandboxError::Internal(format!("{e:#}")))?;
+        let ticks = limits.wall_clock.as_micros() / self.epoch_tick.as_micros().max(1) + 1;
+        store.set_epoch_deadline(u64::try_from(ticks).unwrap_or(u64::MAX));
+        store.epoch_deadline_trap();
+
+        let started = Instant::now();
+        let result = call(&mut store);
+        let duration = started.elapsed();
+        let fuel_used = limits.fuel - store.get_fuel().unwrap_or(0);
+        let state = store.into_data();
+        let log = state.log_text();
+        let output = match result {
+            Ok(output) => output.map(convert).map_err(Into::into),
+            Err(e) => return Err(classify(e, &state, limits, &log)),
+        };
+        let size = match &output {
+            Ok(v) => json_len(v),
+            Err(e) => json_len(e),
+        };
+        if size > limits.output_bytes {
+            return Err(SandboxError::OutputTooLarge {
+                size,
+                limit: limits.output_bytes,
+            });
+        }
+        Ok(StepRun {
+            output,
+            fuel_used,
+            duration,
+            log,
+        })
+    }
+}
+
+fn mismatch(expected: Step, component: &LoadedComponent) -> SandboxError {
+    SandboxError::StepMismatch {
+        expected,
+        found: component.step,
+    }
+}
+
+fn json_len(value: &impl Serialize) -> usize {
+    struct Counter(usize);
+    impl std::io::Write for Counter {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counter = Counter(0);
+    // Serialising plain records to a counter cannot fail.
+    let _ = serde_json::to_writer(&mut counter, value);
+    counter.0
+}
+
+fn classify(e: wasmtime::Error, state: &CallState, limits: &Limits, log: &str) -> SandboxError {
+    if state.limiter.exceeded {
+        return SandboxError::MemoryLimitExceeded {
+            limit_bytes: limits.memory_bytes,
+        };
+    }
+    if state.log_exceeded() {
+        return SandboxError::LogLimitExceeded {
+            limit: limits.log_bytes,
+        };
+    }
+    if let Some(blocked) = e.downcast_ref::<BlockingRefused>() {
+        return SandboxError::BlockingForbidden(blocked.0.to_owned());
+    }
+    match e.downcast_ref::<Trap>() {
+        Some(Trap::OutOfFuel) => SandboxError::FuelExhausted {
+            budget: limits.fuel,
+        },
+        Some(Trap::Interrupt) => SandboxError::DeadlineExceeded {
+            limit: limits.wall_clock,
+        },
+        Some(Trap::StackOverflow) => SandboxError::StackExhausted,
+        Some(trap) => {
+            // A Rust guest's panic message is on its stderr; the trap itself only says
+            // `unreachable`.
+            let said = log.trim();
+            SandboxError::Trapped {
+                message: if said.is_empty() {
+                    trap.to_string()
+                } else {
+                    format!("{trap}: {said}")
+                },
+            }
+        }
+        None => {
+            let message = format!("{e:#}");
+            if message.contains("concurrent") || message.contains("maximum") {
+                SandboxError::Busy
+            } else {
+                SandboxError::Trapped { message }
+            }
+        }
+    }
+}
+
+/// A deterministic step has nothing to wait for, and a host call that blocks cannot be
+/// interrupted by the epoch backstop: sleeping, polling and clock subscriptions trap.
+fn refuse_blocking(linker: &mut Linker<CallState>) -> wasmtime::Result<()> {
+    linker.allow_shadowing(true);
+    let refuse = |what: &'static str| {
+        move |_: wasmtime::StoreContextMut<'_, CallState>,
+              _: wasmtime::component::types::ComponentFunc,
+              _: &[Val],
+              _: &mut [Val]| { Err(wasmtime::Error::new(BlockingRefused(what))) }
+    };
+    let mut poll = linker.instance("wasi:io/poll@0.2.12")?;
+    poll.func_new("[method]pollable.block", refuse("pollable.block"))?;
+    poll.func_new("poll", refuse("poll"))?;
+    let mut clock = linker.instance("wasi:clocks/monotonic-clock@0.2.12")?;
+    clock.func_new(
+        "subscribe-duration",
+        refuse("monotonic-clock.subscribe-duration"),
+    )?;
+    clock.func_new(
+        "subscribe-instant",
+        refuse("monotonic-clock.subscribe-instant"),
+    )?;
+    linker.allow_shadowing(false);
+    Ok(())
+}

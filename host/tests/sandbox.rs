@@ -1,0 +1,358 @@
+//! The sandbox's limits and guarantees, proved against the real wasmtime with components
+//! built from `policies/` (the bundled steps and the fixtures that misbehave on purpose).
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use pixgate::chain::{self, ChainError, ChainInput, Components};
+use pixgate::sandbox::{Limits, LoadedComponent, Sandbox, SandboxError, Step};
+use pixgate_policy_logic::{PolicyInput, ProviderInput};
+
+fn guest(name: &str) -> Vec<u8> {
+    let path = PathBuf::from(env!("PIXGATE_GUEST_DIR")).join(format!("{name}.wasm"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn sample<T: serde::de::DeserializeOwned>(name: &str) -> T {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../policies/samples")
+        .join(format!("{name}.json"));
+    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+fn sandbox() -> &'static Sandbox {
+    static SANDBOX: OnceLock<Sandbox> = OnceLock::new();
+    SANDBOX.get_or_init(|| Sandbox::new(Limits::default(), None).unwrap())
+}
+
+fn misbehaving() -> &'static LoadedComponent {
+    static COMPONENT: OnceLock<LoadedComponent> = OnceLock::new();
+    COMPONENT.get_or_init(|| {
+        sandbox()
+            .load(Step::Policy, &guest("pixgate_fixture_misbehave"))
+            .unwrap()
+    })
+}
+
+/// The policy input with the fixture's behaviour named in the reference.
+fn acting(reference: &str) -> PolicyInput {
+    let mut input: PolicyInput = sample("policy");
+    input.charge.reference = reference.into();
+    input
+}
+
+fn fixture_error(sandbox: &Sandbox, reference: &str) -> SandboxError {
+    let component = if std::ptr::eq(sandbox, self::sandbox()) {
+        misbehaving()
+    } else {
+        &sandbox
+            .load(Step::Policy, &guest("pixgate_fixture_misbehave"))
+            .unwrap()
+    };
+    match sandbox.run_policy(component, &acting(reference)) {
+        Err(e) => e,
+        Ok(run) => panic!("`{reference}` should have failed, got {run:?}"),
+    }
+}
+
+#[test]
+fn bundled_chain_routes_the_sample_charge() {
+    let components = Components::bundled(sandbox()).unwrap();
+    let input: ChainInput = sample("chain");
+    let resolution = chain::resolve(sandbox(), &components, &input).unwrap();
+    // R$ 129.90 is below the auto threshold: d0-first, and sandbox-b-d0 is the cheaper D0.
+    assert_eq!(resolution.policy.output.policy, "d0-first");
+    let primary = resolution.primary();
+    assert_eq!(primary.gateway.gateway_alias, "sandbox-b-d0");
+    assert_eq!(primary.quote.fee_centavos, 165); // 1.19 % of 12990 = 154.6 -> 155, + 10
+    assert_eq!(primary.quote.net_centavos, 12_990 - 165);
+    assert_eq!(primary.quote.settlement_date, "2026-11-19");
+    let aliases: Vec<_> = resolution
+        .routes
+        .iter()
+        .map(|r| r.gateway.gateway_alias.as_str())
+        .collect();
+    assert_eq!(aliases, ["sandbox-b-d0", "sandbox-a-d0", "sandbox-a-d1"]);
+    // The D1 route settles after the Black Consciousness Day holiday and the weekend.
+    assert_eq!(resolution.routes[2].quote.settlement_date, "2026-11-23");
+    for fuel in [
+        resolution.policy.fuel_used,
+        resolution.provider.fuel_used,
+        resolution.economics.fuel_used,
+    ] {
+        assert!(fuel > 0 && fuel < Limits::default().fuel, "{fuel}");
+    }
+}
+
+#[test]
+fn the_wasm_chain_decides_exactly_like_the_native_logic() {
+    let components = Components::bundled(sandbox()).unwrap();
+    let input: ChainInput = sample("chain");
+    let resolution = chain::resolve(sandbox(), &components, &input).unwrap();
+    let policy = pixgate_policy_logic::policy::decide(&resolution.policy.input).unwrap();
+    assert_eq!(policy, resolution.policy.output);
+    let ranking = pixgate_policy_logic::provider::rank(&resolution.provider.input).unwrap();
+    assert_eq!(ranking, resolution.provider.output);
+    let quotes = pixgate_policy_logic::economics::evaluate(&resolution.economics.input).unwrap();
+    assert_eq!(quotes, resolution.economics.output);
+}
+
+#[test]
+fn same_input_gives_the_same_output_and_fuel_twice() {
+    let components = Components::bundled(sandbox()).unwrap();
+    let input: ChainInput = sample("chain");
+    let a = chain::resolve(sandbox(), &components, &input).unwrap();
+    let b = chain::resolve(sandbox(), &components, &input).unwrap();
+    assert_eq!(a.routes, b.routes);
+    assert_eq!(a.economics.output, b.economics.output);
+    assert_eq!(
+        (
+            a.policy.fuel_used,
+            a.provider.fuel_used,
+            a.economics.fuel_used
+        ),
+        (
+            b.policy.fuel_used,
+            b.provider.fuel_used,
+            b.economics.fuel_used
+        )
+    );
+}
+
+#[test]
+fn a_step_sees_only_the_clock_and_randomness_of_its_input() {
+    let input = acting("world");
+    let first = sandbox().run_policy(misbehaving(), &input).unwrap();
+    let again = sandbox().run_policy(misbehaving(), &input).unwrap();
+    let seen = first.output.clone().unwrap().policy;
+    assert_eq!(first.output, again.output, "same input, same observations");
+    assert!(
+        seen.starts_with(&format!("now={} ", input.env.now_ms)),
+        "wall clock must be the input's now: {seen}"
+    );
+    assert!(
+        seen.contains("elapsed=0 env=0 args=0 file=false dir=false"),
+        "{seen}"
+    );
+    assert_eq!(first.log, "info: looked around\nto stderr\n");
+
+    let mut reseeded = input.clone();
+    reseeded.env.seed += 1;
+    let other = sandbox().run_policy(misbehaving(), &reseeded).unwrap();
+    let random = |s: &str| s.split(' ').nth(1).unwrap().to_owned();
+    assert_ne!(
+        random(&seen),
+        random(&other.output.unwrap().policy),
+        "randomness follows the seed"
+    );
+}
+
+#[test]
+fn an_infinite_loop_runs_out_of_fuel() {
+    assert_eq!(
+        fixture_error(sandbox(), "loop"),
+        SandboxError::FuelExhausted { budget: 11_000_000 }
+    );
+}
+
+#[test]
+fn the_wall_clock_backstop_stops_a_loop_with_unlimited_fuel() {
+    let limits = Limits {
+        fuel: u64::MAX / 2,
+        wall_clock: Duration::from_millis(50),
+        ..Limits::default()
+    };
+    let sandbox = Sandbox::new(limits, None).unwrap();
+    let started = std::time::Instant::now();
+    assert_eq!(
+        fixture_error(&sandbox, "loop"),
+        SandboxError::DeadlineExceeded {
+            limit: Duration::from_millis(50)
+        }
+    );
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn a_memory_bomb_hits_the_memory_limit() {
+    assert_eq!(
+        fixture_error(sandbox(), "memory-bomb"),
+        SandboxError::MemoryLimitExceeded {
+            limit_bytes: 16 << 20
+        }
+    );
+}
+
+#[test]
+fn deep_recursion_exhausts_the_stack() {
+    assert_eq!(
+        fixture_error(sandbox(), "recursion"),
+        SandboxError::StackExhausted
+    );
+}
+
+#[test]
+fn oversized_output_is_refused() {
+    match fixture_error(sandbox(), "oversized") {
+        SandboxError::OutputTooLarge { size, limit } => {
+            assert_eq!(limit, 20 << 10);
+            assert!(size > 1 << 20);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_panic_is_a_trap_with_its_message() {
+    match fixture_error(sandbox(), "panic") {
+        SandboxError::Trapped { message } => {
+            assert!(message.contains("fixture panicked on purpose"), "{message}")
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn flooding_the_log_is_refused() {
+    assert_eq!(
+        fixture_error(sandbox(), "log-flood"),
+        SandboxError::LogLimitExceeded { limit: 1024 }
+    );
+}
+
+#[test]
+fn sleeping_is_refused_at_once() {
+    let started = std::time::Instant::now();
+    assert!(matches!(
+        fixture_error(sandbox(), "sleep"),
+        SandboxError::BlockingForbidden(_)
+    ));
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn input_over_the_limit_is_refused_before_the_call() {
+    let mut input = acting("echo");
+    input.charge.metadata_json = format!("{{\"pad\":\"{}\"}}", "x".repeat(130 << 10));
+    assert!(matches!(
+        sandbox().run_policy(misbehaving(), &input),
+        Err(SandboxError::InputTooLarge { limit: 131_072, .. })
+    ));
+}
+
+#[test]
+fn an_output_that_does_not_add_up_is_invalid() {
+    match chain::run_policy(sandbox(), misbehaving(), acting("invalid-output")) {
+        Err(ChainError::Sandbox {
+            step: Step::Policy,
+            error: SandboxError::InvalidOutput(detail),
+        }) => assert!(detail.contains("policy name"), "{detail}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_step_error_is_a_refusal_not_a_failure() {
+    let run = sandbox()
+        .run_policy(misbehaving(), &acting("step-error"))
+        .unwrap();
+    assert_eq!(run.output.unwrap_err().code, "fixture_refused");
+}
+
+#[test]
+fn a_component_of_another_world_is_refused_at_load() {
+    match sandbox().load(Step::Policy, &guest("pixgate_fixture_wrong_world")) {
+        Err(SandboxError::WrongWorld { step, detail }) => {
+            assert_eq!(step, Step::Policy);
+            assert!(detail.contains("pixgate:chain/policy@1.0.0"), "{detail}");
+            assert!(
+                detail.contains("pixgate-fixtures:greeter/greet"),
+                "{detail}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // A real step of the wrong kind is refused the same way.
+    assert!(matches!(
+        sandbox().load(Step::Policy, Step::Provider.bundled_wasm()),
+        Err(SandboxError::WrongWorld { .. })
+    ));
+}
+
+#[test]
+fn bytes_that_are_not_a_component_are_refused() {
+    assert!(matches!(
+        sandbox().load(Step::Policy, b"\0asm not really"),
+        Err(SandboxError::InvalidComponent(_))
+    ));
+}
+
+#[test]
+fn a_component_runs_only_as_its_own_step() {
+    let provider = sandbox().load_bundled(Step::Provider).unwrap();
+    assert_eq!(
+        sandbox().run_policy(&provider, &sample("policy")),
+        Err(SandboxError::StepMismatch {
+            expected: Step::Policy,
+            found: Step::Provider
+        })
+    );
+}
+
+#[test]
+fn the_host_keeps_working_after_every_failure() {
+    for reference in ["loop", "memory-bomb", "recursion", "panic", "log-flood"] {
+        fixture_error(sandbox(), reference);
+        let run = sandbox()
+            .run_policy(misbehaving(), &acting("fine"))
+            .unwrap();
+        assert_eq!(run.output.unwrap().policy, "echo:fine");
+    }
+    let provider = sandbox().load_bundled(Step::Provider).unwrap();
+    let input: ProviderInput = sample("provider");
+    assert!(
+        sandbox()
+            .run_provider(&provider, &input)
+            .unwrap()
+            .output
+            .is_ok()
+    );
+}
+
+#[test]
+fn compiled_components_are_cached_on_disk_and_damage_is_repaired() {
+    let dir = tempfile::tempdir().unwrap();
+    let wasm = Step::Economics.bundled_wasm();
+    {
+        let sandbox = Sandbox::new(Limits::default(), Some(dir.path().to_owned())).unwrap();
+        sandbox.load(Step::Economics, wasm).unwrap();
+    }
+    let entries = || {
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    };
+    let names = entries();
+    assert_eq!(names.len(), 2, "{names:?}");
+    let sha = pixgate::sandbox::sha256_hex(wasm);
+    assert!(names[0].starts_with(&sha) && names[0].ends_with(".cwasm"));
+
+    // Damage the compiled file: the next load notices, recompiles and rewrites it.
+    let compiled = dir.path().join(&names[0]);
+    std::fs::write(&compiled, b"garbage").unwrap();
+    let sandbox = Sandbox::new(Limits::default(), Some(dir.path().to_owned())).unwrap();
+    let component = sandbox.load(Step::Economics, wasm).unwrap();
+    assert_ne!(std::fs::read(&compiled).unwrap(), b"garbage");
+    let input = sample("economics");
+    assert!(
+        sandbox
+            .run_economics(&component, &input)
+            .unwrap()
+            .output
+            .is_ok()
+    );
+}

@@ -1,0 +1,71 @@
+//! Helpers for the end-to-end tests: find the real `pixgate` binary that cargo built beside
+//! the test executables, and the components built from `policies/`.
+#![forbid(unsafe_code)]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// `target/<profile>/`, where cargo puts the `pixgate` binary (`PIXGATE_BIN` overrides).
+fn profile_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    // target/<profile>/deps/<test-binary>
+    exe.parent()
+        .and_then(|deps| deps.parent())
+        .expect("test binaries live in target/<profile>/deps")
+        .to_owned()
+}
+
+/// The `pixgate` binary under test.
+pub fn pixgate_bin() -> PathBuf {
+    if let Some(bin) = std::env::var_os("PIXGATE_BIN") {
+        return PathBuf::from(bin);
+    }
+    let bin = profile_dir().join("pixgate");
+    assert!(
+        bin.exists(),
+        "{} does not exist: build it first (`cargo build -p pixgate`), or run the tests with \
+         `cargo nextest run` at the workspace root, which builds it",
+        bin.display()
+    );
+    bin
+}
+
+/// A component built from `policies/` (e.g. `pixgate_fixture_misbehave`).
+pub fn guest_wasm(name: &str) -> PathBuf {
+    let path = profile_dir()
+        .parent()
+        .expect("target dir")
+        .join("wasm-guests/wasm32-wasip2/guest")
+        .join(format!("{name}.wasm"));
+    assert!(path.exists(), "{} was not built", path.display());
+    path
+}
+
+/// A file of the repository, by its path from the workspace root.
+pub fn repo_file(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(path)
+}
+
+/// Runs `pixgate` with `args` and returns its output.
+pub fn pixgate(args: &[&str]) -> Output {
+    Command::new(pixgate_bin())
+        .args(args)
+        .env_clear()
+        .output()
+        .expect("pixgate runs")
+}
+
+/// Runs `pixgate`, expecting JSON on stdout, and returns the exit code with the JSON.
+pub fn pixgate_json(args: &[&str]) -> (i32, serde_json::Value) {
+    let out = pixgate(args);
+    let json = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}):\n{}\nstderr:\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out.status.code().unwrap_or(-1), json)
+}
