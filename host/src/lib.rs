@@ -1,9 +1,16 @@
 //! pixgate: a merchant payment service for PIX instant payments.
 //!
-//! The resolution chain's decision steps run as sandboxed WebAssembly components
-//! ([`sandbox`]); [`chain`] drives them in order for one charge.
+//! [`http::App`] is the service (`pixgate serve`); the resolution chain's decision steps run
+//! as sandboxed WebAssembly components ([`sandbox`]), driven for one charge by [`chain`].
 #![deny(unsafe_code)]
 
+pub mod bootstrap;
 pub mod chain;
 pub mod cli;
+pub mod config;
+pub mod crypto;
+pub mod db;
+pub mod domain;
+pub mod http;
+pub mod metrics;
 pub mod sandbox;

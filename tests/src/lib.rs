@@ -69,3 +69,5 @@ pub fn pixgate_json(args: &[&str]) -> (i32, serde_json::Value) {
     });
     (out.status.code().unwrap_or(-1), json)
 }
+
+pub mod server;

@@ -1,0 +1,266 @@
+//! Start-up: data dir, master key, database, first-start seeding (sandbox gateway catalog,
+//! admin token, demo merchant), the sandbox; and the background housekeeping.
+
+use std::num::NonZeroU32;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+
+use crate::chain::Components;
+use crate::config::ServeConfig;
+use crate::crypto::{self, MasterKey};
+use crate::db::{self, Db, catalog, keys, settings};
+use crate::metrics::Metrics;
+use crate::sandbox::{Limits, Sandbox};
+
+/// Everything a request handler may use.
+pub struct AppState {
+    pub db: Db,
+    pub sandbox: Sandbox,
+    /// The components every store uses until another version is activated for it.
+    pub bundled: Components,
+    pub master_key: MasterKey,
+    /// SHA-256 (hex) of the admin token.
+    pub admin_token_hash: String,
+    pub rate_limiter: Option<DefaultKeyedRateLimiter<String>>,
+    pub metrics: Metrics,
+    pub idempotency_retention_ms: i64,
+}
+
+impl std::fmt::Debug for AppState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AppState")
+            .field("db", &self.db.backend)
+            .finish()
+    }
+}
+
+/// Secrets created on this start, to show once.
+#[derive(Debug, Default, Clone)]
+pub struct Generated {
+    pub admin_token: Option<String>,
+    pub demo: Option<DemoSeed>,
+}
+
+#[derive(Debug, Clone)]
+pub struct DemoSeed {
+    pub merchant: String,
+    pub store: String,
+    pub api_key: String,
+}
+
+pub struct Bootstrapped {
+    pub state: AppState,
+    pub generated: Generated,
+}
+
+const ADMIN_TOKEN_SETTING: &str = "admin_token_sha256";
+
+pub async fn bootstrap(config: &ServeConfig) -> anyhow::Result<Bootstrapped> {
+    std::fs::create_dir_all(&config.data_dir)
+        .with_context(|| format!("creating the data dir {}", config.data_dir.display()))?;
+    let master_key = match &config.master_key {
+        Some(key) => MasterKey::from_base64(key).context("PIXGATE_MASTER_KEY")?,
+        None => load_or_create_master_key(&config.data_dir)?,
+    };
+    let url = config.database_url();
+    let db = Db::connect(&url, config.db_max_connections)
+        .await
+        .with_context(|| format!("opening the database ({})", redact_url(&url)))?;
+
+    let mut generated = Generated::default();
+    let mut tx = db.write.begin().await?;
+    let new_database =
+        settings::insert_if_absent(&mut *tx, "initialized", &db::now_ms().to_string()).await?;
+    if new_database {
+        seed_gateway_catalog(&mut tx).await?;
+        if config.admin_token.is_none() {
+            let token = format!("pxa_{}", crypto::random_token()?);
+            settings::insert_if_absent(&mut *tx, ADMIN_TOKEN_SETTING, &crypto::sha256_hex(&token))
+                .await?;
+            write_private(&config.data_dir.join("admin-token"), &token)?;
+            generated.admin_token = Some(token);
+        }
+    }
+    if config.demo.unwrap_or(new_database)
+        && catalog::merchant_by_code(&mut *tx, "demo").await?.is_none()
+    {
+        generated.demo = Some(seed_demo(&mut tx).await?);
+    }
+    tx.commit().await?;
+
+    let admin_token_hash = match &config.admin_token {
+        Some(token) => crypto::sha256_hex(token),
+        None => settings::get(&db.read, ADMIN_TOKEN_SETTING)
+            .await?
+            .context("this database has no admin token of its own: set PIXGATE_ADMIN_TOKEN")?,
+    };
+
+    let sandbox = Sandbox::new(Limits::default(), Some(config.data_dir.join("modules")))?;
+    let bundled = Components::bundled(&sandbox)?;
+    let rate_limiter = NonZeroU32::new(config.rate_limit_per_second).map(|rate| {
+        let burst = NonZeroU32::new(config.rate_limit_burst).unwrap_or(rate);
+        RateLimiter::keyed(Quota::per_second(rate).allow_burst(burst))
+    });
+    Ok(Bootstrapped {
+        state: AppState {
+            db,
+            sandbox,
+            bundled,
+            master_key,
+            admin_token_hash,
+            rate_limiter,
+            metrics: Metrics::new(),
+            idempotency_retention_ms: i64::from(config.idempotency_retention_hours) * 3_600_000,
+        },
+        generated,
+    })
+}
+
+/// `postgres://user:password@host/db` without the password, for error messages.
+fn redact_url(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let creds = &url[scheme + 3..at];
+            let user = creds.split(':').next().unwrap_or("");
+            format!("{}{user}:***{}", &url[..scheme + 3], &url[at..])
+        }
+        _ => url.to_owned(),
+    }
+}
+
+fn write_private(path: &Path, contents: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    #[cfg(unix)]
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    options.mode(0o600);
+    let mut file = options
+        .open(path)
+        .with_context(|| format!("writing {}", path.display()))?;
+    file.write_all(contents.as_bytes())?;
+    Ok(())
+}
+
+fn load_or_create_master_key(data_dir: &Path) -> anyhow::Result<MasterKey> {
+    let path = data_dir.join("master.key");
+    if let Ok(text) = std::fs::read_to_string(&path) {
+        return MasterKey::from_base64(&text).with_context(|| format!("{}", path.display()));
+    }
+    let key = MasterKey::generate()?;
+    write_private(&path, &key)?;
+    Ok(MasterKey::from_base64(&key)?)
+}
+
+/// The sandbox catalog every new database starts with: two providers, D0 and D1/D30
+/// gateways with different fee terms, so a fresh SHADOW store routes meaningfully.
+async fn seed_gateway_catalog(tx: &mut sqlx::Transaction<'_, sqlx::Any>) -> anyhow::Result<()> {
+    let now = db::now_ms();
+    let gateways = [
+        ("sandbox-a", "sandbox-a-d0", "D0", 139, 0, 5, None),
+        ("sandbox-a", "sandbox-a-d1", "D1", 99, 0, 5, None),
+        ("sandbox-b", "sandbox-b-d0", "D0", 119, 10, 0, Some(2_000)),
+        ("sandbox-b", "sandbox-b-d30", "D30", 49, 0, 0, None),
+    ];
+    for (provider, alias, class, mdr, fixed, min, max) in gateways {
+        catalog::insert_gateway(
+            &mut **tx,
+            &catalog::Gateway {
+                id: uuid::Uuid::now_v7().to_string(),
+                provider_code: provider.into(),
+                alias: alias.into(),
+                release_class: class.into(),
+                mdr_bps: mdr,
+                fixed_centavos: fixed,
+                min_fee_centavos: min,
+                max_fee_centavos: max,
+                active: db::Flag(true),
+                created_at: now,
+                updated_at: now,
+            },
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+/// A new API key: `pxg_<12 hex prefix>_<43 random characters>`; the prefix is not secret.
+pub fn new_api_key() -> Result<(String, String), crypto::CryptoError> {
+    let prefix = hex::encode(crypto::random_bytes::<6>()?);
+    let key = format!("pxg_{prefix}_{}", crypto::random_token()?);
+    Ok((prefix, key))
+}
+
+pub const ALL_SCOPES: [&str; 2] = ["payments:create", "webhooks:manage"];
+
+async fn seed_demo(tx: &mut sqlx::Transaction<'_, sqlx::Any>) -> anyhow::Result<DemoSeed> {
+    let now = db::now_ms();
+    let merchant = catalog::Merchant {
+        id: uuid::Uuid::now_v7().to_string(),
+        code: "demo".into(),
+        name: "Demo merchant".into(),
+        created_at: now,
+    };
+    catalog::insert_merchant(&mut **tx, &merchant).await?;
+    let store = catalog::Store {
+        id: uuid::Uuid::now_v7().to_string(),
+        merchant_id: merchant.id.clone(),
+        code: "demo-store".into(),
+        name: "Demo store".into(),
+        mode: "SHADOW".into(),
+        live_enabled: db::Flag(false),
+        config: "{}".into(),
+        charge_expiry_seconds: 86_400,
+        created_at: now,
+        updated_at: now,
+    };
+    catalog::insert_store(&mut **tx, &store).await?;
+    let (prefix, api_key) = new_api_key()?;
+    let key = keys::ApiKey {
+        id: uuid::Uuid::now_v7().to_string(),
+        merchant_id: merchant.id.clone(),
+        prefix,
+        scopes: ALL_SCOPES.join(" "),
+        created_at: now,
+        revoked_at: None,
+    };
+    keys::insert(&mut **tx, &key, &crypto::sha256_hex(&api_key)).await?;
+    keys::grant_store(&mut **tx, &key.id, &store.id).await?;
+    Ok(DemoSeed {
+        merchant: merchant.code,
+        store: store.code,
+        api_key,
+    })
+}
+
+/// Background work of a running server: expired idempotency records are purged.
+pub fn spawn_housekeeping(state: Arc<AppState>) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_secs(300));
+        loop {
+            tick.tick().await;
+            match db::idempotency::purge_expired(&state.db.write, db::now_ms()).await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(purged = n, "expired idempotency records purged"),
+                Err(e) => tracing::warn!(error = %e, "purging idempotency records failed"),
+            }
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn database_passwords_are_redacted() {
+        assert_eq!(
+            super::redact_url("postgres://app:s3cret@db:5432/pixgate"),
+            "postgres://app:***@db:5432/pixgate"
+        );
+        assert_eq!(super::redact_url("sqlite://x.db"), "sqlite://x.db");
+    }
+}

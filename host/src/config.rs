@@ -1,0 +1,55 @@
+//! `pixgate serve` configuration: every option is a flag and a `PIXGATE_*` variable
+//! (DESIGN.md section 3 names them; scripts rely on those names).
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct ServeConfig {
+    /// `sqlite://...` (embedded default: `<data dir>/pixgate.db`) or `postgres://...`.
+    #[arg(long, env = "PIXGATE_DATABASE_URL")]
+    pub database_url: Option<String>,
+    /// Merchant API listener; the base address is `http://<listen>/api/v1`.
+    #[arg(long, env = "PIXGATE_LISTEN", default_value = "127.0.0.1:8080")]
+    pub listen: SocketAddr,
+    /// Admin API, health and metrics listener.
+    #[arg(long, env = "PIXGATE_ADMIN_LISTEN", default_value = "127.0.0.1:8081")]
+    pub admin_listen: SocketAddr,
+    /// Bearer token of the admin API; generated on first start and printed once when unset.
+    #[arg(long, env = "PIXGATE_ADMIN_TOKEN", hide_env_values = true)]
+    pub admin_token: Option<String>,
+    /// SQLite file, generated master key, compiled-component cache.
+    #[arg(long, env = "PIXGATE_DATA_DIR", default_value = "./pixgate-data")]
+    pub data_dir: PathBuf,
+    /// 32 bytes in base64 that seal secrets and PII at rest; generated into the data dir when
+    /// unset. Every instance sharing one PostgreSQL needs the same key.
+    #[arg(long, env = "PIXGATE_MASTER_KEY", hide_env_values = true)]
+    pub master_key: Option<String>,
+    /// Seed a demo merchant, SHADOW store and API key (default: when the database is new).
+    #[arg(long, env = "PIXGATE_DEMO")]
+    pub demo: Option<bool>,
+    /// Requests per second each API key may make (0 turns the limit off).
+    #[arg(long, env = "PIXGATE_RATE_LIMIT_PER_SECOND", default_value_t = 100)]
+    pub rate_limit_per_second: u32,
+    /// Requests an API key may make at once above its rate.
+    #[arg(long, env = "PIXGATE_RATE_LIMIT_BURST", default_value_t = 200)]
+    pub rate_limit_burst: u32,
+    /// How long an Idempotency-Key is remembered, hours (at least 24).
+    #[arg(long, env = "PIXGATE_IDEMPOTENCY_RETENTION_HOURS", default_value_t = 24,
+          value_parser = clap::value_parser!(u32).range(24..))]
+    pub idempotency_retention_hours: u32,
+    /// Database connections (PostgreSQL: the pool; SQLite: readers beside the one writer).
+    #[arg(long, env = "PIXGATE_DB_MAX_CONNECTIONS", default_value_t = 16)]
+    pub db_max_connections: u32,
+    /// Log filter, e.g. `info` or `pixgate=debug` (logs go to stderr).
+    #[arg(long, env = "PIXGATE_LOG", default_value = "info")]
+    pub log: String,
+}
+
+impl ServeConfig {
+    pub fn database_url(&self) -> String {
+        self.database_url
+            .clone()
+            .unwrap_or_else(|| format!("sqlite://{}", self.data_dir.join("pixgate.db").display()))
+    }
+}

@@ -1,0 +1,119 @@
+//! Payment intents and their decision traces.
+
+use sqlx::{Any, AssertSqlSafe, Executor};
+
+use super::Flag;
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Intent {
+    pub id: String,
+    pub merchant_id: String,
+    pub store_id: String,
+    pub status: String,
+    pub amount_centavos: i64,
+    pub currency: String,
+    pub reference: String,
+    pub description: Option<String>,
+    pub payer_kind: String,
+    pub payer_sealed: String,
+    pub metadata: String,
+    pub idempotency_key: String,
+    pub routing_mode: String,
+    pub routing_policy: String,
+    pub provider_code: String,
+    pub gateway_alias: String,
+    pub release_class: String,
+    #[sqlx(try_from = "i64")]
+    pub cross_class_failover: Flag,
+    pub fee_centavos: i64,
+    pub net_centavos: i64,
+    pub settlement_date: String,
+    pub provider_payment_id: Option<String>,
+    pub failure_code: Option<String>,
+    pub failure_message: Option<String>,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub completed_at: Option<i64>,
+}
+
+const COLUMNS: &str = "id, merchant_id, store_id, status, amount_centavos, currency, reference, \
+    description, payer_kind, payer_sealed, metadata, idempotency_key, routing_mode, \
+    routing_policy, provider_code, gateway_alias, release_class, cross_class_failover, \
+    fee_centavos, net_centavos, settlement_date, provider_payment_id, failure_code, \
+    failure_message, created_at, updated_at, completed_at";
+
+pub async fn insert<'e>(ex: impl Executor<'e, Database = Any>, i: &Intent) -> sqlx::Result<()> {
+    sqlx::query(AssertSqlSafe(format!(
+        "insert into payment_intents ({COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, \
+         $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)"
+    )))
+    .bind(&i.id)
+    .bind(&i.merchant_id)
+    .bind(&i.store_id)
+    .bind(&i.status)
+    .bind(i.amount_centavos)
+    .bind(&i.currency)
+    .bind(&i.reference)
+    .bind(&i.description)
+    .bind(&i.payer_kind)
+    .bind(&i.payer_sealed)
+    .bind(&i.metadata)
+    .bind(&i.idempotency_key)
+    .bind(&i.routing_mode)
+    .bind(&i.routing_policy)
+    .bind(&i.provider_code)
+    .bind(&i.gateway_alias)
+    .bind(&i.release_class)
+    .bind(i.cross_class_failover.as_i64())
+    .bind(i.fee_centavos)
+    .bind(i.net_centavos)
+    .bind(&i.settlement_date)
+    .bind(&i.provider_payment_id)
+    .bind(&i.failure_code)
+    .bind(&i.failure_message)
+    .bind(i.created_at)
+    .bind(i.updated_at)
+    .bind(i.completed_at)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+pub async fn by_id<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    id: &str,
+) -> sqlx::Result<Option<Intent>> {
+    sqlx::query_as(AssertSqlSafe(format!(
+        "select {COLUMNS} from payment_intents where id = $1"
+    )))
+    .bind(id)
+    .fetch_optional(ex)
+    .await
+}
+
+pub async fn insert_trace<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    intent_id: &str,
+    trace: &str,
+    at: i64,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "insert into decision_traces (payment_intent_id, trace, created_at) values ($1, $2, $3)",
+    )
+    .bind(intent_id)
+    .bind(trace)
+    .bind(at)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+pub async fn trace<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    intent_id: &str,
+) -> sqlx::Result<Option<String>> {
+    sqlx::query_scalar("select trace from decision_traces where payment_intent_id = $1")
+        .bind(intent_id)
+        .fetch_optional(ex)
+        .await
+}

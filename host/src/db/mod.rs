@@ -1,0 +1,165 @@
+//! Storage on SQLite (embedded default) or PostgreSQL through sqlx's `Any` driver: one set
+//! of SQL (`$n` placeholders, portable types) and one migration folder serve both.
+
+pub mod catalog;
+pub mod idempotency;
+pub mod intents;
+pub mod keys;
+pub mod settings;
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::{AnyPool, ConnectOptions, Executor};
+
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
+
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    #[error("database: {0}")]
+    Sqlx(#[from] sqlx::Error),
+    #[error("database migration: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("unsupported database URL `{0}`: use sqlite://... or postgres://...")]
+    UnsupportedUrl(String),
+    #[error("stored data is inconsistent: {0}")]
+    Corrupt(String),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// The pools. SQLite has a single writer (transactions queue in the pool instead of
+/// retrying on `SQLITE_BUSY`) and a pool of readers; PostgreSQL one pool for both.
+#[derive(Debug, Clone)]
+pub struct Db {
+    pub write: AnyPool,
+    pub read: AnyPool,
+    pub backend: Backend,
+}
+
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or_default()
+}
+
+impl Db {
+    /// Connects and applies the migrations.
+    pub async fn connect(url: &str, max_connections: u32) -> Result<Self, DbError> {
+        sqlx::any::install_default_drivers();
+        let max_connections = max_connections.max(2);
+        let db = if url.starts_with("sqlite:") {
+            let url = if url.contains('?') {
+                url.to_owned()
+            } else {
+                format!("{url}?mode=rwc")
+            };
+            let opts = AnyConnectOptions::from_str(&url)?.disable_statement_logging();
+            let pragmas = sqlite_pragmas;
+            let write = AnyPoolOptions::new()
+                .max_connections(1)
+                .acquire_timeout(Duration::from_secs(30))
+                .after_connect(pragmas)
+                .connect_with(opts.clone())
+                .await?;
+            // Migrate before the readers open, so they see the schema.
+            MIGRATOR.run(&write).await?;
+            let read = AnyPoolOptions::new()
+                .max_connections(max_connections)
+                .acquire_timeout(Duration::from_secs(30))
+                .after_connect(pragmas)
+                .connect_with(opts)
+                .await?;
+            Db {
+                write,
+                read,
+                backend: Backend::Sqlite,
+            }
+        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            let opts = AnyConnectOptions::from_str(url)?.disable_statement_logging();
+            let pool = AnyPoolOptions::new()
+                .max_connections(max_connections)
+                .acquire_timeout(Duration::from_secs(30))
+                .connect_with(opts)
+                .await?;
+            MIGRATOR.run(&pool).await?;
+            Db {
+                write: pool.clone(),
+                read: pool,
+                backend: Backend::Postgres,
+            }
+        } else {
+            return Err(DbError::UnsupportedUrl(url.to_owned()));
+        };
+        Ok(db)
+    }
+
+    pub async fn ping(&self) -> Result<(), DbError> {
+        sqlx::query("select 1").execute(&self.read).await?;
+        Ok(())
+    }
+}
+
+type BoxFuture<'c, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'c>>;
+
+/// WAL (readers never block the writer), NORMAL sync (durable at checkpoints, safe in WAL),
+/// a busy timeout for the readers, and foreign keys enforced.
+fn sqlite_pragmas(
+    conn: &mut sqlx::AnyConnection,
+    _: sqlx::pool::PoolConnectionMetadata,
+) -> BoxFuture<'_, Result<(), sqlx::Error>> {
+    Box::pin(async move {
+        conn.execute(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
+             PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON",
+        )
+        .await
+        .map(|_| ())
+    })
+}
+
+/// A 0/1 flag column as a bool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Flag(pub bool);
+
+impl TryFrom<i64> for Flag {
+    type Error = String;
+
+    fn try_from(v: i64) -> Result<Self, String> {
+        match v {
+            0 => Ok(Flag(false)),
+            1 => Ok(Flag(true)),
+            other => Err(format!("flag column holds {other}")),
+        }
+    }
+}
+
+impl Flag {
+    pub fn as_i64(self) -> i64 {
+        i64::from(self.0)
+    }
+}
+
+/// The named constraint a database error violated, if any. PostgreSQL names it; SQLite
+/// names CHECK constraints and, for UNIQUE, the columns (`stores.code` becomes
+/// `stores_code_key`, the naming the migrations use).
+pub fn violated_constraint(e: &sqlx::Error) -> Option<String> {
+    let db = e.as_database_error()?;
+    if let Some(name) = db.constraint() {
+        return Some(name.to_owned());
+    }
+    let message = db.message();
+    if let Some(cols) = message.strip_prefix("UNIQUE constraint failed: ") {
+        let first = cols.split(',').next()?.trim();
+        return Some(format!("{}_key", first.replace('.', "_")));
+    }
+    message
+        .strip_prefix("CHECK constraint failed: ")
+        .map(|name| name.trim().to_owned())
+}

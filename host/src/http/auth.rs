@@ -1,0 +1,130 @@
+//! Who is calling: merchant API keys (with scopes, store grants and a rate limit) and the
+//! admin token.
+
+use std::sync::Arc;
+
+use axum::extract::{FromRequestParts, Request, State};
+use axum::http::request::Parts;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use governor::clock::{Clock, DefaultClock};
+
+use super::ApiError;
+use crate::bootstrap::AppState;
+use crate::crypto;
+use crate::db::keys;
+
+pub const SCOPE_PAYMENTS_CREATE: &str = "payments:create";
+pub const SCOPE_PAYMENTS_READ: &str = "payments:read";
+pub const SCOPE_WEBHOOKS_MANAGE: &str = "webhooks:manage";
+
+/// The merchant an API key acts for.
+#[derive(Debug, Clone)]
+pub struct Principal {
+    pub merchant_id: String,
+    pub scopes: Vec<String>,
+    pub store_ids: Vec<String>,
+}
+
+impl Principal {
+    pub fn require_any_scope(&self, scopes: &[&str]) -> Result<(), ApiError> {
+        if scopes
+            .iter()
+            .any(|s| self.scopes.iter().any(|have| have == s))
+        {
+            return Ok(());
+        }
+        Err(ApiError::Forbidden {
+            code: "insufficient_scope",
+            message: format!("this API key lacks the scope {}", scopes.join(" or ")),
+        })
+    }
+
+    pub fn granted(&self, store_id: &str) -> bool {
+        self.store_ids.iter().any(|s| s == store_id)
+    }
+}
+
+fn bearer(parts: &Parts) -> Result<&str, ApiError> {
+    let header =
+        parts
+            .headers
+            .get(axum::http::header::AUTHORIZATION)
+            .ok_or(ApiError::Unauthorized {
+                code: "missing_api_key",
+                message: "the Authorization header with a Bearer key is missing".into(),
+            })?;
+    let malformed = || ApiError::Unauthorized {
+        code: "invalid_api_key",
+        message: "the Authorization header must be `Bearer <key>`".into(),
+    };
+    let value = header.to_str().map_err(|_| malformed())?;
+    let (scheme, token) = value.split_once(' ').ok_or_else(malformed)?;
+    let token = token.trim();
+    if !scheme.eq_ignore_ascii_case("bearer") || token.is_empty() {
+        return Err(malformed());
+    }
+    Ok(token)
+}
+
+impl FromRequestParts<Arc<AppState>> for Principal {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &Arc<AppState>,
+    ) -> Result<Self, ApiError> {
+        let token = bearer(parts)?;
+        let invalid = || ApiError::Unauthorized {
+            code: "invalid_api_key",
+            message: "the API key is not valid".into(),
+        };
+        if !token.starts_with("pxg_") || token.len() > 128 {
+            return Err(invalid());
+        }
+        let key = keys::by_secret_hash(&state.db.read, &crypto::sha256_hex(token))
+            .await?
+            .ok_or_else(invalid)?;
+        if key.revoked_at.is_some() {
+            return Err(ApiError::Unauthorized {
+                code: "api_key_revoked",
+                message: "the API key has been revoked".into(),
+            });
+        }
+        if let Some(limiter) = &state.rate_limiter
+            && let Err(not_until) = limiter.check_key(&key.id)
+        {
+            let wait = not_until.wait_time_from(DefaultClock::default().now());
+            return Err(ApiError::RateLimited {
+                retry_after_secs: wait.as_secs() + u64::from(wait.subsec_nanos() > 0),
+            });
+        }
+        let store_ids = keys::granted_store_ids(&state.db.read, &key.id).await?;
+        Ok(Principal {
+            merchant_id: key.merchant_id,
+            scopes: key.scopes.split_whitespace().map(str::to_owned).collect(),
+            store_ids,
+        })
+    }
+}
+
+/// Middleware of the admin API: the admin token, compared in constant time.
+pub async fn require_admin(
+    State(state): State<Arc<AppState>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let token = match bearer(&parts) {
+        Ok(token) => token,
+        Err(e) => return e.into_response(),
+    };
+    if !crypto::same_secret(&crypto::sha256_hex(token), &state.admin_token_hash) {
+        return ApiError::Unauthorized {
+            code: "invalid_admin_token",
+            message: "the admin token is not valid".into(),
+        }
+        .into_response();
+    }
+    next.run(Request::from_parts(parts, body)).await
+}

@@ -1,0 +1,177 @@
+//! The HTTP error type: every non-2xx body is the envelope
+//! `{"success": false, "error": {"code", "message", "field"?, "requestId"}}` with a stable code.
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("{message}")]
+    Invalid {
+        code: &'static str,
+        message: String,
+        field: Option<String>,
+    },
+    #[error("{message}")]
+    Unauthorized { code: &'static str, message: String },
+    #[error("{message}")]
+    Forbidden { code: &'static str, message: String },
+    #[error("{message}")]
+    NotFound { code: &'static str, message: String },
+    #[error("{message}")]
+    Conflict { code: &'static str, message: String },
+    #[error("request body is larger than {0} bytes")]
+    PayloadTooLarge(usize),
+    #[error("Content-Type must be application/json")]
+    UnsupportedMediaType,
+    #[error("rate limit exceeded; retry after {retry_after_secs} s")]
+    RateLimited { retry_after_secs: u64 },
+    #[error("{message}")]
+    Unavailable { code: &'static str, message: String },
+    /// Details go to the log (once, with the request id), never to the client.
+    #[error("internal error")]
+    Internal(String),
+}
+
+impl ApiError {
+    pub fn invalid(code: &'static str, field: &str, message: impl Into<String>) -> Self {
+        Self::Invalid {
+            code,
+            message: message.into(),
+            field: Some(field.to_owned()),
+        }
+    }
+
+    pub fn not_found(code: &'static str, message: impl Into<String>) -> Self {
+        Self::NotFound {
+            code,
+            message: message.into(),
+        }
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Self::Invalid { .. } => StatusCode::BAD_REQUEST,
+            Self::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
+            Self::Forbidden { .. } => StatusCode::FORBIDDEN,
+            Self::NotFound { .. } => StatusCode::NOT_FOUND,
+            Self::Conflict { .. } => StatusCode::CONFLICT,
+            Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Invalid { code, .. }
+            | Self::Unauthorized { code, .. }
+            | Self::Forbidden { code, .. }
+            | Self::NotFound { code, .. }
+            | Self::Conflict { code, .. }
+            | Self::Unavailable { code, .. } => code,
+            Self::PayloadTooLarge(_) => "payload_too_large",
+            Self::UnsupportedMediaType => "unsupported_media_type",
+            Self::RateLimited { .. } => "rate_limited",
+            Self::Internal(_) => "internal_error",
+        }
+    }
+}
+
+impl From<crate::db::DbError> for ApiError {
+    fn from(e: crate::db::DbError) -> Self {
+        Self::Internal(e.to_string())
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(e: sqlx::Error) -> Self {
+        Self::Internal(format!("database: {e}"))
+    }
+}
+
+impl From<crate::crypto::CryptoError> for ApiError {
+    fn from(e: crate::crypto::CryptoError) -> Self {
+        Self::Internal(e.to_string())
+    }
+}
+
+/// The `error` object of the envelope.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ErrorDetail {
+    /// Stable snake_case code, e.g. `invalid_tax_id`.
+    #[schema(example = "invalid_tax_id")]
+    pub code: String,
+    pub message: String,
+    /// The request field at fault, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// The request's id (the `X-Request-Id` header).
+    pub request_id: String,
+}
+
+/// Every non-2xx response body.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ErrorEnvelope {
+    /// Always false.
+    pub success: bool,
+    pub error: ErrorDetail,
+}
+
+/// Put on error responses so the request-id middleware can finish the envelope.
+#[derive(Debug, Clone)]
+pub struct PendingError(pub ErrorDetail);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        if let Self::Internal(detail) = &self {
+            tracing::error!(error = %detail, "internal error");
+        }
+        let detail = ErrorDetail {
+            code: self.code().to_owned(),
+            message: self.to_string(),
+            field: match &self {
+                Self::Invalid { field, .. } => field.clone(),
+                _ => None,
+            },
+            request_id: String::new(),
+        };
+        let mut response = self.status().into_response();
+        if let Self::RateLimited { retry_after_secs } = self {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
+        }
+        response.extensions_mut().insert(PendingError(detail));
+        response
+    }
+}
+
+/// The envelope for a status that no handler produced (unknown route, wrong method, ...).
+pub fn generic_detail(status: StatusCode) -> ErrorDetail {
+    let (code, message) = match status {
+        StatusCode::NOT_FOUND => ("not_found", "no such resource"),
+        StatusCode::METHOD_NOT_ALLOWED => {
+            ("method_not_allowed", "method not allowed on this resource")
+        }
+        StatusCode::PAYLOAD_TOO_LARGE => ("payload_too_large", "request body too large"),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => (
+            "unsupported_media_type",
+            "Content-Type must be application/json",
+        ),
+        StatusCode::REQUEST_TIMEOUT => ("request_timeout", "request took too long"),
+        s if s.is_client_error() => ("bad_request", "the request could not be processed"),
+        _ => ("internal_error", "internal error"),
+    };
+    ErrorDetail {
+        code: code.to_owned(),
+        message: message.to_owned(),
+        field: None,
+        request_id: String::new(),
+    }
+}

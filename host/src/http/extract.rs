@@ -1,0 +1,115 @@
+//! The JSON body extractor: `application/json` only, at most 64 KB, parsed into a
+//! `serde_json::Value` (kept for idempotency hashing), with errors in the envelope.
+
+use axum::extract::{FromRequest, Request};
+use axum::http::header;
+use serde::de::DeserializeOwned;
+
+use super::ApiError;
+
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+
+pub struct JsonBody(pub serde_json::Value);
+
+impl<S: Send + Sync> FromRequest<S> for JsonBody {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, _: &S) -> Result<Self, ApiError> {
+        let is_json = request
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .map(|mime| {
+                let mime = mime.trim().to_ascii_lowercase();
+                mime == "application/json"
+                    || (mime.starts_with("application/") && mime.ends_with("+json"))
+            })
+            .unwrap_or(false);
+        if !is_json {
+            return Err(ApiError::UnsupportedMediaType);
+        }
+        let declared = request
+            .headers()
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<u64>().ok());
+        if declared.is_some_and(|n| n > MAX_BODY_BYTES as u64) {
+            return Err(ApiError::PayloadTooLarge(MAX_BODY_BYTES));
+        }
+        let bytes = axum::body::to_bytes(request.into_body(), MAX_BODY_BYTES)
+            .await
+            .map_err(|_| ApiError::PayloadTooLarge(MAX_BODY_BYTES))?;
+        let value = serde_json::from_slice(&bytes).map_err(|e| ApiError::Invalid {
+            code: "invalid_json",
+            message: format!("the body is not valid JSON: {e}"),
+            field: None,
+        })?;
+        Ok(Self(value))
+    }
+}
+
+/// Deserialises an admin request body, mapping serde's complaint to a 400.
+pub fn parse<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, ApiError> {
+    serde_json::from_value(value).map_err(|e| ApiError::Invalid {
+        code: "invalid_request",
+        message: e.to_string(),
+        field: None,
+    })
+}
+
+/// The JSON form used for idempotency: object keys sorted, no insignificant whitespace.
+pub fn canonical_json(value: &serde_json::Value) -> String {
+    fn write(v: &serde_json::Value, out: &mut String) {
+        match v {
+            serde_json::Value::Object(map) => {
+                let mut keys: Vec<&String> = map.keys().collect();
+                keys.sort();
+                out.push('{');
+                for (i, k) in keys.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&serde_json::Value::String((*k).clone()).to_string());
+                    out.push(':');
+                    write(&map[*k], out);
+                }
+                out.push('}');
+            }
+            serde_json::Value::Array(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write(item, out);
+                }
+                out.push(']');
+            }
+            other => out.push_str(&other.to_string()),
+        }
+    }
+    let mut out = String::new();
+    write(value, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::canonical_json;
+    use serde_json::json;
+
+    #[test]
+    fn key_order_and_whitespace_do_not_matter() {
+        let a: serde_json::Value =
+            serde_json::from_str(r#"{"b": 1, "a": {"y": [1, 2], "x": "s"}}"#).unwrap();
+        let b: serde_json::Value =
+            serde_json::from_str(r#"{"a":{"x":"s","y":[1,2]},"b":1}"#).unwrap();
+        assert_eq!(canonical_json(&a), canonical_json(&b));
+        assert_eq!(canonical_json(&a), r#"{"a":{"x":"s","y":[1,2]},"b":1}"#);
+        assert_ne!(
+            canonical_json(&json!({"a": [1, 2]})),
+            canonical_json(&json!({"a": [2, 1]}))
+        );
+    }
+}

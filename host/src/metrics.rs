@@ -1,0 +1,97 @@
+//! Prometheus metrics, served as text on the admin listener's `/metrics`.
+
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
+use prometheus_client::registry::Registry;
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct HttpLabels {
+    pub listener: &'static str,
+    pub method: String,
+    pub route: String,
+    pub status: u16,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct StepLabels {
+    pub step: &'static str,
+}
+
+type HistogramFamily<L> = Family<L, Histogram, fn() -> Histogram>;
+
+pub struct Metrics {
+    registry: Registry,
+    requests: Family<HttpLabels, Counter>,
+    latency: HistogramFamily<HttpLabels>,
+    step_seconds: HistogramFamily<StepLabels>,
+    step_fuel: HistogramFamily<StepLabels>,
+}
+
+impl std::fmt::Debug for Metrics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Metrics")
+    }
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Metrics {
+    pub fn new() -> Self {
+        let mut registry = Registry::with_prefix("pixgate");
+        let requests = Family::<HttpLabels, Counter>::default();
+        let latency: HistogramFamily<HttpLabels> =
+            Family::new_with_constructor(|| Histogram::new(exponential_buckets(0.0005, 2.0, 14)));
+        let step_seconds: HistogramFamily<StepLabels> = Family::new_with_constructor(|| {
+            Histogram::new(exponential_buckets(0.000_005, 2.0, 16))
+        });
+        let step_fuel: HistogramFamily<StepLabels> =
+            Family::new_with_constructor(|| Histogram::new(exponential_buckets(1_000.0, 4.0, 10)));
+        registry.register("http_requests", "HTTP requests answered", requests.clone());
+        registry.register(
+            "http_request_duration_seconds",
+            "HTTP request latency",
+            latency.clone(),
+        );
+        registry.register(
+            "chain_step_duration_seconds",
+            "Duration of one resolution-chain step in the sandbox",
+            step_seconds.clone(),
+        );
+        registry.register(
+            "chain_step_fuel",
+            "Fuel a resolution-chain step consumed",
+            step_fuel.clone(),
+        );
+        Self {
+            registry,
+            requests,
+            latency,
+            step_seconds,
+            step_fuel,
+        }
+    }
+
+    pub fn observe_request(&self, labels: HttpLabels, seconds: f64) {
+        self.requests.get_or_create(&labels).inc();
+        self.latency.get_or_create(&labels).observe(seconds);
+    }
+
+    pub fn observe_step(&self, step: &'static str, seconds: f64, fuel: u64) {
+        let labels = StepLabels { step };
+        self.step_seconds.get_or_create(&labels).observe(seconds);
+        self.step_fuel.get_or_create(&labels).observe(fuel as f64);
+    }
+
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        // Writing to a String cannot fail.
+        let _ = prometheus_client::encoding::text::encode(&mut out, &self.registry);
+        out
+    }
+}
