@@ -43,7 +43,8 @@ pub async fn fresh_postgres_database() -> String {
             panic!("PIXGATE_TEST_DATABASE_URL is set but PostgreSQL is unreachable: {e}")
         });
     let name = format!("pixgate_test_{}", uuid::Uuid::new_v4().simple());
-    sqlx::query(&format!("create database {name}"))
+    // The name is ours (a UUID), not input.
+    sqlx::query(sqlx::AssertSqlSafe(format!("create database {name}")))
         .execute(&mut conn)
         .await
         .expect("create the test database");

@@ -1,0 +1,755 @@
+//! The merchant API end to end: a real `pixgate serve` per test, on SQLite and (when
+//! `PIXGATE_TEST_DATABASE_URL` is set) on PostgreSQL.
+
+use pixgate_e2e::server::{
+    Backend, Options, Server, backends, charge_body, fresh_postgres_database,
+};
+use serde_json::{Value, json};
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_shadow_charge_is_resolved_and_recorded_without_pix() {
+    for backend in backends() {
+        let server = Server::start(backend).await;
+        let (status, body) = server
+            .charge(
+                &server.demo_key,
+                "order-10042-try-1",
+                &charge_body("demo-store"),
+            )
+            .await;
+        assert_eq!(status, 200, "{backend:?} {body}");
+        let data = &body["data"];
+        assert_eq!(body["success"], true);
+        assert_eq!(data["status"], "SHADOW_ONLY");
+        assert_eq!(data["idempotentReplay"], false);
+        assert_eq!(data["amount"], 129.9);
+        assert_eq!(data["currency"], "BRL");
+        assert_eq!(
+            data["store"],
+            json!({"code": "demo-store", "name": "Demo store"})
+        );
+        assert_eq!(data["routing"]["mode"], "SHADOW");
+        assert_eq!(data["routing"]["policy"], "d0-first");
+        assert_eq!(data["routing"]["gatewayAlias"], "sandbox-b-d0");
+        assert_eq!(data["routing"]["providerCode"], "sandbox-b");
+        assert_eq!(data["routing"]["releaseClass"], "D0");
+        assert_eq!(data["routing"]["crossReleaseClassFailover"], true);
+        assert_eq!(data["economics"]["feeAmount"], 1.65);
+        assert_eq!(data["economics"]["netAmount"], 128.25);
+        assert!(data.get("pix").is_none(), "no PIX in SHADOW");
+        assert_eq!(data["metadata"]["attribution"]["utm_source"], "newsletter");
+
+        // The status read returns the same object.
+        let id = data["paymentIntentId"].as_str().unwrap();
+        let (status, read) = server.get_payment(&server.demo_key, id).await;
+        assert_eq!(status, 200, "{read}");
+        assert_eq!(read["data"], body["data"]);
+
+        // The decision trace holds every step's component, input, output and fuel.
+        let (status, trace) = server
+            .admin_get(&format!("/payment-intents/{id}/trace"))
+            .await;
+        assert_eq!(status, 200, "{trace}");
+        for step in ["policy", "provider", "economics"] {
+            assert_eq!(trace["data"][step]["component"].as_str().unwrap().len(), 64);
+            assert!(trace["data"][step]["fuelUsed"].as_u64().unwrap() > 0);
+            assert!(trace["data"][step]["input"].is_object());
+        }
+        assert_eq!(
+            trace["data"]["policy"]["input"]["charge"]["payerKind"],
+            "CPF"
+        );
+        assert!(!trace.to_string().contains("529"), "no tax id in the trace");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn charge_is_replayed_for_the_same_key_whatever_the_json_layout() {
+    for backend in backends() {
+        let server = Server::start(backend).await;
+        let (_, first) = server
+            .charge(&server.demo_key, "k-1", &charge_body("demo-store"))
+            .await;
+        // The same request, keys reordered and spaced differently.
+        let text = r#"{ "payer": {"phone": "+55 11 98765-4321", "email": "ana.souza@example.com",
+            "taxId": "529.982.247-25", "name": "Ana Souza"},
+            "metadata": {"attribution": {"utm_source": "newsletter"}, "orderId": "10042"},
+            "description": "Order 10042", "reference": "order-10042", "currency": "BRL",
+            "amount": 129.9, "store": "demo-store" }"#;
+        let r = server
+            .client
+            .post(format!("{}/payments/charge", server.base))
+            .bearer_auth(&server.demo_key)
+            .header("Idempotency-Key", "k-1")
+            .header("Content-Type", "application/json")
+            .body(text)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200);
+        let replay: Value = r.json().await.unwrap();
+        assert_eq!(replay["data"]["idempotentReplay"], true, "{backend:?}");
+        assert_eq!(
+            replay["data"]["paymentIntentId"],
+            first["data"]["paymentIntentId"]
+        );
+        let mut a = replay["data"].clone();
+        a["idempotentReplay"] = json!(false);
+        assert_eq!(a, first["data"]);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_different_payload_under_a_used_key_is_a_conflict() {
+    for backend in backends() {
+        let server = Server::start(backend).await;
+        server
+            .charge(&server.demo_key, "k-2", &charge_body("demo-store"))
+            .await;
+        let mut other = charge_body("demo-store");
+        other["amount"] = json!(130);
+        let (status, body) = server.charge(&server.demo_key, "k-2", &other).await;
+        assert_eq!(status, 409, "{backend:?}");
+        assert_eq!(body["error"]["code"], "idempotency_key_reused");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_rejected_request_leaves_the_key_unused() {
+    for backend in backends() {
+        let server = Server::start(backend).await;
+        let mut bad = charge_body("demo-store");
+        bad["payer"]["taxId"] = json!("529.982.247-24");
+        let (status, body) = server.charge(&server.demo_key, "k-3", &bad).await;
+        assert_eq!(status, 400);
+        assert_eq!(body["error"]["code"], "invalid_tax_id");
+        assert_eq!(body["error"]["field"], "payer.taxId");
+        let (status, body) = server
+            .charge(&server.demo_key, "k-3", &charge_body("demo-store"))
+            .await;
+        assert_eq!(status, 200, "{backend:?} {body}");
+        assert_eq!(body["data"]["idempotentReplay"], false);
+        // Same for a store that does not exist (404).
+        let (status, _) = server
+            .charge(&server.demo_key, "k-4", &charge_body("nowhere"))
+            .await;
+        assert_eq!(status, 404);
+        let (status, _) = server
+            .charge(&server.demo_key, "k-4", &charge_body("demo-store"))
+            .await;
+        assert_eq!(status, 200);
+    }
+}
+
+async fn count_intents(server: &Server, backend: Backend) -> i64 {
+    use sqlx::Connection;
+    let url = match backend {
+        Backend::Sqlite => format!(
+            "sqlite://{}",
+            server.data_dir.path().join("pixgate.db").display()
+        ),
+        Backend::Postgres => server.database_url.clone(),
+    };
+    let mut conn = sqlx::AnyConnection::connect(&url).await.unwrap();
+    sqlx::query_scalar::<_, i64>("select count(*) from payment_intents")
+        .fetch_one(&mut conn)
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn thirty_two_concurrent_identical_charges_create_one_intent() {
+    sqlx::any::install_default_drivers();
+    for backend in backends() {
+        let server = Server::start(backend).await;
+        let body = charge_body("demo-store");
+        let results = futures_join_all(
+            (0..32).map(|_| server.charge(&server.demo_key, "same-checkout", &body)),
+        )
+        .await;
+        let ids: std::collections::HashSet<String> = results
+            .iter()
+            .map(|(status, b)| {
+                assert_eq!(*status, 200, "{backend:?} {b}");
+                b["data"]["paymentIntentId"].as_str().unwrap().to_owned()
+            })
+            .collect();
+        assert_eq!(ids.len(), 1, "{backend:?}: {ids:?}");
+        let fresh = results
+            .iter()
+            .filter(|(_, b)| b["data"]["idempotentReplay"] == false)
+            .count();
+        assert_eq!(fresh, 1, "exactly one response created the intent");
+        assert_eq!(count_intents(&server, backend).await, 1);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn two_servers_sharing_one_postgres_create_one_intent_for_one_key() {
+    if !backends().contains(&Backend::Postgres) {
+        eprintln!("PostgreSQL not configured (PIXGATE_TEST_DATABASE_URL): only SQLite ran");
+        return;
+    }
+    sqlx::any::install_default_drivers();
+    let url = fresh_postgres_database().await;
+    let token = "pxa_shared-admin-token-for-two-instances";
+    let master = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";
+    let env = vec![
+        ("PIXGATE_ADMIN_TOKEN".to_owned(), token.to_owned()),
+        ("PIXGATE_MASTER_KEY".to_owned(), master.to_owned()),
+    ];
+    let a = Server::launch(Options {
+        database_url: Some(url.clone()),
+        env: env.clone(),
+        data_dir: None,
+    });
+    let b = Server::launch(Options {
+        database_url: Some(url.clone()),
+        env,
+        data_dir: None,
+    });
+    let key = a.demo_key.clone();
+    assert!(!key.is_empty(), "the first server seeds the demo key");
+    assert!(
+        b.demo_key.is_empty(),
+        "the second finds the database initialised"
+    );
+    let body = charge_body("demo-store");
+    let mut calls = Vec::new();
+    for i in 0..32 {
+        let server = if i % 2 == 0 { &a } else { &b };
+        calls.push(server.charge(&key, "shared-checkout", &body));
+    }
+    let results = futures_join_all(calls).await;
+    let ids: std::collections::HashSet<&str> = results
+        .iter()
+        .map(|(s, b)| {
+            assert_eq!(*s, 200, "{b}");
+            b["data"]["paymentIntentId"].as_str().unwrap()
+        })
+        .collect();
+    assert_eq!(ids.len(), 1);
+    assert_eq!(count_intents(&a, Backend::Postgres).await, 1);
+}
+
+/// Joins futures without another dependency: each on its own task.
+async fn futures_join_all<F, T>(futures: impl IntoIterator<Item = F>) -> Vec<T>
+where
+    F: std::future::Future<Output = T>,
+{
+    // The futures borrow the server, so they cannot be spawned; poll them together instead.
+    let futures: Vec<_> = futures.into_iter().map(Box::pin).collect();
+    let mut pending: Vec<Option<std::pin::Pin<Box<F>>>> = futures.into_iter().map(Some).collect();
+    let mut results: Vec<Option<T>> = (0..pending.len()).map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        let mut all_done = true;
+        for (slot, result) in pending.iter_mut().zip(results.iter_mut()) {
+            if let Some(f) = slot {
+                match f.as_mut().poll(cx) {
+                    std::task::Poll::Ready(v) => {
+                        *result = Some(v);
+                        *slot = None;
+                    }
+                    std::task::Poll::Pending => all_done = false,
+                }
+            }
+        }
+        if all_done {
+            std::task::Poll::Ready(())
+        } else {
+            std::task::Poll::Pending
+        }
+    })
+    .await;
+    results.into_iter().map(|r| r.unwrap()).collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn authentication_and_grants_follow_the_contract() {
+    for backend in backends() {
+        let server = Server::start(backend).await;
+        let body = charge_body("demo-store");
+        let url = format!("{}/payments/charge", server.base);
+        // 401: missing, malformed, unknown.
+        let r = server
+            .client
+            .post(&url)
+            .header("Idempotency-Key", "a")
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 401);
+        let e: Value = r.json().await.unwrap();
+        assert_eq!(e["error"]["code"], "missing_api_key");
+        assert_eq!(e["success"], false);
+        let (s, e) = server.charge("pxg_000000000000_nope", "a", &body).await;
+        assert_eq!(
+            (s, e["error"]["code"].as_str()),
+            (401, Some("invalid_api_key"))
+        );
+        let r = server
+            .client
+            .post(&url)
+            .header("Authorization", "Basic abc")
+            .header("Idempotency-Key", "a")
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 401);
+
+        // Another merchant with its own store and key.
+        let other_key = server
+            .merchant_with_store("acme", "acme-store", "SHADOW")
+            .await;
+        // Its store is not found for the demo key (no cross-tenant leak).
+        let (s, e) = server
+            .charge(&server.demo_key, "a", &charge_body("acme-store"))
+            .await;
+        assert_eq!(
+            (s, e["error"]["code"].as_str()),
+            (404, Some("store_not_found"))
+        );
+        // A store of the demo merchant the key is not granted: 403.
+        let (s, _) = server
+            .admin_post("/stores", json!({"code": "demo-second", "name": "Second", "merchant": "demo", "mode": "SHADOW"}))
+            .await;
+        assert_eq!(s, 201);
+        let (s, e) = server
+            .charge(&server.demo_key, "a", &charge_body("demo-second"))
+            .await;
+        assert_eq!(
+            (s, e["error"]["code"].as_str()),
+            (403, Some("store_not_granted"))
+        );
+        // Reading another merchant's intent: 404.
+        let (s, created) = server
+            .charge(&other_key, "b", &charge_body("acme-store"))
+            .await;
+        assert_eq!(s, 200, "{created}");
+        let acme_id = created["data"]["paymentIntentId"].as_str().unwrap();
+        let (s, e) = server.get_payment(&server.demo_key, acme_id).await;
+        assert_eq!(
+            (s, e["error"]["code"].as_str()),
+            (404, Some("payment_intent_not_found"))
+        );
+        let (s, _) = server.get_payment(&server.demo_key, "not-a-uuid").await;
+        assert_eq!(s, 404);
+        let (s, _) = server
+            .get_payment(&server.demo_key, "0193a4f0-0000-7000-8000-000000000000")
+            .await;
+        assert_eq!(s, 404);
+        // A key granted only the second store cannot read intents of demo-store.
+        let (_, k) = server
+            .admin_post(
+                "/api-keys",
+                json!({"merchant": "demo", "stores": ["demo-second"]}),
+            )
+            .await;
+        let second_key = k["data"]["apiKey"].as_str().unwrap().to_owned();
+        let (_, mine) = server
+            .charge(&server.demo_key, "c", &charge_body("demo-store"))
+            .await;
+        let (s, _) = server
+            .get_payment(
+                &second_key,
+                mine["data"]["paymentIntentId"].as_str().unwrap(),
+            )
+            .await;
+        assert_eq!(s, 404);
+        // A key without payments:create: 403 on charge and read; payments:read may read.
+        let (_, k) = server
+            .admin_post("/api-keys", json!({"merchant": "demo", "stores": ["demo-store"], "scopes": ["webhooks:manage"]}))
+            .await;
+        let hooks_only = k["data"]["apiKey"].as_str().unwrap().to_owned();
+        let (s, e) = server.charge(&hooks_only, "d", &body).await;
+        assert_eq!(
+            (s, e["error"]["code"].as_str()),
+            (403, Some("insufficient_scope"))
+        );
+        let (s, _) = server
+            .get_payment(
+                &hooks_only,
+                mine["data"]["paymentIntentId"].as_str().unwrap(),
+            )
+            .await;
+        assert_eq!(s, 403);
+        let (_, k) = server
+            .admin_post(
+                "/api-keys",
+                json!({"merchant": "demo", "stores": ["demo-store"], "scopes": ["payments:read"]}),
+            )
+            .await;
+        let reader = k["data"]["apiKey"].as_str().unwrap().to_owned();
+        let (s, _) = server
+            .get_payment(&reader, mine["data"]["paymentIntentId"].as_str().unwrap())
+            .await;
+        assert_eq!(s, 200);
+        let (s, _) = server.charge(&reader, "e", &body).await;
+        assert_eq!(s, 403);
+        // Revocation is immediate.
+        let key_id = k["data"]["keyId"].as_str().unwrap();
+        let (s, _) = server
+            .admin_post(&format!("/api-keys/{key_id}/revoke"), json!({}))
+            .await;
+        assert_eq!(s, 200);
+        let (s, e) = server
+            .get_payment(&reader, mine["data"]["paymentIntentId"].as_str().unwrap())
+            .await;
+        assert_eq!(
+            (s, e["error"]["code"].as_str()),
+            (401, Some("api_key_revoked"))
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn bad_input_gets_a_clear_4xx_with_the_envelope_and_no_5xx() {
+    let server = Server::start(Backend::Sqlite).await;
+    let url = format!("{}/payments/charge", server.base);
+    let key = &server.demo_key;
+    let cases: Vec<(Value, &str, &str)> = vec![
+        (json!({"amount": 10}), "missing_field", "store"),
+        (json!(["not", "an", "object"]), "invalid_request", ""),
+        (
+            {
+                let mut b = charge_body("demo-store");
+                b["amount"] = json!(10.001);
+                b
+            },
+            "invalid_amount",
+            "amount",
+        ),
+        (
+            {
+                let mut b = charge_body("demo-store");
+                b["amount"] = json!(0);
+                b
+            },
+            "invalid_amount",
+            "amount",
+        ),
+        (
+            {
+                let mut b = charge_body("demo-store");
+                b["amount"] = json!("10.00");
+                b
+            },
+            "invalid_amount",
+            "amount",
+        ),
+        (
+            {
+                let mut b = charge_body("demo-store");
+                b["currency"] = json!("USD");
+                b
+            },
+            "unsupported_currency",
+            "currency",
+        ),
+        (
+            {
+                let mut b = charge_body("demo-store");
+                b["reference"] = json!("r".repeat(161));
+                b
+            },
+            "invalid_reference",
+            "reference",
+        ),
+        (
+            {
+                let mut b = charge_body("demo-store");
+                b["description"] = json!("d".repeat(201));
+                b
+            },
+            "invalid_description",
+            "description",
+        ),
+        (
+            {
+                let mut b = charge_body("demo-store");
+                b["payer"]["taxId"] = json!("11.111.111/1111-11");
+                b
+            },
+            "invalid_tax_id",
+            "payer.taxId",
+        ),
+        (
+            {
+                let mut b = charge_body("demo-store");
+                b["payer"]["email"] = json!("ana@");
+                b
+            },
+            "invalid_email",
+            "payer.email",
+        ),
+        (
+            {
+                let mut b = charge_body("demo-store");
+                b["payer"]["phone"] = json!("call me");
+                b
+            },
+            "invalid_phone",
+            "payer.phone",
+        ),
+        (
+            {
+                let mut b = charge_body("demo-store");
+                b["payer"]["nickname"] = json!("x");
+                b
+            },
+            "unknown_field",
+            "payer.nickname",
+        ),
+        (
+            {
+                let mut b = charge_body("demo-store");
+                b["metadata"] = json!([1]);
+                b
+            },
+            "invalid_metadata",
+            "metadata",
+        ),
+        (
+            {
+                let mut b = charge_body("demo-store");
+                b["metadata"] = json!({"blob": "x".repeat(17 * 1024)});
+                b
+            },
+            "metadata_too_large",
+            "metadata",
+        ),
+        (
+            {
+                let mut b = charge_body("demo-store");
+                b["refrence"] = json!("typo");
+                b
+            },
+            "unknown_field",
+            "refrence",
+        ),
+    ];
+    for (i, (body, code, field)) in cases.into_iter().enumerate() {
+        let (status, e) = server.charge(key, &format!("bad-{i}"), &body).await;
+        assert_eq!(status, 400, "case {i}: {e}");
+        assert_eq!(e["error"]["code"], code, "case {i}: {e}");
+        if !field.is_empty() {
+            assert_eq!(e["error"]["field"], field, "case {i}");
+        }
+        assert!(
+            e["error"]["requestId"]
+                .as_str()
+                .is_some_and(|r| !r.is_empty())
+        );
+    }
+    // An alphanumeric CNPJ is a valid payer.
+    let mut b = charge_body("demo-store");
+    b["payer"]["taxId"] = json!("12.ABC.345/01DE-35");
+    assert_eq!(server.charge(key, "cnpj", &b).await.0, 200);
+
+    let send = |body: reqwest::Body, content_type: &'static str, idem: Option<String>| {
+        let mut r = server
+            .client
+            .post(&url)
+            .bearer_auth(key)
+            .header("Content-Type", content_type)
+            .body(body);
+        if let Some(k) = idem {
+            r = r.header("Idempotency-Key", k);
+        }
+        r.send()
+    };
+    let r = send("{\"store\": ".into(), "application/json", Some("j".into()))
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 400);
+    assert_eq!(
+        r.json::<Value>().await.unwrap()["error"]["code"],
+        "invalid_json"
+    );
+    let r = send(
+        charge_body("demo-store").to_string().into(),
+        "text/plain",
+        Some("t".into()),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.status(), 415);
+    assert_eq!(
+        r.json::<Value>().await.unwrap()["error"]["code"],
+        "unsupported_media_type"
+    );
+    let big = format!("{{\"pad\": \"{}\"}}", "x".repeat(70 * 1024));
+    let r = send(big.into(), "application/json", Some("big".into()))
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 413);
+    assert_eq!(
+        r.json::<Value>().await.unwrap()["error"]["code"],
+        "payload_too_large"
+    );
+    let r = send(
+        charge_body("demo-store").to_string().into(),
+        "application/json",
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.status(), 400);
+    assert_eq!(
+        r.json::<Value>().await.unwrap()["error"]["code"],
+        "missing_idempotency_key"
+    );
+    let r = send(
+        charge_body("demo-store").to_string().into(),
+        "application/json",
+        Some("k".repeat(201)),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.status(), 400);
+    assert_eq!(
+        r.json::<Value>().await.unwrap()["error"]["code"],
+        "invalid_idempotency_key"
+    );
+    let r = send(
+        charge_body("demo-store").to_string().into(),
+        "application/json",
+        Some("k".repeat(200)),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.status(), 200);
+    // Unknown route and wrong method answer in the envelope too.
+    let r = server
+        .client
+        .get(format!("{}/nowhere", server.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 404);
+    assert_eq!(
+        r.json::<Value>().await.unwrap()["error"]["code"],
+        "not_found"
+    );
+    let r = server.client.delete(&url).send().await.unwrap();
+    assert_eq!(r.status(), 405);
+    assert_eq!(
+        r.json::<Value>().await.unwrap()["error"]["code"],
+        "method_not_allowed"
+    );
+    assert!(
+        !server.logs().contains("internal error"),
+        "{}",
+        server.logs()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_live_store_refuses_charges_until_live_execution_exists() {
+    for backend in backends() {
+        let server = Server::start(backend).await;
+        let key = server
+            .merchant_with_store("shop", "shop-live", "LIVE")
+            .await;
+        let (s, e) = server
+            .charge(&key, "live-1", &charge_body("shop-live"))
+            .await;
+        assert_eq!(
+            (s, e["error"]["code"].as_str()),
+            (403, Some("live_execution_disabled")),
+            "{e}"
+        );
+        assert!(e.get("data").is_none(), "nothing was created");
+        // Switching the store to SHADOW makes the same key work: the 403 was not stored.
+        let (s, _) = server
+            .admin_patch("/stores/shop-live", json!({"mode": "SHADOW"}))
+            .await;
+        assert_eq!(s, 200);
+        let (s, b) = server
+            .charge(&key, "live-1", &charge_body("shop-live"))
+            .await;
+        assert_eq!(
+            (s, b["data"]["status"].as_str()),
+            (200, Some("SHADOW_ONLY"))
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn store_configuration_and_gateway_grants_steer_the_chain() {
+    let server = Server::start(Backend::Sqlite).await;
+    let key = server
+        .merchant_with_store("cfg", "cfg-store", "SHADOW")
+        .await;
+    let (s, _) = server
+        .admin_patch("/stores/cfg-store", json!({"config": {"routing.policy": "lowest-cost", "limits.max-amount-centavos": "100000"}}))
+        .await;
+    assert_eq!(s, 200);
+    let (_, b) = server.charge(&key, "c1", &charge_body("cfg-store")).await;
+    assert_eq!(b["data"]["routing"]["policy"], "lowest-cost");
+    assert_eq!(b["data"]["routing"]["gatewayAlias"], "sandbox-b-d30");
+    let mut big = charge_body("cfg-store");
+    big["amount"] = json!(1000.01);
+    let (s, e) = server.charge(&key, "c2", &big).await;
+    assert_eq!(
+        (s, e["error"]["code"].as_str()),
+        (400, Some("amount_above_store_limit"))
+    );
+    let (s, _) = server
+        .admin_post("/stores/cfg-store/gateways", json!({}))
+        .await;
+    assert_eq!(s, 405);
+    let r = server
+        .client
+        .put(format!("{}/stores/cfg-store/gateways", server.admin))
+        .bearer_auth(&server.admin_token)
+        .json(&json!({"gateways": ["sandbox-a-d1"]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let (_, b) = server.charge(&key, "c3", &charge_body("cfg-store")).await;
+    assert_eq!(b["data"]["routing"]["gatewayAlias"], "sandbox-a-d1");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_key_over_its_rate_limit_gets_429_with_retry_after() {
+    let server = Server::start_with(
+        Backend::Sqlite,
+        &[
+            ("PIXGATE_RATE_LIMIT_PER_SECOND", "1"),
+            ("PIXGATE_RATE_LIMIT_BURST", "2"),
+        ],
+    )
+    .await;
+    let mut statuses = Vec::new();
+    let mut retry_after = None;
+    for i in 0..4 {
+        let r = server
+            .client
+            .get(format!(
+                "{}/payments/0193a4f0-0000-7000-8000-00000000000{i}",
+                server.base
+            ))
+            .bearer_auth(&server.demo_key)
+            .send()
+            .await
+            .unwrap();
+        statuses.push(r.status().as_u16());
+        if r.status() == 429 {
+            retry_after = r
+                .headers()
+                .get("retry-after")
+                .map(|v| v.to_str().unwrap().to_owned());
+            assert_eq!(
+                r.json::<Value>().await.unwrap()["error"]["code"],
+                "rate_limited"
+            );
+        }
+    }
+    assert_eq!(&statuses[..2], &[404, 404]);
+    assert!(statuses[2..].contains(&429), "{statuses:?}");
+    assert!(retry_after.unwrap().parse::<u64>().unwrap() >= 1);
+}

@@ -1,0 +1,297 @@
+//! What operators and scripts rely on: start-up output, health, metrics, request ids, logs
+//! without secrets or PII, the OpenAPI documents, graceful shutdown.
+
+use pixgate_e2e::server::{Backend, Server, backends, charge_body};
+use serde_json::Value;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn first_start_prints_the_admin_token_and_demo_key_once() {
+    let server = Server::start(Backend::Sqlite).await;
+    assert!(
+        server
+            .started
+            .admin_token
+            .as_deref()
+            .unwrap()
+            .starts_with("pxa_")
+    );
+    assert!(
+        server
+            .started
+            .demo_key
+            .as_deref()
+            .unwrap()
+            .starts_with("pxg_")
+    );
+    let stored = std::fs::read_to_string(server.data_dir.path().join("admin-token")).unwrap();
+    assert_eq!(Some(stored.as_str()), server.started.admin_token.as_deref());
+    assert!(server.data_dir.path().join("master.key").exists());
+    assert!(server.data_dir.path().join("pixgate.db").exists());
+    // The secrets never reach the log.
+    let logs = server.logs();
+    assert!(
+        !logs.contains(&server.admin_token) && !logs.contains(&server.demo_key),
+        "{logs}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_restart_keeps_the_data_and_prints_no_secret_again() {
+    let mut first = Server::start(Backend::Sqlite).await;
+    let (_, created) = first
+        .charge(&first.demo_key, "restart-1", &charge_body("demo-store"))
+        .await;
+    let key = first.demo_key.clone();
+    assert!(first.terminate().success());
+    let dir = std::mem::replace(&mut first.data_dir, tempfile::tempdir().unwrap());
+    let second = Server::launch(pixgate_e2e::server::Options {
+        database_url: None,
+        env: vec![],
+        data_dir: Some(dir),
+    });
+    assert!(second.started.admin_token.is_none() && second.started.demo_key.is_none());
+    let (status, read) = second
+        .get_payment(&key, created["data"]["paymentIntentId"].as_str().unwrap())
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(read["data"]["reference"], "order-10042");
+    // The admin token from the first start still works.
+    let (status, _) = second.admin_get("/merchants").await;
+    assert_eq!(status, 200);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn health_readiness_and_metrics_are_on_the_admin_listener() {
+    for backend in backends() {
+        let server = Server::start(backend).await;
+        let root = server.admin_root();
+        let health: Value = reqwest::get(format!("{root}/healthz"))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(health["status"], "ok");
+        let r = reqwest::get(format!("{root}/readyz")).await.unwrap();
+        assert_eq!(r.status(), 200);
+        server
+            .charge(&server.demo_key, "m-1", &charge_body("demo-store"))
+            .await;
+        let metrics = reqwest::get(format!("{root}/metrics"))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        for needle in [
+            "pixgate_http_requests_total{listener=\"merchant\",method=\"POST\",route=\"/api/v1/payments/charge\",status=\"200\"} 1",
+            "pixgate_http_request_duration_seconds_bucket",
+            "pixgate_chain_step_duration_seconds_count{step=\"policy\"} 1",
+            "pixgate_chain_step_fuel_count{step=\"economics\"} 1",
+        ] {
+            assert!(metrics.contains(needle), "{needle} missing from\n{metrics}");
+        }
+        // The merchant listener does not serve them.
+        let r = reqwest::get(format!("{}/metrics", server.merchant_root()))
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 404);
+        // The admin API needs its token.
+        let r = reqwest::get(format!("{}/merchants", server.admin))
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 401);
+        let r = server
+            .client
+            .get(format!("{}/merchants", server.admin))
+            .bearer_auth("pxa_wrong")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 401);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_request_id_is_accepted_or_made_and_echoed_in_headers_and_errors() {
+    let server = Server::start(Backend::Sqlite).await;
+    let r = server
+        .client
+        .get(format!("{}/payments/nope", server.base))
+        .bearer_auth(&server.demo_key)
+        .header("X-Request-Id", "req-abc-123")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.headers()["x-request-id"], "req-abc-123");
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"]["requestId"], "req-abc-123");
+    let r = server
+        .client
+        .get(format!("{}/payments/nope", server.base))
+        .send()
+        .await
+        .unwrap();
+    let made = r.headers()["x-request-id"].to_str().unwrap().to_owned();
+    assert_eq!(made.len(), 36);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"]["requestId"], made.as_str());
+    assert!(
+        server.logs().contains("req-abc-123"),
+        "the request's span carries its id"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn tax_ids_emails_phones_and_keys_never_reach_the_logs() {
+    let server = Server::start(Backend::Sqlite).await;
+    let (s, _) = server
+        .charge(&server.demo_key, "pii-1", &charge_body("demo-store"))
+        .await;
+    assert_eq!(s, 200);
+    let mut bad = charge_body("demo-store");
+    bad["payer"]["taxId"] = "111.444.777-36".into();
+    server.charge(&server.demo_key, "pii-2", &bad).await;
+    let logs = server.logs();
+    for secret in [
+        "529.982.247-25",
+        "52998224725",
+        "111.444.777-36",
+        "ana.souza@example.com",
+        "98765-4321",
+        "5511987654321",
+        &server.demo_key,
+    ] {
+        assert!(
+            !logs.contains(secret),
+            "`{secret}` leaked into the logs:\n{logs}"
+        );
+    }
+    // And the payer is sealed at rest.
+    let db = std::fs::read(server.data_dir.path().join("pixgate.db")).unwrap();
+    let wal = std::fs::read(server.data_dir.path().join("pixgate.db-wal")).unwrap_or_default();
+    for bytes in [&db, &wal] {
+        let text = String::from_utf8_lossy(bytes);
+        assert!(!text.contains("52998224725") && !text.contains("ana.souza@example.com"));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_openapi_documents_every_route_at_version_1_0_0() {
+    let server = Server::start(Backend::Sqlite).await;
+    let api: Value = reqwest::get(format!("{}/openapi.json", server.base))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let root: Value = reqwest::get(format!("{}/openapi.json", server.merchant_root()))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(api, root);
+    assert_eq!(api["info"]["version"], "1.0.0");
+    assert_eq!(
+        api["components"]["securitySchemes"]["bearerAuth"]["scheme"],
+        "bearer"
+    );
+    let paths = api["paths"].as_object().unwrap();
+    let mut described: Vec<String> = Vec::new();
+    for (path, item) in paths {
+        for method in item.as_object().unwrap().keys() {
+            described.push(format!("{} {path}", method.to_uppercase()));
+            let op = &item[method];
+            for status in ["400", "401", "404"] {
+                if method == "get" && status == "400" {
+                    continue;
+                }
+                assert!(
+                    op["responses"][status]["content"]["application/json"]["schema"].is_object(),
+                    "{method} {path} {status}"
+                );
+            }
+        }
+    }
+    described.sort();
+    assert_eq!(
+        described,
+        ["GET /payments/{paymentIntentId}", "POST /payments/charge"]
+    );
+    // Every described operation is served (not the router's 404).
+    for entry in &described {
+        let (method, path) = entry.split_once(' ').unwrap();
+        let url = format!(
+            "{}{}",
+            server.base,
+            path.replace("{paymentIntentId}", "0193a4f0-0000-7000-8000-000000000000")
+        );
+        let r = server
+            .client
+            .request(method.parse().unwrap(), url)
+            .bearer_auth(&server.demo_key)
+            .header("Idempotency-Key", "openapi")
+            .json(&charge_body("demo-store"))
+            .send()
+            .await
+            .unwrap();
+        let body: Value = r.json().await.unwrap();
+        assert_ne!(body["error"]["code"], "not_found", "{entry}");
+    }
+    let admin: Value = reqwest::get(format!("{}/openapi.json", server.admin))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    for path in [
+        "/merchants",
+        "/stores",
+        "/stores/{code}",
+        "/gateways",
+        "/api-keys",
+        "/api-keys/{keyId}/revoke",
+    ] {
+        assert!(admin["paths"][path].is_object(), "admin {path}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sigterm_lets_in_flight_requests_finish_and_exits_cleanly() {
+    let mut server = Server::start(Backend::Sqlite).await;
+    let client = server.client.clone();
+    let url = format!("{}/payments/charge", server.base);
+    let key = server.demo_key.clone();
+    let inflight = tokio::spawn(async move {
+        let mut statuses = Vec::new();
+        for i in 0..20 {
+            match client
+                .post(&url)
+                .bearer_auth(&key)
+                .header("Idempotency-Key", format!("term-{i}"))
+                .json(&charge_body("demo-store"))
+                .send()
+                .await
+            {
+                Ok(r) => statuses.push(r.status().as_u16()),
+                Err(_) => break, // the listener closed: no request was cut mid-way
+            }
+        }
+        statuses
+    });
+    tokio::time::sleep(std::time::Duration::from_millis(30)).await;
+    let status = tokio::task::spawn_blocking(move || {
+        let s = server.terminate();
+        (s, server)
+    })
+    .await
+    .unwrap();
+    assert!(status.0.success(), "exit status {:?}", status.0);
+    let statuses = inflight.await.unwrap();
+    assert!(
+        !statuses.is_empty(),
+        "requests were in flight when SIGTERM came"
+    );
+    assert!(statuses.iter().all(|s| *s == 200), "{statuses:?}");
+}
