@@ -1,6 +1,9 @@
 //! The whole chain through the bundled components against the same logic compiled natively,
 //! on the same inputs (`policies/samples/chain.json`). `cargo bench -p pixgate --bench chain`.
 
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::hint::black_box;
 use std::path::PathBuf;
 
@@ -33,7 +36,7 @@ fn native_chain(input: &ChainInput) -> usize {
         env: input.env.clone(),
     };
     let ranking = provider::rank(&provider_input).unwrap();
-    let candidates = ranking
+    let candidates: Vec<_> = ranking
         .ranking
         .iter()
         .filter_map(|r| {
@@ -48,8 +51,8 @@ fn native_chain(input: &ChainInput) -> usize {
         charge: input.charge.clone(),
         store: input.store.clone(),
         policy: decision.clone(),
+        holidays: chain::holidays_for(input.charge.created_at_ms, &candidates),
         candidates,
-        holidays: chain::holidays_for(input.charge.created_at_ms),
         env: input.env.clone(),
     };
     let verdicts = economics::evaluate(&economics_input).unwrap();
@@ -94,6 +97,22 @@ fn benches(c: &mut Criterion) {
                 black_box(&resolution.economics.input),
             )
         })
+    });
+    // The same call on a component that does almost nothing: what a call costs whatever the
+    // logic (fresh store, WASI context, instantiation, lowering and lifting).
+    let echo = sandbox
+        .load(
+            pixgate::sandbox::Step::Policy,
+            &std::fs::read(
+                PathBuf::from(env!("PIXGATE_GUEST_DIR")).join("pixgate_fixture_misbehave.wasm"),
+            )
+            .unwrap(),
+        )
+        .unwrap();
+    let mut echo_input = resolution.policy.input.clone();
+    echo_input.charge.reference = "fine".into();
+    steps.bench_function("fixed cost (echo component)", |b| {
+        b.iter(|| sandbox.run_policy(&echo, black_box(&echo_input)))
     });
     steps.finish();
 }

@@ -124,13 +124,22 @@ impl ChainError {
     }
 }
 
-/// Holidays the economics step is given: Brazil's bank holidays of the charge's year and
-/// the next (enough for any release class up to D365 that starts near year end).
-pub fn holidays_for(created_at_ms: i64) -> Vec<String> {
-    let year = calendar::Day::brasilia(created_at_ms).ymd().0;
-    (year..=year + 1)
+/// Holidays the economics step is given: Brazil's bank holidays from the charge's Brasília
+/// date to the farthest settlement date the candidates' release classes can reach (Dn is at
+/// most n business days, and a year has fewer than 20 bank holidays on weekdays).
+pub fn holidays_for(created_at_ms: i64, candidates: &[Gateway]) -> Vec<String> {
+    let start = calendar::Day::brasilia(created_at_ms);
+    let max_days = candidates
+        .iter()
+        .filter_map(|g| logic::release_days(&g.release_class))
+        .max()
+        .unwrap_or(0);
+    let horizon = calendar::Day(start.0 + i64::from(max_days) * 7 / 5 + 30);
+    let (first, last) = (start.ymd().0, horizon.ymd().0);
+    (first..=last)
         .flat_map(calendar::br_bank_holidays)
-        .map(|d| d.to_string())
+        .filter(|d| *d >= start && *d <= horizon)
+        .map(calendar::Day::iso)
         .collect()
 }
 
@@ -156,7 +165,7 @@ pub fn resolve(
     };
     let provider = run_provider(sandbox, &components.provider, provider_input)?;
 
-    let candidates = provider
+    let candidates: Vec<Gateway> = provider
         .output
         .ranking
         .iter()
@@ -172,8 +181,8 @@ pub fn resolve(
         charge: input.charge.clone(),
         store: input.store.clone(),
         policy: policy.output.clone(),
+        holidays: holidays_for(input.charge.created_at_ms, &candidates),
         candidates,
-        holidays: holidays_for(input.charge.created_at_ms),
         env: input.env.clone(),
     };
     let economics = run_economics(sandbox, &components.economics, economics_input)?;

@@ -1,6 +1,10 @@
 //! Dates without a time-zone library: day numbers since 1970-01-01 (proleptic Gregorian),
 //! the Brasília civil date of an instant, business days and Brazil's national bank holidays.
 
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+
 /// Brasília has been UTC-3 all year since daylight saving time ended in 2019.
 const BRASILIA_OFFSET_MS: i64 = -3 * 3_600_000;
 
@@ -48,31 +52,66 @@ impl Day {
         self.weekday() >= 5
     }
 
-    /// Parses `YYYY-MM-DD`, checking that the day exists.
+    /// Parses `YYYY-MM-DD`, checking that the day exists. Byte arithmetic rather than
+    /// `str::parse`: the economics step parses every holiday on every call.
     pub fn parse(text: &str) -> Option<Day> {
         let b = text.as_bytes();
         if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
             return None;
         }
-        let num = |r: std::ops::Range<usize>| -> Option<i64> {
-            let s = &text[r];
-            s.bytes()
-                .all(|c| c.is_ascii_digit())
-                .then(|| s.parse().ok())?
+        let num = |digits: &[u8]| -> Option<u32> {
+            digits.iter().try_fold(0u32, |acc, &c| {
+                c.is_ascii_digit().then(|| acc * 10 + u32::from(c - b'0'))
+            })
         };
-        let (y, m, d) = (num(0..4)?, num(5..7)? as u32, num(8..10)? as u32);
-        if !(1..=12).contains(&m) || d == 0 {
+        let (y, m, d) = (i64::from(num(&b[0..4])?), num(&b[5..7])?, num(&b[8..10])?);
+        if !(1..=12).contains(&m) || d == 0 || d > days_in_month(y, m) {
             return None;
         }
-        let day = Day::from_ymd(y, m, d);
-        (day.ymd() == (y, m, d)).then_some(day)
+        Some(Day::from_ymd(y, m, d))
+    }
+
+    /// `YYYY-MM-DD` (years 0 to 9999).
+    pub fn iso(self) -> String {
+        let (y, m, d) = self.ymd();
+        let y = y.clamp(0, 9999) as u32;
+        let digits = [
+            y / 1000,
+            y / 100 % 10,
+            y / 10 % 10,
+            y % 10,
+            10,
+            m / 10,
+            m % 10,
+            10,
+            d / 10,
+            d % 10,
+        ];
+        digits
+            .iter()
+            .map(|&n| {
+                if n == 10 {
+                    '-'
+                } else {
+                    char::from(b'0' + n as u8)
+                }
+            })
+            .collect()
     }
 }
 
-impl std::fmt::Display for Day {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let (y, m, d) = self.ymd();
-        write!(f, "{y:04}-{m:02}-{d:02}")
+fn days_in_month(year: i64, month: u32) -> u32 {
+    match month {
+        4 | 6 | 9 | 11 => 30,
+        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
+        2 => 28,
+        _ => 31,
+    }
+}
+
+impl core::fmt::Display for Day {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.iso())
     }
 }
 
@@ -167,6 +206,12 @@ mod tests {
         assert_eq!(Day::parse("2026-13-01"), None);
         assert_eq!(Day::parse("2026-1-01"), None);
         assert_eq!(Day::parse("+026-01-01"), None);
+        assert_eq!(Day::parse("2026-04-31"), None);
+        assert_eq!(Day::parse("2100-02-29"), None);
+        assert_eq!(Day::parse("2000-02-29"), Some(Day::from_ymd(2000, 2, 29)));
+        for n in [-719_468, 0, 20_000, 2_932_896] {
+            assert_eq!(Day::parse(&Day(n).iso()), Some(Day(n)), "{n}");
+        }
     }
 
     #[test]

@@ -1,6 +1,10 @@
 //! Typed reads of the store configuration. A value that is present but malformed is an
 //! error (the store is misconfigured), never silently replaced by the default.
 
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
 use crate::{StepError, StoreContext};
 
 pub(crate) fn invalid(key: &str, value: &str, expected: &str) -> StepError {

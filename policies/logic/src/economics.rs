@@ -8,6 +8,9 @@
 //! Settlement: the first business day on or after the charge's Brasília date, plus `n`
 //! business days; weekends and the holidays the host supplies are not business days.
 
+use alloc::format;
+use alloc::vec::Vec;
+
 use crate::calendar::{Day, settlement_day};
 use crate::config::{opt_u64, release_days};
 use crate::{
@@ -36,7 +39,9 @@ pub fn evaluate(input: &EconomicsInput) -> Result<Vec<CandidateEconomics>, StepE
             )
         })?);
     }
-    holidays.sort();
+    if !holidays.is_sorted() {
+        holidays.sort();
+    }
     let max_fee_bps = opt_u64(&input.store, "economics.max-fee-bps")?;
     let amount = input.charge.amount_centavos;
 
@@ -67,7 +72,7 @@ pub fn evaluate(input: &EconomicsInput) -> Result<Vec<CandidateEconomics>, StepE
                     net_centavos: amount - fee,
                     release_class: g.release_class.clone(),
                     settlement_date: settlement_day(input.charge.created_at_ms, days, &holidays)
-                        .to_string(),
+                        .iso(),
                 }),
             };
             CandidateEconomics {

@@ -6,6 +6,13 @@
 //! records in [`model`] mirror `wit/chain.wit`; the `bridge_*` macros convert them to and
 //! from the generated bindings on either side.
 #![forbid(unsafe_code)]
+// Plain `core` + `alloc`: the logic needs nothing of std, which keeps it usable by a guest
+// built without std.
+#![no_std]
+
+extern crate alloc;
+#[cfg(test)]
+extern crate std;
 
 mod bridge;
 pub mod calendar;

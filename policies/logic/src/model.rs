@@ -1,6 +1,10 @@
 //! The records of `wit/chain.wit` as plain Rust. Field for field the same as the bindings
 //! that wit-bindgen (guest) and wasmtime (host) generate, so `bridge!` converts between them.
 
+use alloc::borrow::ToOwned;
+use alloc::string::String;
+use alloc::vec::Vec;
+
 #[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 

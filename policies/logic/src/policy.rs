@@ -13,6 +13,12 @@
 //! - `routing.max-attempts` (default 3, 1 to 10): gateways tried for a LIVE charge.
 //! - `limits.min-amount-centavos`, `limits.max-amount-centavos`: the store's amount bounds.
 
+use alloc::borrow::ToOwned;
+use alloc::format;
+use alloc::string::ToString;
+use alloc::vec;
+use alloc::vec::Vec;
+
 use crate::config::{bool_or, invalid, opt_u64, release_classes, u64_or};
 use crate::{PolicyDecision, PolicyInput, StepError};
 

@@ -9,6 +9,10 @@
 //! by alias so that the order is total. Without cross-release-class failover only the
 //! primary's release class stays in the failover order.
 
+use alloc::borrow::ToOwned;
+use alloc::format;
+use alloc::vec::Vec;
+
 use crate::config::u64_or;
 use crate::economics::fee_for;
 use crate::policy::D0_FIRST;
