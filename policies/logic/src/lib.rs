@@ -8,11 +8,9 @@
 #![forbid(unsafe_code)]
 // Plain `core` + `alloc`: the logic needs nothing of std, which keeps it usable by a guest
 // built without std.
-#![no_std]
+#![cfg_attr(not(test), no_std)]
 
 extern crate alloc;
-#[cfg(test)]
-extern crate std;
 
 mod bridge;
 pub mod calendar;
