@@ -20,8 +20,8 @@ run_backend() {
     psql "$pg_admin" -qc "create database $name" >/dev/null
     db_url="${pg_admin%/*}/$name"
   fi
-  PIXGATE_DATA_DIR="$work" PIXGATE_LISTEN=127.0.0.1:0 PIXGATE_ADMIN_LISTEN=127.0.0.1:0 \
-  PIXGATE_RATE_LIMIT_PER_SECOND=0 PIXGATE_LOG=warn ${db_url:+PIXGATE_DATABASE_URL=$db_url} \
+  env PIXGATE_DATA_DIR="$work" PIXGATE_LISTEN=127.0.0.1:0 PIXGATE_ADMIN_LISTEN=127.0.0.1:0 \
+    PIXGATE_RATE_LIMIT_PER_SECOND=0 PIXGATE_LOG=warn ${db_url:+PIXGATE_DATABASE_URL=$db_url} \
     "$bin" serve >"$work/out" 2>"$work/err" &
   local pid=$!
   for _ in $(seq 1 300); do grep -q '^pixgate: ready' "$work/out" 2>/dev/null && break; sleep 0.1; done

@@ -350,8 +350,11 @@ fn validate_economics(input: &EconomicsInput, v: &[CandidateEconomics]) -> Resul
                     q.fee_centavos, q.net_centavos
                 ));
             }
-            if logic::release_days(&q.release_class).is_none() {
-                return Err(format!("`{}` is not a release class", q.release_class));
+            if q.release_class != candidate.release_class {
+                return Err(format!(
+                    "quote for `{}` says release class {} but the gateway is {}",
+                    candidate.gateway_alias, q.release_class, candidate.release_class
+                ));
             }
             match calendar::Day::parse(&q.settlement_date) {
                 Some(day) if day >= charge_day => {}

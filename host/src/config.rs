@@ -7,7 +7,7 @@ use std::path::PathBuf;
 #[derive(Debug, Clone, clap::Args)]
 pub struct ServeConfig {
     /// `sqlite://...` (embedded default: `<data dir>/pixgate.db`) or `postgres://...`.
-    #[arg(long, env = "PIXGATE_DATABASE_URL")]
+    #[arg(long, env = "PIXGATE_DATABASE_URL", hide_env_values = true)]
     pub database_url: Option<String>,
     /// Merchant API listener; the base address is `http://<listen>/api/v1`.
     #[arg(long, env = "PIXGATE_LISTEN", default_value = "127.0.0.1:8080")]

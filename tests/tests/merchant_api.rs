@@ -59,7 +59,15 @@ async fn a_shadow_charge_is_resolved_and_recorded_without_pix() {
             trace["data"]["policy"]["input"]["charge"]["payerKind"],
             "CPF"
         );
-        assert!(!trace.to_string().contains("529"), "no tax id in the trace");
+        let text = trace.to_string();
+        assert!(
+            !text.contains("52998224725") && !text.contains("529.982.247-25"),
+            "no tax id in the trace"
+        );
+        assert!(
+            !text.contains("ana.souza@example.com"),
+            "no email in the trace"
+        );
     }
 }
 
@@ -752,4 +760,66 @@ async fn a_key_over_its_rate_limit_gets_429_with_retry_after() {
     assert_eq!(&statuses[..2], &[404, 404]);
     assert!(statuses[2..].contains(&429), "{statuses:?}");
     assert!(retry_after.unwrap().parse::<u64>().unwrap() >= 1);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn edge_inputs_are_4xx_or_replays_on_every_backend() {
+    for backend in backends() {
+        let server = Server::start(backend).await;
+        let key = &server.demo_key;
+        // PostgreSQL refuses NUL in text; the API refuses control characters first.
+        for field in ["reference", "description"] {
+            let mut b = charge_body("demo-store");
+            b[field] = json!("order\u{0}x");
+            let (s, e) = server.charge(key, &format!("nul-{field}"), &b).await;
+            assert_eq!(s, 400, "{backend:?} {field}: {e}");
+        }
+        let mut b = charge_body("demo-store");
+        b["payer"]["name"] = json!("Ana\u{0}");
+        assert_eq!(server.charge(key, "nul-name", &b).await.0, 400);
+        // An empty description is allowed.
+        let mut b = charge_body("demo-store");
+        b["description"] = json!("");
+        assert_eq!(server.charge(key, "empty-description", &b).await.0, 200);
+        // 100 and 100.0 are the same amount: a replay, not a conflict.
+        let mut b = charge_body("demo-store");
+        b["amount"] = json!(100);
+        assert_eq!(server.charge(key, "hundred", &b).await.0, 200);
+        let text = b.to_string().replace("\"amount\":100", "\"amount\":100.0");
+        assert!(text.contains("100.0"));
+        let r = server
+            .client
+            .post(format!("{}/payments/charge", server.base))
+            .bearer_auth(key)
+            .header("Idempotency-Key", "hundred")
+            .header("Content-Type", "application/json")
+            .body(text)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200);
+        assert_eq!(
+            r.json::<Value>().await.unwrap()["data"]["idempotentReplay"],
+            true
+        );
+        // A malformed id in the path is a 404, whatever its encoding.
+        let (s, _) = server.get_payment(key, "%FF").await;
+        assert_eq!(s, 404);
+        // Admin path parameters with a NUL are 404, not a database error.
+        let (s, _) = server.admin_get("/stores/a%00b").await;
+        assert_eq!(s, 404);
+        let (s, _) = server.admin_get("/payment-intents/%00/trace").await;
+        assert_eq!(s, 404);
+        let (s, _) = server.admin_get("/api-keys?merchant=%00").await;
+        assert_eq!(s, 404);
+        let (s, _) = server
+            .admin_post("/merchants", json!({"code": "x", "name": "a\u{0}b"}))
+            .await;
+        assert_eq!(s, 400);
+        assert!(
+            !server.logs().contains("internal error"),
+            "{}",
+            server.logs()
+        );
+    }
 }

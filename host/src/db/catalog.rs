@@ -234,11 +234,13 @@ pub async fn list_gateways<'e>(
 }
 
 /// The active gateways a store may use: its grants, or every active gateway without grants.
+/// Ordered by alias byte-wise in Rust, so the chain's input is the same on every backend
+/// whatever its collation.
 pub async fn gateways_for_store<'e>(
     ex: impl Executor<'e, Database = Any>,
     store_id: &str,
 ) -> sqlx::Result<Vec<Gateway>> {
-    sqlx::query_as(AssertSqlSafe(format!(
+    let mut gateways: Vec<Gateway> = sqlx::query_as(AssertSqlSafe(format!(
         "select {GATEWAY_COLUMNS} from gateways g where g.active = 1 and ( \
            not exists (select 1 from store_gateways sg where sg.store_id = $1) \
            or exists (select 1 from store_gateways sg where sg.store_id = $1 and sg.gateway_id = g.id)) \
@@ -246,7 +248,9 @@ pub async fn gateways_for_store<'e>(
     )))
     .bind(store_id)
     .fetch_all(ex)
-    .await
+    .await?;
+    gateways.sort_by(|a, b| a.alias.cmp(&b.alias));
+    Ok(gateways)
 }
 
 pub async fn granted_gateway_aliases<'e>(

@@ -95,7 +95,8 @@ impl Db {
                 backend: Backend::Postgres,
             }
         } else {
-            return Err(DbError::UnsupportedUrl(url.to_owned()));
+            let scheme = url.split(':').next().unwrap_or_default();
+            return Err(DbError::UnsupportedUrl(format!("{scheme}:...")));
         };
         Ok(db)
     }

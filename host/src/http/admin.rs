@@ -156,11 +156,11 @@ fn require_code(code: &str, field: &str) -> Result<(), ApiError> {
 
 fn require_name(name: &str, field: &str) -> Result<(), ApiError> {
     let n = name.trim().chars().count();
-    if n == 0 || n > 200 {
+    if n == 0 || n > 200 || name.chars().any(char::is_control) {
         return Err(ApiError::invalid(
             "invalid_name",
             field,
-            format!("`{field}` must have 1 to 200 characters"),
+            format!("`{field}` must have 1 to 200 characters and no control characters"),
         ));
     }
     Ok(())
@@ -348,6 +348,7 @@ async fn create_store(
     check_config(&req.config)?;
     let expiry = req.charge_expiry_seconds.unwrap_or(86_400);
     check_expiry(expiry)?;
+    require_code(&req.merchant, "merchant")?;
     let merchant = catalog::merchant_by_code(&state.db.read, &req.merchant)
         .await?
         .ok_or_else(|| {
@@ -376,6 +377,9 @@ async fn create_store(
 }
 
 async fn find_store(state: &AppState, code: &str) -> Result<catalog::Store, ApiError> {
+    if !valid_code(code) {
+        return Err(ApiError::not_found("store_not_found", "store not found"));
+    }
     catalog::store_by_code(&state.db.write, code)
         .await?
         .ok_or_else(|| ApiError::not_found("store_not_found", format!("store `{code}` not found")))
@@ -608,6 +612,12 @@ async fn patch_gateway(
     JsonBody(body): JsonBody,
 ) -> Result<impl IntoResponse, ApiError> {
     let req: PatchGateway = parse(body)?;
+    if !valid_code(&alias) {
+        return Err(ApiError::not_found(
+            "gateway_not_found",
+            "gateway not found",
+        ));
+    }
     let mut gateway = catalog::gateway_by_alias(&state.db.write, &alias)
         .await?
         .ok_or_else(|| {
@@ -683,6 +693,7 @@ async fn create_api_key(
     JsonBody(body): JsonBody,
 ) -> Result<impl IntoResponse, ApiError> {
     let req: CreateApiKey = parse(body)?;
+    require_code(&req.merchant, "merchant")?;
     let merchant = catalog::merchant_by_code(&state.db.read, &req.merchant)
         .await?
         .ok_or_else(|| {
@@ -711,6 +722,13 @@ async fn create_api_key(
     }
     let mut store_ids = Vec::new();
     for code in &req.stores {
+        if !valid_code(code) {
+            return Err(ApiError::invalid(
+                "unknown_store",
+                "stores",
+                "not a store code",
+            ));
+        }
         let store = catalog::store_by_code(&state.db.read, code)
             .await?
             .filter(|s| s.merchant_id == merchant.id)
@@ -760,6 +778,12 @@ async fn list_api_keys(
     State(state): State<Arc<AppState>>,
     Query(filter): Query<KeyFilter>,
 ) -> Result<impl IntoResponse, ApiError> {
+    if !valid_code(&filter.merchant) {
+        return Err(ApiError::not_found(
+            "merchant_not_found",
+            "merchant not found",
+        ));
+    }
     let merchant = catalog::merchant_by_code(&state.db.read, &filter.merchant)
         .await?
         .ok_or_else(|| ApiError::not_found("merchant_not_found", "merchant not found"))?;
@@ -778,6 +802,9 @@ async fn revoke_api_key(
     Path(key_id): Path<String>,
 ) -> Result<impl IntoResponse, ApiError> {
     let not_found = || ApiError::not_found("api_key_not_found", "API key not found");
+    let key_id = uuid::Uuid::parse_str(&key_id)
+        .map_err(|_| not_found())?
+        .to_string();
     keys::by_id(&state.db.write, &key_id)
         .await?
         .ok_or_else(not_found)?;
@@ -804,9 +831,13 @@ async fn get_trace(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<impl IntoResponse, ApiError> {
-    let trace = intents::trace(&state.db.read, &id).await?.ok_or_else(|| {
-        ApiError::not_found("payment_intent_not_found", "payment intent not found")
-    })?;
+    let not_found = || ApiError::not_found("payment_intent_not_found", "payment intent not found");
+    let id = uuid::Uuid::parse_str(&id)
+        .map_err(|_| not_found())?
+        .to_string();
+    let trace = intents::trace(&state.db.read, &id)
+        .await?
+        .ok_or_else(not_found)?;
     let trace: serde_json::Value =
         serde_json::from_str(&trace).map_err(|e| ApiError::Internal(e.to_string()))?;
     Ok(ok(StatusCode::OK, trace))

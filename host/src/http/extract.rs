@@ -86,6 +86,13 @@ pub fn canonical_json(value: &serde_json::Value) -> String {
                 }
                 out.push(']');
             }
+            serde_json::Value::Number(n) => match n.as_f64() {
+                // 100, 100.0 and 1e2 are one number: integral floats print as integers.
+                Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 => {
+                    out.push_str(&(f as i64).to_string())
+                }
+                _ => out.push_str(&n.to_string()),
+            },
             other => out.push_str(&other.to_string()),
         }
     }
@@ -110,6 +117,15 @@ mod tests {
         assert_ne!(
             canonical_json(&json!({"a": [1, 2]})),
             canonical_json(&json!({"a": [2, 1]}))
+        );
+        let ints: serde_json::Value = serde_json::from_str(r#"{"amount": 100}"#).unwrap();
+        for same in [r#"{"amount": 100.0}"#, r#"{"amount": 1e2}"#] {
+            let v: serde_json::Value = serde_json::from_str(same).unwrap();
+            assert_eq!(canonical_json(&v), canonical_json(&ints), "{same}");
+        }
+        assert_ne!(
+            canonical_json(&json!({"amount": 100.5})),
+            canonical_json(&ints)
         );
     }
 }

@@ -115,7 +115,12 @@ async fn request_context(
         .get::<MatchedPath>()
         .map(|p| p.as_str().to_owned())
         .unwrap_or_else(|| "unmatched".to_owned());
-    let method = request.method().to_string();
+    // A fixed label set: a client inventing methods must not grow the metrics without bound.
+    let method = match request.method().as_str() {
+        m @ ("GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS") => m,
+        _ => "OTHER",
+    }
+    .to_owned();
     request
         .extensions_mut()
         .insert(RequestId(request_id.clone()));

@@ -192,13 +192,28 @@ fn string_field<'a>(
     }
 }
 
-fn bounded(value: &str, path: &str, code: &'static str, max: usize) -> Result<String, ApiError> {
+/// Text of `min` to `max` characters without control characters (PostgreSQL refuses NUL in
+/// text, and no merchant reference needs a control character).
+fn bounded(
+    value: &str,
+    path: &str,
+    code: &'static str,
+    min: usize,
+    max: usize,
+) -> Result<String, ApiError> {
     let chars = value.chars().count();
-    if chars == 0 || chars > max {
+    if chars < min || chars > max {
         return Err(ApiError::invalid(
             code,
             path,
-            format!("`{path}` must have 1 to {max} characters"),
+            format!("`{path}` must have {min} to {max} characters"),
+        ));
+    }
+    if value.chars().any(char::is_control) {
+        return Err(ApiError::invalid(
+            code,
+            path,
+            format!("`{path}` must not contain control characters"),
         ));
     }
     Ok(value.to_owned())
@@ -278,10 +293,11 @@ impl ChargeRequest {
             string_field(object, "reference", "reference", true)?.unwrap_or_default(),
             "reference",
             "invalid_reference",
+            1,
             160,
         )?;
         let description = string_field(object, "description", "description", false)?
-            .map(|d| bounded(d, "description", "invalid_description", 200))
+            .map(|d| bounded(d, "description", "invalid_description", 0, 200))
             .transpose()?;
 
         let payer = match object.get("payer") {
@@ -306,6 +322,7 @@ impl ChargeRequest {
             string_field(payer, "name", "payer.name", true)?.unwrap_or_default(),
             "payer.name",
             "invalid_payer_name",
+            1,
             200,
         )?;
         let tax_id = string_field(payer, "taxId", "payer.taxId", true)?
@@ -722,10 +739,12 @@ pub fn to_logic_gateway(g: &catalog::Gateway) -> logic::Gateway {
 async fn get_payment(
     State(state): State<Arc<AppState>>,
     principal: Principal,
-    Path(id): Path<String>,
+    id: Result<Path<String>, axum::extract::rejection::PathRejection>,
 ) -> Result<Json<PaymentIntentEnvelope>, ApiError> {
     principal.require_any_scope(&[SCOPE_PAYMENTS_CREATE, SCOPE_PAYMENTS_READ])?;
     let not_found = || ApiError::not_found("payment_intent_not_found", "payment intent not found");
+    // A malformed id (bad encoding, not a UUID) is as unknown as any other.
+    let Path(id) = id.map_err(|_| not_found())?;
     let id = uuid::Uuid::parse_str(&id)
         .map_err(|_| not_found())?
         .to_string();

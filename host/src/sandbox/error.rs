@@ -28,7 +28,7 @@ pub enum SandboxError {
     Trapped { message: String },
     #[error("input of {size} bytes exceeds the limit of {limit} bytes")]
     InputTooLarge { size: usize, limit: usize },
-    #[error("output of {size} bytes exceeds the limit of {limit} bytes")]
+    #[error("output of {size} bytes or more exceeds the limit of {limit} bytes")]
     OutputTooLarge { size: usize, limit: usize },
     #[error("log output exceeds the limit of {limit} bytes")]
     LogLimitExceeded { limit: usize },

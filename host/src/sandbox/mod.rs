@@ -406,6 +406,9 @@ impl Sandbox {
         let limits = &self.limits;
         let mut store = Store::new(&self.engine, CallState::new(limits, env));
         store.limiter(|s| &mut s.limiter);
+        // Bounds what the host copies out of the guest in one lift (the result, a log line):
+        // a guest must not make the host allocate more than its output budget allows.
+        store.set_hostcall_fuel(hostcall_fuel(limits));
         store
             .set_fuel(limits.fuel)
             .map_err(|e| SandboxError::Internal(format!("{e:#}")))?;
@@ -420,6 +423,11 @@ impl Sandbox {
         let state = store.into_data();
         let log = state.log_text();
         let output = match result {
+            Ok(_) if state.log_exceeded() => {
+                return Err(SandboxError::LogLimitExceeded {
+                    limit: limits.log_bytes,
+                });
+            }
             Ok(output) => output.map(convert).map_err(Into::into),
             Err(e) => return Err(classify(e, &state, limits, &log)),
         };
@@ -440,6 +448,12 @@ impl Sandbox {
             log,
         })
     }
+}
+
+fn hostcall_fuel(limits: &Limits) -> usize {
+    (limits.output_bytes * 8)
+        .max(limits.log_bytes * 2)
+        .max(64 << 10)
 }
 
 fn mismatch(expected: Step, component: &LoadedComponent) -> SandboxError {
@@ -475,6 +489,12 @@ fn classify(e: wasmtime::Error, state: &CallState, limits: &Limits, log: &str) -
     if state.log_exceeded() {
         return SandboxError::LogLimitExceeded {
             limit: limits.log_bytes,
+        };
+    }
+    if format!("{e:#}").contains("fuel allocated for hostcalls has been exhausted") {
+        return SandboxError::OutputTooLarge {
+            size: hostcall_fuel(limits),
+            limit: limits.output_bytes,
         };
     }
     if let Some(blocked) = e.downcast_ref::<BlockingRefused>() {

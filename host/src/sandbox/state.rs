@@ -111,7 +111,8 @@ impl CallState {
             .chain_update(env.seed.to_le_bytes())
             .finalize()
             .into();
-        let output = MemoryOutputPipe::new(limits.log_bytes);
+        // One byte over the budget, so that a full pipe means the guest wrote too much.
+        let output = MemoryOutputPipe::new(limits.log_bytes + 1);
         let now = Duration::from_millis(u64::try_from(env.now_ms).unwrap_or(0));
         let wasi = WasiCtx::builder()
             .wall_clock(FrozenWallClock(now))
@@ -126,9 +127,12 @@ impl CallState {
             .allow_udp(false)
             .allow_ip_name_lookup(false)
             .build();
+        let mut table = ResourceTable::new();
+        // Streams and the like: a step needs a handful; a loop must not fill host memory.
+        table.set_max_capacity(256);
         Self {
             wasi,
-            table: ResourceTable::new(),
+            table,
             limiter: MemoryLimiter {
                 limit: limits.memory_bytes,
                 exceeded: false,
@@ -140,8 +144,9 @@ impl CallState {
         }
     }
 
+    /// Host-log lines and stdout/stderr share one budget.
     pub fn log_exceeded(&self) -> bool {
-        self.log_exceeded
+        self.log_exceeded || self.log.len() + self.output.contents().len() > self.log_limit
     }
 
     /// The host-log lines, then whatever the guest wrote to stdout or stderr.
@@ -172,7 +177,8 @@ impl host_log::Host for CallState {
             host_log::Level::Warn => "warn",
             host_log::Level::Error => "error",
         };
-        if self.log.len() + level.len() + message.len() + 3 > self.log_limit {
+        let used = self.log.len() + self.output.contents().len();
+        if used + level.len() + message.len() + 3 > self.log_limit {
             self.log_exceeded = true;
             return Err(wasmtime::Error::new(LogLimitReached));
         }
