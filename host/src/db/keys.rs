@@ -45,17 +45,50 @@ pub async fn grant_store<'e>(
     Ok(())
 }
 
-pub async fn by_secret_hash<'e>(
+/// A key as authentication sees it: the key, its merchant's code and its granted stores.
+#[derive(Debug, Clone)]
+pub struct Authenticated {
+    pub key: ApiKey,
+    pub merchant_code: String,
+    pub store_ids: Vec<String>,
+}
+
+/// The key with this secret hash, its merchant's code and the stores it is granted, in one
+/// round trip (this is on every request's path).
+pub async fn authenticate<'e>(
     ex: impl Executor<'e, Database = Any>,
     secret_hash: &str,
-) -> sqlx::Result<Option<ApiKey>> {
-    sqlx::query_as(
-        "select id, merchant_id, prefix, scopes, created_at, revoked_at from api_keys \
-         where secret_hash = $1",
+) -> sqlx::Result<Option<Authenticated>> {
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        #[sqlx(flatten)]
+        key: ApiKey,
+        merchant_code: String,
+        store_id: Option<String>,
+    }
+    let rows: Vec<Row> = sqlx::query_as(
+        "select k.id, k.merchant_id, k.prefix, k.scopes, k.created_at, k.revoked_at, \
+                m.code as merchant_code, ks.store_id \
+         from api_keys k join merchants m on m.id = k.merchant_id \
+         left join api_key_stores ks on ks.key_id = k.id \
+         where k.secret_hash = $1",
     )
     .bind(secret_hash)
-    .fetch_optional(ex)
-    .await
+    .fetch_all(ex)
+    .await?;
+    let mut rows = rows.into_iter();
+    let Some(first) = rows.next() else {
+        return Ok(None);
+    };
+    let store_ids = std::iter::once(first.store_id)
+        .chain(rows.map(|r| r.store_id))
+        .flatten()
+        .collect();
+    Ok(Some(Authenticated {
+        key: first.key,
+        merchant_code: first.merchant_code,
+        store_ids,
+    }))
 }
 
 pub async fn by_id<'e>(
@@ -68,16 +101,6 @@ pub async fn by_id<'e>(
     .bind(id)
     .fetch_optional(ex)
     .await
-}
-
-pub async fn granted_store_ids<'e>(
-    ex: impl Executor<'e, Database = Any>,
-    key_id: &str,
-) -> sqlx::Result<Vec<String>> {
-    sqlx::query_scalar("select store_id from api_key_stores where key_id = $1")
-        .bind(key_id)
-        .fetch_all(ex)
-        .await
 }
 
 pub async fn granted_store_codes<'e>(

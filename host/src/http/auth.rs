@@ -22,6 +22,7 @@ pub const SCOPE_WEBHOOKS_MANAGE: &str = "webhooks:manage";
 #[derive(Debug, Clone)]
 pub struct Principal {
     pub merchant_id: String,
+    pub merchant_code: String,
     pub scopes: Vec<String>,
     pub store_ids: Vec<String>,
 }
@@ -82,7 +83,11 @@ impl FromRequestParts<Arc<AppState>> for Principal {
         if !token.starts_with("pxg_") || token.len() > 128 {
             return Err(invalid());
         }
-        let key = keys::by_secret_hash(&state.db.read, &crypto::sha256_hex(token))
+        let keys::Authenticated {
+            key,
+            merchant_code,
+            store_ids,
+        } = keys::authenticate(&state.db.read, &crypto::sha256_hex(token))
             .await?
             .ok_or_else(invalid)?;
         if key.revoked_at.is_some() {
@@ -99,9 +104,9 @@ impl FromRequestParts<Arc<AppState>> for Principal {
                 retry_after_secs: wait.as_secs() + u64::from(wait.subsec_nanos() > 0),
             });
         }
-        let store_ids = keys::granted_store_ids(&state.db.read, &key.id).await?;
         Ok(Principal {
             merchant_id: key.merchant_id,
+            merchant_code,
             scopes: key.scopes.split_whitespace().map(str::to_owned).collect(),
             store_ids,
         })
