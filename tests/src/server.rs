@@ -201,39 +201,34 @@ impl Server {
         self.base.trim_end_matches("/api/v1").to_owned()
     }
 
-    pub async fn admin_post(&self, path: &str, body: Value) -> (u16, Value) {
-        let r = self
+    /// An admin API call with the admin token; the status and the JSON body.
+    pub async fn admin(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<Value>,
+    ) -> (u16, Value) {
+        let mut request = self
             .client
-            .post(format!("{}{path}", self.admin))
-            .bearer_auth(&self.admin_token)
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
+            .request(method, format!("{}{path}", self.admin))
+            .bearer_auth(&self.admin_token);
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let r = request.send().await.unwrap();
         (r.status().as_u16(), r.json().await.unwrap_or(Value::Null))
+    }
+
+    pub async fn admin_post(&self, path: &str, body: Value) -> (u16, Value) {
+        self.admin(reqwest::Method::POST, path, Some(body)).await
     }
 
     pub async fn admin_patch(&self, path: &str, body: Value) -> (u16, Value) {
-        let r = self
-            .client
-            .patch(format!("{}{path}", self.admin))
-            .bearer_auth(&self.admin_token)
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
-        (r.status().as_u16(), r.json().await.unwrap_or(Value::Null))
+        self.admin(reqwest::Method::PATCH, path, Some(body)).await
     }
 
     pub async fn admin_get(&self, path: &str) -> (u16, Value) {
-        let r = self
-            .client
-            .get(format!("{}{path}", self.admin))
-            .bearer_auth(&self.admin_token)
-            .send()
-            .await
-            .unwrap();
-        (r.status().as_u16(), r.json().await.unwrap_or(Value::Null))
+        self.admin(reqwest::Method::GET, path, None).await
     }
 
     /// `POST /payments/charge` with `key` and `idempotency_key`.

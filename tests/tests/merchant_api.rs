@@ -417,123 +417,72 @@ async fn bad_input_gets_a_clear_4xx_with_the_envelope_and_no_5xx() {
     let server = Server::start(Backend::Sqlite).await;
     let url = format!("{}/payments/charge", server.base);
     let key = &server.demo_key;
+    // The valid body with one value replaced (by JSON pointer), the code and field expected.
+    let with = |pointer: &str, value: Value| {
+        let mut body = charge_body("demo-store");
+        *body
+            .pointer_mut(pointer)
+            .unwrap_or_else(|| panic!("{pointer}")) = value;
+        body
+    };
+    let with_new = |object: &str, key: &str, value: Value| {
+        let mut body = charge_body("demo-store");
+        body.pointer_mut(object).unwrap()[key] = value;
+        body
+    };
     let cases: Vec<(Value, &str, &str)> = vec![
         (json!({"amount": 10}), "missing_field", "store"),
         (json!(["not", "an", "object"]), "invalid_request", ""),
+        (with("/amount", json!(10.001)), "invalid_amount", "amount"),
+        (with("/amount", json!(0)), "invalid_amount", "amount"),
+        (with("/amount", json!("10.00")), "invalid_amount", "amount"),
         (
-            {
-                let mut b = charge_body("demo-store");
-                b["amount"] = json!(10.001);
-                b
-            },
-            "invalid_amount",
-            "amount",
-        ),
-        (
-            {
-                let mut b = charge_body("demo-store");
-                b["amount"] = json!(0);
-                b
-            },
-            "invalid_amount",
-            "amount",
-        ),
-        (
-            {
-                let mut b = charge_body("demo-store");
-                b["amount"] = json!("10.00");
-                b
-            },
-            "invalid_amount",
-            "amount",
-        ),
-        (
-            {
-                let mut b = charge_body("demo-store");
-                b["currency"] = json!("USD");
-                b
-            },
+            with("/currency", json!("USD")),
             "unsupported_currency",
             "currency",
         ),
         (
-            {
-                let mut b = charge_body("demo-store");
-                b["reference"] = json!("r".repeat(161));
-                b
-            },
+            with("/reference", json!("r".repeat(161))),
             "invalid_reference",
             "reference",
         ),
         (
-            {
-                let mut b = charge_body("demo-store");
-                b["description"] = json!("d".repeat(201));
-                b
-            },
+            with("/description", json!("d".repeat(201))),
             "invalid_description",
             "description",
         ),
         (
-            {
-                let mut b = charge_body("demo-store");
-                b["payer"]["taxId"] = json!("11.111.111/1111-11");
-                b
-            },
+            with("/payer/taxId", json!("11.111.111/1111-11")),
             "invalid_tax_id",
             "payer.taxId",
         ),
         (
-            {
-                let mut b = charge_body("demo-store");
-                b["payer"]["email"] = json!("ana@");
-                b
-            },
+            with("/payer/email", json!("ana@")),
             "invalid_email",
             "payer.email",
         ),
         (
-            {
-                let mut b = charge_body("demo-store");
-                b["payer"]["phone"] = json!("call me");
-                b
-            },
+            with("/payer/phone", json!("call me")),
             "invalid_phone",
             "payer.phone",
         ),
         (
-            {
-                let mut b = charge_body("demo-store");
-                b["payer"]["nickname"] = json!("x");
-                b
-            },
+            with_new("/payer", "nickname", json!("x")),
             "unknown_field",
             "payer.nickname",
         ),
         (
-            {
-                let mut b = charge_body("demo-store");
-                b["metadata"] = json!([1]);
-                b
-            },
+            with("/metadata", json!([1])),
             "invalid_metadata",
             "metadata",
         ),
         (
-            {
-                let mut b = charge_body("demo-store");
-                b["metadata"] = json!({"blob": "x".repeat(17 * 1024)});
-                b
-            },
+            with("/metadata", json!({"blob": "x".repeat(17 * 1024)})),
             "metadata_too_large",
             "metadata",
         ),
         (
-            {
-                let mut b = charge_body("demo-store");
-                b["refrence"] = json!("typo");
-                b
-            },
+            with_new("", "refrence", json!("typo")),
             "unknown_field",
             "refrence",
         ),

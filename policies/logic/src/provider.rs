@@ -20,6 +20,9 @@ use crate::{ExcludedGateway, Gateway, ProviderDecision, ProviderInput, RankedGat
 
 const HEALTHY_BPS: u32 = 9_500;
 
+/// Health tier, release-class preference, fee for this amount, median latency.
+type SortKey = (u8, usize, u64, u32);
+
 pub fn rank(input: &ProviderInput) -> Result<ProviderDecision, StepError> {
     let store = &input.store;
     let policy = &input.policy;
@@ -28,7 +31,7 @@ pub fn rank(input: &ProviderInput) -> Result<ProviderDecision, StepError> {
     let amount = input.charge.amount_centavos;
 
     let mut excluded = Vec::new();
-    let mut eligible: Vec<(&Gateway, (u8, usize, u64, u32), &'static str)> = Vec::new();
+    let mut eligible: Vec<(&Gateway, SortKey, &'static str)> = Vec::new();
     for g in &input.gateways {
         let class_pref = policy
             .eligible_release_classes
