@@ -28,6 +28,8 @@ pub struct AppState {
     pub rate_limiter: Option<DefaultKeyedRateLimiter<String>>,
     pub metrics: Metrics,
     pub idempotency_retention_ms: i64,
+    /// Stores with their gateways, for the charge path.
+    pub stores: db::store_cache::StoreCache,
 }
 
 impl std::fmt::Debug for AppState {
@@ -115,6 +117,7 @@ pub async fn bootstrap(config: &ServeConfig) -> anyhow::Result<Bootstrapped> {
             rate_limiter,
             metrics: Metrics::new(),
             idempotency_retention_ms: i64::from(config.idempotency_retention_hours) * 3_600_000,
+            stores: db::store_cache::StoreCache::new(db::store_cache::StoreCache::TTL),
         },
         generated,
     })

@@ -6,6 +6,7 @@ pub mod idempotency;
 pub mod intents;
 pub mod keys;
 pub mod settings;
+pub mod store_cache;
 
 use std::str::FromStr;
 use std::time::Duration;

@@ -428,6 +428,7 @@ async fn patch_store(
     }
     store.updated_at = db::now_ms();
     catalog::update_store(&state.db.write, &store).await?;
+    state.stores.clear();
     Ok(ok(StatusCode::OK, store_view(&state, store).await?))
 }
 
@@ -468,6 +469,7 @@ async fn put_store_gateways(
         catalog::grant_store_gateway(&mut *tx, &store.id, &gateway.id).await?;
     }
     tx.commit().await?;
+    state.stores.clear();
     Ok(ok(StatusCode::OK, store_view(&state, store).await?))
 }
 
@@ -588,6 +590,7 @@ async fn create_gateway(
     catalog::insert_gateway(&state.db.write, &gateway)
         .await
         .map_err(constraint_error)?;
+    state.stores.clear();
     Ok(ok(StatusCode::CREATED, GatewayView::from(gateway)))
 }
 
@@ -635,6 +638,7 @@ async fn patch_gateway(
     }
     gateway.updated_at = db::now_ms();
     catalog::update_gateway(&state.db.write, &gateway).await?;
+    state.stores.clear();
     Ok(ok(StatusCode::OK, GatewayView::from(gateway)))
 }
 

@@ -469,15 +469,18 @@ async fn charge(
     principal.require_any_scope(&[SCOPE_PAYMENTS_CREATE])?;
     let key = idempotency_key(&headers)?;
     let request = ChargeRequest::validate(&body)?;
-    let store = catalog::store_by_code(&state.db.read, &request.store)
+    let route = state
+        .stores
+        .get(&state.db, &request.store)
         .await?
-        .filter(|s| s.merchant_id == principal.merchant_id)
+        .filter(|r| r.store.merchant_id == principal.merchant_id)
         .ok_or_else(|| {
             ApiError::not_found(
                 "store_not_found",
                 format!("store `{}` not found", request.store),
             )
         })?;
+    let store = &route.store;
     if !principal.granted(&store.id) {
         return Err(ApiError::Forbidden {
             code: "store_not_granted",
@@ -505,7 +508,8 @@ async fn charge(
     let intent_id = uuid::Uuid::now_v7().to_string();
     let resolution = resolve(
         &state,
-        &store,
+        store,
+        &route.gateways,
         &principal.merchant_code,
         &request,
         &intent_id,
@@ -546,7 +550,7 @@ async fn charge(
     };
     let response = PaymentIntentEnvelope {
         success: true,
-        data: PaymentIntent::from_row(&intent, &store, false),
+        data: PaymentIntent::from_row(&intent, store, false),
     };
     let response_body =
         serde_json::to_string(&response).map_err(|e| ApiError::Internal(e.to_string()))?;
@@ -619,12 +623,12 @@ fn payer_kind(tax_id: &TaxId) -> &'static str {
 async fn resolve(
     state: &Arc<AppState>,
     store: &catalog::Store,
+    gateways: &[catalog::Gateway],
     merchant: &str,
     request: &ChargeRequest,
     intent_id: &str,
     now: i64,
 ) -> Result<Resolution, ApiError> {
-    let gateways = catalog::gateways_for_store(&state.db.read, &store.id).await?;
     let config: BTreeMap<String, String> = store.config_map();
     let seed = u64::from_le_bytes(
         crypto::sha256_hex(intent_id).as_bytes()[..8]

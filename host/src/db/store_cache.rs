@@ -1,0 +1,62 @@
+//! A short-lived cache of each store with the gateways it may use: every charge needs both,
+//! and reading them is two of the round trips on its path. Admin writes on this instance
+//! clear it at once; other instances sharing the database see a change within the TTL.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use super::Db;
+use super::catalog::{self, Gateway, Store};
+
+/// A store and the active gateways it may use, as read at one moment.
+#[derive(Debug)]
+pub struct StoreRoute {
+    pub store: Store,
+    pub gateways: Vec<Gateway>,
+}
+
+#[derive(Debug)]
+pub struct StoreCache {
+    ttl: Duration,
+    entries: Mutex<HashMap<String, (Instant, Arc<StoreRoute>)>>,
+}
+
+impl StoreCache {
+    pub const TTL: Duration = Duration::from_secs(1);
+
+    pub fn new(ttl: Duration) -> Self {
+        Self {
+            ttl,
+            entries: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The store with this code and its gateways; `None` when there is no such store
+    /// (misses are not cached, so a new store is usable at once).
+    pub async fn get(&self, db: &Db, code: &str) -> sqlx::Result<Option<Arc<StoreRoute>>> {
+        if let Some((at, route)) = self.lock().get(code)
+            && at.elapsed() < self.ttl
+        {
+            return Ok(Some(route.clone()));
+        }
+        let Some(store) = catalog::store_by_code(&db.read, code).await? else {
+            return Ok(None);
+        };
+        let gateways = catalog::gateways_for_store(&db.read, &store.id).await?;
+        let route = Arc::new(StoreRoute { store, gateways });
+        self.lock()
+            .insert(code.to_owned(), (Instant::now(), route.clone()));
+        Ok(Some(route))
+    }
+
+    /// Forgets everything: after any change to stores, grants or gateways.
+    pub fn clear(&self) {
+        self.lock().clear();
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, (Instant, Arc<StoreRoute>)>> {
+        // The map holds plain data: a panic elsewhere cannot leave it inconsistent.
+        self.entries.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
