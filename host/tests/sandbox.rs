@@ -356,3 +356,27 @@ fn compiled_components_are_cached_on_disk_and_damage_is_repaired() {
             .is_ok()
     );
 }
+
+/// The server runs the chain on a tokio worker inside `block_in_place`; a guest writing to
+/// stderr (a Rust panic message) goes through wasmtime-wasi's `Handle::block_on`, which must
+/// not panic there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_panic_on_a_runtime_worker_is_a_trap_not_a_host_panic() {
+    let error = tokio::task::block_in_place(|| {
+        sandbox()
+            .run_policy(misbehaving(), &acting("panic"))
+            .unwrap_err()
+    });
+    match error {
+        SandboxError::Trapped { message } => {
+            assert!(message.contains("fixture panicked on purpose"), "{message}")
+        }
+        other => panic!("{other:?}"),
+    }
+    let seen = tokio::task::block_in_place(|| {
+        sandbox()
+            .run_policy(misbehaving(), &acting("world"))
+            .unwrap()
+    });
+    assert!(seen.log.contains("to stderr"));
+}

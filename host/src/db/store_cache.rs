@@ -3,6 +3,7 @@
 //! clear it at once; other instances sharing the database see a change within the TTL.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -20,6 +21,8 @@ pub struct StoreRoute {
 pub struct StoreCache {
     ttl: Duration,
     entries: Mutex<HashMap<String, (Instant, Arc<StoreRoute>)>>,
+    /// Bumped by every `clear`: a read that started before a clear must not be cached.
+    generation: AtomicU64,
 }
 
 impl StoreCache {
@@ -29,6 +32,7 @@ impl StoreCache {
         Self {
             ttl,
             entries: Mutex::new(HashMap::new()),
+            generation: AtomicU64::new(0),
         }
     }
 
@@ -40,19 +44,25 @@ impl StoreCache {
         {
             return Ok(Some(route.clone()));
         }
+        let generation = self.generation.load(Ordering::SeqCst);
         let Some(store) = catalog::store_by_code(&db.read, code).await? else {
             return Ok(None);
         };
         let gateways = catalog::gateways_for_store(&db.read, &store.id).await?;
         let route = Arc::new(StoreRoute { store, gateways });
-        self.lock()
-            .insert(code.to_owned(), (Instant::now(), route.clone()));
+        let mut entries = self.lock();
+        // An admin write that cleared the cache while we read may not be in what we read.
+        if self.generation.load(Ordering::SeqCst) == generation {
+            entries.insert(code.to_owned(), (Instant::now(), route.clone()));
+        }
         Ok(Some(route))
     }
 
     /// Forgets everything: after any change to stores, grants or gateways.
     pub fn clear(&self) {
-        self.lock().clear();
+        let mut entries = self.lock();
+        self.generation.fetch_add(1, Ordering::SeqCst);
+        entries.clear();
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, (Instant, Arc<StoreRoute>)>> {
