@@ -32,14 +32,6 @@ impl Components {
             economics: sandbox.load_bundled(Step::Economics)?,
         })
     }
-
-    pub fn get(&self, step: Step) -> &LoadedComponent {
-        match step {
-            Step::Policy => &self.policy,
-            Step::Provider => &self.provider,
-            Step::Economics => &self.economics,
-        }
-    }
 }
 
 /// Everything the chain needs for one charge.
@@ -108,8 +100,6 @@ pub enum ChainError {
     Refused { step: Step, error: StepError },
     #[error("no ranked gateway was accepted by the economics step")]
     NoAcceptableGateway,
-    #[error("{0}")]
-    BadInput(String),
 }
 
 impl ChainError {
@@ -119,7 +109,6 @@ impl ChainError {
             Self::Sandbox { error, .. } => error.code().to_owned(),
             Self::Refused { error, .. } => error.code.clone(),
             Self::NoAcceptableGateway => "no_acceptable_gateway".to_owned(),
-            Self::BadInput(_) => "invalid_input".to_owned(),
         }
     }
 }

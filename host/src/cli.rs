@@ -161,7 +161,6 @@ fn chain_error(e: &ChainError) -> Value {
     let step = match e {
         ChainError::Sandbox { step, .. } | ChainError::Refused { step, .. } => Some(*step),
         ChainError::NoAcceptableGateway => Some(Step::Economics),
-        ChainError::BadInput(_) => None,
     };
     error(&e.code(), e, step)
 }

@@ -76,6 +76,16 @@ pub async fn merchant_by_code<'e>(
         .await
 }
 
+pub async fn merchant_code<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    merchant_id: &str,
+) -> sqlx::Result<String> {
+    sqlx::query_scalar("select code from merchants where id = $1")
+        .bind(merchant_id)
+        .fetch_one(ex)
+        .await
+}
+
 pub async fn list_merchants<'e>(
     ex: impl Executor<'e, Database = Any>,
 ) -> sqlx::Result<Vec<Merchant>> {
@@ -150,18 +160,6 @@ pub async fn store_by_id<'e>(
     )))
     .bind(id)
     .fetch_optional(ex)
-    .await
-}
-
-pub async fn stores_of_merchant<'e>(
-    ex: impl Executor<'e, Database = Any>,
-    merchant_id: &str,
-) -> sqlx::Result<Vec<Store>> {
-    sqlx::query_as(AssertSqlSafe(format!(
-        "select {STORE_COLUMNS} from stores where merchant_id = $1 order by code"
-    )))
-    .bind(merchant_id)
-    .fetch_all(ex)
     .await
 }
 

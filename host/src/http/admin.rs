@@ -274,10 +274,7 @@ struct StoreView {
 }
 
 async fn store_view(state: &AppState, store: catalog::Store) -> Result<StoreView, ApiError> {
-    let merchant = sqlx::query_scalar::<_, String>("select code from merchants where id = $1")
-        .bind(&store.merchant_id)
-        .fetch_one(&state.db.read)
-        .await?;
+    let merchant = catalog::merchant_code(&state.db.read, &store.merchant_id).await?;
     let gateways = catalog::granted_gateway_aliases(&state.db.read, &store.id).await?;
     Ok(StoreView {
         config: store.config_map(),
@@ -816,10 +813,7 @@ async fn revoke_api_key(
     let key = keys::by_id(&state.db.write, &key_id)
         .await?
         .ok_or_else(not_found)?;
-    let merchant = sqlx::query_scalar::<_, String>("select code from merchants where id = $1")
-        .bind(&key.merchant_id)
-        .fetch_one(&state.db.write)
-        .await?;
+    let merchant = catalog::merchant_code(&state.db.write, &key.merchant_id).await?;
     Ok(ok(
         StatusCode::OK,
         key_view(&state, key, merchant, None).await?,

@@ -690,7 +690,6 @@ async fn resolve(
                 ),
             }
         }
-        ChainError::BadInput(message) => ApiError::Internal(message),
     })
 }
 
