@@ -8,6 +8,8 @@ use serde::de::DeserializeOwned;
 use super::ApiError;
 
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
+/// How much of an oversized body is still read (and dropped) so the 413 reaches the client.
+const DRAIN_LIMIT: usize = 1024 * 1024;
 
 pub struct JsonBody(pub serde_json::Value);
 
@@ -29,17 +31,23 @@ impl<S: Send + Sync> FromRequest<S> for JsonBody {
         if !is_json {
             return Err(ApiError::UnsupportedMediaType);
         }
+        // A body somewhat over the limit is read to its end before the 413: answering and
+        // closing with unread bytes in the socket makes the kernel reset the connection, and
+        // the client may then never see the response. Only a body over DRAIN_LIMIT is cut.
         let declared = request
             .headers()
             .get(header::CONTENT_LENGTH)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.parse::<u64>().ok());
-        if declared.is_some_and(|n| n > MAX_BODY_BYTES as u64) {
+        if declared.is_some_and(|n| n > DRAIN_LIMIT as u64) {
             return Err(ApiError::PayloadTooLarge(MAX_BODY_BYTES));
         }
-        let bytes = axum::body::to_bytes(request.into_body(), MAX_BODY_BYTES)
+        let bytes = axum::body::to_bytes(request.into_body(), DRAIN_LIMIT)
             .await
             .map_err(|_| ApiError::PayloadTooLarge(MAX_BODY_BYTES))?;
+        if bytes.len() > MAX_BODY_BYTES {
+            return Err(ApiError::PayloadTooLarge(MAX_BODY_BYTES));
+        }
         let value = serde_json::from_slice(&bytes).map_err(|e| ApiError::Invalid {
             code: "invalid_json",
             message: format!("the body is not valid JSON: {e}"),
