@@ -30,6 +30,8 @@ pub struct AppState {
     pub idempotency_retention_ms: i64,
     /// Stores with their gateways, for the charge path.
     pub stores: db::store_cache::StoreCache,
+    /// Webhook settings, the egress-safe client and the sender's wake-up signal.
+    pub webhooks: crate::webhooks::Webhooks,
 }
 
 impl std::fmt::Debug for AppState {
@@ -68,6 +70,8 @@ pub async fn bootstrap(config: &ServeConfig) -> anyhow::Result<Bootstrapped> {
         Some(key) => MasterKey::from_base64(key).context("PIXGATE_MASTER_KEY")?,
         None => load_or_create_master_key(&config.data_dir)?,
     };
+    // Bad webhook settings (a CA file, a CIDR) stop the start before anything is opened.
+    let webhooks = crate::webhooks::Webhooks::new(&config.webhooks)?;
     let url = config.database_url();
     let db = Db::connect(&url, config.db_max_connections)
         .await
@@ -118,6 +122,7 @@ pub async fn bootstrap(config: &ServeConfig) -> anyhow::Result<Bootstrapped> {
             metrics: Metrics::new(),
             idempotency_retention_ms: i64::from(config.idempotency_retention_hours) * 3_600_000,
             stores: db::store_cache::StoreCache::new(db::store_cache::StoreCache::TTL),
+            webhooks,
         },
         generated,
     })

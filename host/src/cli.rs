@@ -18,6 +18,8 @@ struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
+// Parsed once at start-up; the size difference does not matter.
+#[allow(clippy::large_enum_variant)]
 enum Command {
     /// Run the service: merchant API, admin API, health and metrics.
     Serve(crate::config::ServeConfig),

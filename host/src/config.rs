@@ -44,6 +44,8 @@ pub struct ServeConfig {
     /// Log filter, e.g. `info` or `pixgate=debug` (logs go to stderr).
     #[arg(long, env = "PIXGATE_LOG", default_value = "info")]
     pub log: String,
+    #[command(flatten)]
+    pub webhooks: crate::webhooks::WebhookArgs,
 }
 
 impl ServeConfig {

@@ -13,4 +13,6 @@ pub mod db;
 pub mod domain;
 pub mod http;
 pub mod metrics;
+pub mod outbox;
 pub mod sandbox;
+pub mod webhooks;

@@ -19,6 +19,11 @@ pub struct StepLabels {
     pub step: &'static str,
 }
 
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct WebhookLabels {
+    pub result: &'static str,
+}
+
 type HistogramFamily<L> = Family<L, Histogram, fn() -> Histogram>;
 
 pub struct Metrics {
@@ -27,6 +32,8 @@ pub struct Metrics {
     latency: HistogramFamily<HttpLabels>,
     step_seconds: HistogramFamily<StepLabels>,
     step_fuel: HistogramFamily<StepLabels>,
+    webhook_attempts: Family<WebhookLabels, Counter>,
+    webhook_seconds: HistogramFamily<WebhookLabels>,
 }
 
 impl std::fmt::Debug for Metrics {
@@ -68,8 +75,23 @@ impl Metrics {
             "Fuel a resolution-chain step consumed",
             step_fuel.clone(),
         );
+        let webhook_attempts = Family::<WebhookLabels, Counter>::default();
+        let webhook_seconds: HistogramFamily<WebhookLabels> =
+            Family::new_with_constructor(|| Histogram::new(exponential_buckets(0.002, 2.0, 14)));
+        registry.register(
+            "webhook_attempts",
+            "Webhook delivery attempts by result (delivered or failed)",
+            webhook_attempts.clone(),
+        );
+        registry.register(
+            "webhook_attempt_duration_seconds",
+            "Duration of one webhook delivery attempt",
+            webhook_seconds.clone(),
+        );
         Self {
             registry,
+            webhook_attempts,
+            webhook_seconds,
             requests,
             latency,
             step_seconds,
@@ -86,6 +108,14 @@ impl Metrics {
         let labels = StepLabels { step };
         self.step_seconds.get_or_create(&labels).observe(seconds);
         self.step_fuel.get_or_create(&labels).observe(fuel as f64);
+    }
+
+    pub fn observe_webhook_attempt(&self, delivered: bool, seconds: f64) {
+        let labels = WebhookLabels {
+            result: if delivered { "delivered" } else { "failed" },
+        };
+        self.webhook_attempts.get_or_create(&labels).inc();
+        self.webhook_seconds.get_or_create(&labels).observe(seconds);
     }
 
     pub fn render(&self) -> String {

@@ -2,8 +2,20 @@
 //! the test executables, and the components built from `policies/`.
 #![forbid(unsafe_code)]
 
+pub mod receiver;
+pub mod webhooks;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
+
+/// reqwest is built without a default TLS provider (pixgate brings its own, ring); the test
+/// clients use ring too.
+pub fn install_tls_provider() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
+}
 
 /// `target/<profile>/`, where cargo puts the `pixgate` binary (`PIXGATE_BIN` overrides).
 fn profile_dir() -> PathBuf {

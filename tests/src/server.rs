@@ -102,6 +102,7 @@ impl Server {
 
     /// Starts a server process; waits for its `ready` line.
     pub fn launch(options: Options) -> Server {
+        crate::install_tls_provider();
         let data_dir = options
             .data_dir
             .unwrap_or_else(|| tempfile::tempdir().unwrap());
@@ -280,6 +281,14 @@ impl Server {
             .await;
         assert_eq!(s, 201, "{b}");
         b["data"]["apiKey"].as_str().unwrap().to_owned()
+    }
+
+    /// Kills the process with SIGKILL (no shutdown of any kind) and hands back its data dir,
+    /// to start it again with [`Options::data_dir`].
+    pub fn kill_hard(&mut self) -> tempfile::TempDir {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        std::mem::replace(&mut self.data_dir, tempfile::tempdir().unwrap())
     }
 
     /// Sends SIGTERM and waits for the exit status.

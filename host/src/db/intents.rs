@@ -117,3 +117,35 @@ pub async fn trace<'e>(
         .fetch_optional(ex)
         .await
 }
+
+/// Moves an intent from `from` to `to` if it is still in `from` (a compare-and-set, so two
+/// writers cannot both transition it). Returns whether it moved.
+#[allow(clippy::too_many_arguments)]
+pub async fn transition<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    id: &str,
+    from: &str,
+    to: &str,
+    provider_payment_id: Option<&str>,
+    failure: Option<(&str, &str)>,
+    completed_at: Option<i64>,
+    now: i64,
+) -> sqlx::Result<bool> {
+    let done = sqlx::query(
+        "update payment_intents set status = $3, \
+         provider_payment_id = coalesce($4, provider_payment_id), failure_code = $5, \
+         failure_message = $6, completed_at = $7, updated_at = $8 \
+         where id = $1 and status = $2",
+    )
+    .bind(id)
+    .bind(from)
+    .bind(to)
+    .bind(provider_payment_id)
+    .bind(failure.map(|f| f.0))
+    .bind(failure.map(|f| f.1))
+    .bind(completed_at)
+    .bind(now)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}

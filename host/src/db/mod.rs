@@ -7,6 +7,7 @@ pub mod intents;
 pub mod keys;
 pub mod settings;
 pub mod store_cache;
+pub mod webhooks;
 
 use std::str::FromStr;
 use std::time::Duration;

@@ -4,6 +4,7 @@
 use axum::extract::{FromRequest, Request};
 use axum::http::header;
 use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
 
 use super::ApiError;
 
@@ -107,6 +108,70 @@ pub fn canonical_json(value: &serde_json::Value) -> String {
     let mut out = String::new();
     write(value, &mut out);
     out
+}
+
+pub fn check_fields(
+    object: &Map<String, Value>,
+    allowed: &[&str],
+    prefix: &str,
+) -> Result<(), ApiError> {
+    match object.keys().find(|k| !allowed.contains(&k.as_str())) {
+        Some(unknown) => Err(ApiError::invalid(
+            "unknown_field",
+            &format!("{prefix}{unknown}"),
+            format!("unknown field `{prefix}{unknown}`"),
+        )),
+        None => Ok(()),
+    }
+}
+
+pub fn string_field<'a>(
+    object: &'a Map<String, Value>,
+    name: &str,
+    path: &str,
+    required: bool,
+) -> Result<Option<&'a str>, ApiError> {
+    match object.get(name) {
+        None | Some(Value::Null) if required => Err(ApiError::invalid(
+            "missing_field",
+            path,
+            format!("`{path}` is required"),
+        )),
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(_) => Err(ApiError::invalid(
+            "invalid_field",
+            path,
+            format!("`{path}` must be a string"),
+        )),
+    }
+}
+
+/// Text of `min` to `max` characters without control characters (PostgreSQL refuses NUL in
+/// text, and no merchant reference needs a control character).
+pub fn bounded(
+    value: &str,
+    path: &str,
+    code: &'static str,
+    min: usize,
+    max: usize,
+) -> Result<String, ApiError> {
+    let chars = value.chars().count();
+    if chars < min || chars > max {
+        return Err(ApiError::invalid(
+            code,
+            path,
+            format!("`{path}` must have {min} to {max} characters"),
+        ));
+    }
+    if value.chars().any(char::is_control) {
+        return Err(ApiError::invalid(
+            code,
+            path,
+            format!("`{path}` must not contain control characters"),
+        ));
+    }
+    Ok(value.to_owned())
 }
 
 #[cfg(test)]

@@ -6,7 +6,8 @@ mod auth;
 mod error;
 mod extract;
 pub mod payments;
-mod views;
+pub(crate) mod views;
+pub mod webhooks;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -73,10 +74,18 @@ impl App {
         let wait = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
             let _ = rx.wait_for(|stop| *stop).await;
         };
+        let sender = state
+            .webhooks
+            .settings
+            .worker
+            .then(|| tokio::spawn(crate::webhooks::worker::run(state.clone(), rx.clone())));
         let merchant =
             axum::serve(self.merchant, merchant).with_graceful_shutdown(wait(rx.clone()));
         let admin = axum::serve(self.admin, admin).with_graceful_shutdown(wait(rx));
         tokio::try_join!(merchant.into_future(), admin.into_future())?;
+        if let Some(sender) = sender {
+            let _ = sender.await;
+        }
         Ok(())
     }
 }

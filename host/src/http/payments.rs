@@ -17,7 +17,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::auth::{Principal, SCOPE_PAYMENTS_CREATE, SCOPE_PAYMENTS_READ};
-use super::extract::{JsonBody, canonical_json};
+use super::extract::{JsonBody, bounded, canonical_json, check_fields, string_field};
 use super::views::{PaymentIntent, PaymentIntentEnvelope};
 use super::{ApiError, ErrorEnvelope};
 use crate::bootstrap::AppState;
@@ -85,6 +85,7 @@ fn openapi_router() -> OpenApiRouter<Arc<AppState>> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(charge))
         .routes(routes!(get_payment))
+        .merge(super::webhooks::routes())
 }
 
 /// The merchant API's OpenAPI document.
@@ -154,70 +155,6 @@ struct ChargeRequest {
 }
 
 const METADATA_MAX_BYTES: usize = 16 * 1024;
-
-fn check_fields(
-    object: &Map<String, Value>,
-    allowed: &[&str],
-    prefix: &str,
-) -> Result<(), ApiError> {
-    match object.keys().find(|k| !allowed.contains(&k.as_str())) {
-        Some(unknown) => Err(ApiError::invalid(
-            "unknown_field",
-            &format!("{prefix}{unknown}"),
-            format!("unknown field `{prefix}{unknown}`"),
-        )),
-        None => Ok(()),
-    }
-}
-
-fn string_field<'a>(
-    object: &'a Map<String, Value>,
-    name: &str,
-    path: &str,
-    required: bool,
-) -> Result<Option<&'a str>, ApiError> {
-    match object.get(name) {
-        None | Some(Value::Null) if required => Err(ApiError::invalid(
-            "missing_field",
-            path,
-            format!("`{path}` is required"),
-        )),
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(_) => Err(ApiError::invalid(
-            "invalid_field",
-            path,
-            format!("`{path}` must be a string"),
-        )),
-    }
-}
-
-/// Text of `min` to `max` characters without control characters (PostgreSQL refuses NUL in
-/// text, and no merchant reference needs a control character).
-fn bounded(
-    value: &str,
-    path: &str,
-    code: &'static str,
-    min: usize,
-    max: usize,
-) -> Result<String, ApiError> {
-    let chars = value.chars().count();
-    if chars < min || chars > max {
-        return Err(ApiError::invalid(
-            code,
-            path,
-            format!("`{path}` must have {min} to {max} characters"),
-        ));
-    }
-    if value.chars().any(char::is_control) {
-        return Err(ApiError::invalid(
-            code,
-            path,
-            format!("`{path}` must not contain control characters"),
-        ));
-    }
-    Ok(value.to_owned())
-}
 
 impl ChargeRequest {
     fn validate(body: &Value) -> Result<Self, ApiError> {

@@ -1,0 +1,548 @@
+//! Webhook endpoints, payment events (the outbox), deliveries and attempts.
+
+use sqlx::{Any, AssertSqlSafe, Executor};
+
+use super::Backend;
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Endpoint {
+    pub id: String,
+    pub merchant_id: String,
+    pub name: String,
+    pub url: String,
+    pub url_normalized: String,
+    /// JSON array of event types.
+    pub events: String,
+    pub status: String,
+    pub secret_sealed: String,
+    pub failure_count: i64,
+    pub failing_since: Option<i64>,
+    pub last_delivery_id: Option<String>,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub disabled_at: Option<i64>,
+    pub revoked_at: Option<i64>,
+}
+
+const ENDPOINT_COLUMNS: &str = "id, merchant_id, name, url, url_normalized, events, status, \
+    secret_sealed, failure_count, failing_since, last_delivery_id, created_at, updated_at, \
+    disabled_at, revoked_at";
+
+pub async fn insert_endpoint<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    e: &Endpoint,
+) -> sqlx::Result<()> {
+    sqlx::query(AssertSqlSafe(format!(
+        "insert into webhook_endpoints ({ENDPOINT_COLUMNS}) \
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
+    )))
+    .bind(&e.id)
+    .bind(&e.merchant_id)
+    .bind(&e.name)
+    .bind(&e.url)
+    .bind(&e.url_normalized)
+    .bind(&e.events)
+    .bind(&e.status)
+    .bind(&e.secret_sealed)
+    .bind(e.failure_count)
+    .bind(e.failing_since)
+    .bind(&e.last_delivery_id)
+    .bind(e.created_at)
+    .bind(e.updated_at)
+    .bind(e.disabled_at)
+    .bind(e.revoked_at)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+/// The merchant's endpoint with this id (another merchant's is `None`).
+pub async fn endpoint_of_merchant<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    merchant_id: &str,
+    id: &str,
+) -> sqlx::Result<Option<Endpoint>> {
+    sqlx::query_as(AssertSqlSafe(format!(
+        "select {ENDPOINT_COLUMNS} from webhook_endpoints where id = $1 and merchant_id = $2"
+    )))
+    .bind(id)
+    .bind(merchant_id)
+    .fetch_optional(ex)
+    .await
+}
+
+pub async fn endpoint<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    id: &str,
+) -> sqlx::Result<Option<Endpoint>> {
+    sqlx::query_as(AssertSqlSafe(format!(
+        "select {ENDPOINT_COLUMNS} from webhook_endpoints where id = $1"
+    )))
+    .bind(id)
+    .fetch_optional(ex)
+    .await
+}
+
+pub async fn endpoints_of_merchant<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    merchant_id: &str,
+) -> sqlx::Result<Vec<Endpoint>> {
+    sqlx::query_as(AssertSqlSafe(format!(
+        "select {ENDPOINT_COLUMNS} from webhook_endpoints where merchant_id = $1 \
+         order by created_at, id"
+    )))
+    .bind(merchant_id)
+    .fetch_all(ex)
+    .await
+}
+
+/// The merchant's ACTIVE endpoints (the ones a new event is delivered to).
+pub async fn active_endpoints<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    merchant_id: &str,
+) -> sqlx::Result<Vec<Endpoint>> {
+    sqlx::query_as(AssertSqlSafe(format!(
+        "select {ENDPOINT_COLUMNS} from webhook_endpoints \
+         where merchant_id = $1 and status = 'ACTIVE' order by created_at, id"
+    )))
+    .bind(merchant_id)
+    .fetch_all(ex)
+    .await
+}
+
+/// Sets the status (`REVOKED` or `DISABLED` stamp their time); a re-enabled endpoint starts
+/// with a clean failure record. Returns whether a row changed.
+pub async fn set_endpoint_status<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    id: &str,
+    from: &[&str],
+    to: &str,
+    now: i64,
+) -> sqlx::Result<bool> {
+    let from = from
+        .iter()
+        .map(|s| format!("'{s}'"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let stamp = match to {
+        "REVOKED" => ", revoked_at = $2",
+        "DISABLED" => ", disabled_at = $2",
+        _ => ", disabled_at = null, failure_count = 0, failing_since = null",
+    };
+    let done = sqlx::query(AssertSqlSafe(format!(
+        "update webhook_endpoints set status = $3, updated_at = $2 {stamp} \
+         where id = $1 and status in ({from})"
+    )))
+    .bind(id)
+    .bind(now)
+    .bind(to)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Cancels the endpoint's PENDING deliveries (revoked or disabled: nothing more is sent).
+pub async fn cancel_pending<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    endpoint_id: &str,
+    reason: &str,
+    now: i64,
+) -> sqlx::Result<u64> {
+    let done = sqlx::query(
+        "update webhook_deliveries set status = 'CANCELED', next_attempt_at = null, \
+         claim_token = null, last_error = $2, updated_at = $3, completed_at = $3 \
+         where endpoint_id = $1 and status = 'PENDING'",
+    )
+    .bind(endpoint_id)
+    .bind(reason)
+    .bind(now)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected())
+}
+
+#[derive(Debug, Clone)]
+pub struct Event {
+    pub id: String,
+    pub merchant_id: String,
+    pub payment_intent_id: String,
+    pub event_type: String,
+    pub from_status: Option<String>,
+    pub to_status: String,
+    pub data: String,
+    pub created_at: i64,
+}
+
+pub async fn insert_event<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    e: &Event,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "insert into payment_events (id, merchant_id, payment_intent_id, type, from_status, \
+         to_status, data, created_at) values ($1, $2, $3, $4, $5, $6, $7, $8)",
+    )
+    .bind(&e.id)
+    .bind(&e.merchant_id)
+    .bind(&e.payment_intent_id)
+    .bind(&e.event_type)
+    .bind(&e.from_status)
+    .bind(&e.to_status)
+    .bind(&e.data)
+    .bind(e.created_at)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+/// `(type, data)` of an intent's events, oldest first.
+pub async fn events_of_intent<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    intent_id: &str,
+) -> sqlx::Result<Vec<(String, String)>> {
+    sqlx::query_as(
+        "select type, data from payment_events where payment_intent_id = $1 \
+         order by created_at, id",
+    )
+    .bind(intent_id)
+    .fetch_all(ex)
+    .await
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Delivery {
+    pub id: String,
+    pub endpoint_id: String,
+    pub event_id: Option<String>,
+    pub event_type: String,
+    pub body: String,
+    pub status: String,
+    pub attempts: i64,
+    pub next_attempt_at: Option<i64>,
+    pub claim_token: Option<String>,
+    pub last_attempt_at: Option<i64>,
+    pub last_http_status: Option<i64>,
+    pub last_error: Option<String>,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub completed_at: Option<i64>,
+}
+
+const DELIVERY_COLUMNS: &str = "id, endpoint_id, event_id, event_type, body, status, attempts, \
+    next_attempt_at, claim_token, last_attempt_at, last_http_status, last_error, created_at, \
+    updated_at, completed_at";
+
+pub async fn insert_delivery<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    d: &Delivery,
+) -> sqlx::Result<()> {
+    sqlx::query(AssertSqlSafe(format!(
+        "insert into webhook_deliveries ({DELIVERY_COLUMNS}) \
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
+    )))
+    .bind(&d.id)
+    .bind(&d.endpoint_id)
+    .bind(&d.event_id)
+    .bind(&d.event_type)
+    .bind(&d.body)
+    .bind(&d.status)
+    .bind(d.attempts)
+    .bind(d.next_attempt_at)
+    .bind(&d.claim_token)
+    .bind(d.last_attempt_at)
+    .bind(d.last_http_status)
+    .bind(&d.last_error)
+    .bind(d.created_at)
+    .bind(d.updated_at)
+    .bind(d.completed_at)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+pub async fn delivery<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    id: &str,
+) -> sqlx::Result<Option<Delivery>> {
+    sqlx::query_as(AssertSqlSafe(format!(
+        "select {DELIVERY_COLUMNS} from webhook_deliveries where id = $1"
+    )))
+    .bind(id)
+    .fetch_optional(ex)
+    .await
+}
+
+/// The endpoint's deliveries, newest first; `before` pages on `created_at`.
+pub async fn deliveries_of_endpoint<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    endpoint_id: &str,
+    before: Option<i64>,
+    limit: i64,
+) -> sqlx::Result<Vec<Delivery>> {
+    sqlx::query_as(AssertSqlSafe(format!(
+        "select {DELIVERY_COLUMNS} from webhook_deliveries \
+         where endpoint_id = $1 and created_at < $2 order by created_at desc, id desc limit $3"
+    )))
+    .bind(endpoint_id)
+    .bind(before.unwrap_or(i64::MAX))
+    .bind(limit)
+    .fetch_all(ex)
+    .await
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Attempt {
+    pub delivery_id: String,
+    pub attempt: i64,
+    pub attempted_at: i64,
+    pub http_status: Option<i64>,
+    pub duration_ms: i64,
+    pub error: Option<String>,
+}
+
+pub async fn insert_attempt<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    a: &Attempt,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "insert into webhook_attempts (delivery_id, attempt, attempted_at, http_status, \
+         duration_ms, error) values ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(&a.delivery_id)
+    .bind(a.attempt)
+    .bind(a.attempted_at)
+    .bind(a.http_status)
+    .bind(a.duration_ms)
+    .bind(&a.error)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+/// The attempts of these deliveries, in order.
+pub async fn attempts_of<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    delivery_ids: &[String],
+) -> sqlx::Result<Vec<Attempt>> {
+    if delivery_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let placeholders = (1..=delivery_ids.len())
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let sql = format!(
+        "select delivery_id, attempt, attempted_at, http_status, duration_ms, error \
+         from webhook_attempts where delivery_id in ({placeholders}) order by delivery_id, attempt"
+    );
+    let mut query = sqlx::query_as(AssertSqlSafe(sql));
+    for id in delivery_ids {
+        query = query.bind(id);
+    }
+    query.fetch_all(ex).await
+}
+
+/// A delivery claimed for one attempt, with what sending it needs.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Claimed {
+    pub id: String,
+    pub endpoint_id: String,
+    pub event_type: String,
+    pub body: String,
+    /// The number of the attempt this claim is for (1 for the first).
+    pub attempts: i64,
+    pub claim_token: String,
+}
+
+/// Claims up to `limit` due deliveries for one attempt each: the attempt counter moves on and
+/// the delivery is not due again until `lease_until`, so no other sender takes it meanwhile.
+/// PostgreSQL locks the rows it takes and skips rows another instance is claiming.
+pub async fn claim_due<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    backend: Backend,
+    now: i64,
+    lease_until: i64,
+    token: &str,
+    limit: i64,
+) -> sqlx::Result<Vec<Claimed>> {
+    let sql = match backend {
+        Backend::Postgres => {
+            "update webhook_deliveries d set attempts = d.attempts + 1, next_attempt_at = $2, \
+             claim_token = $3, updated_at = $1 \
+             from (select id from webhook_deliveries where status = 'PENDING' \
+                   and next_attempt_at <= $1 order by next_attempt_at limit $4 \
+                   for update skip locked) due \
+             where d.id = due.id \
+             returning d.id, d.endpoint_id, d.event_type, d.body, d.attempts, d.claim_token"
+        }
+        // One writer at a time: the statement is atomic on its own.
+        Backend::Sqlite => {
+            "update webhook_deliveries set attempts = attempts + 1, next_attempt_at = $2, \
+             claim_token = $3, updated_at = $1 \
+             where id in (select id from webhook_deliveries where status = 'PENDING' \
+                          and next_attempt_at <= $1 order by next_attempt_at limit $4) \
+             returning id, endpoint_id, event_type, body, attempts, claim_token"
+        }
+    };
+    sqlx::query_as(sql)
+        .bind(now)
+        .bind(lease_until)
+        .bind(token)
+        .bind(limit)
+        .fetch_all(ex)
+        .await
+}
+
+/// Records the end of a claimed attempt, if the claim still holds (a revoke cancels the
+/// delivery and drops the claim). `next_attempt_at` is set for a retry, `None` when final.
+#[allow(clippy::too_many_arguments)]
+pub async fn finish_attempt<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    delivery_id: &str,
+    claim_token: &str,
+    status: &str,
+    next_attempt_at: Option<i64>,
+    attempted_at: i64,
+    http_status: Option<i64>,
+    error: Option<&str>,
+    now: i64,
+) -> sqlx::Result<bool> {
+    let completed_at = (status != "PENDING").then_some(now);
+    let done = sqlx::query(
+        "update webhook_deliveries set status = $3, next_attempt_at = $4, claim_token = null, \
+         last_attempt_at = $5, last_http_status = $6, last_error = $7, updated_at = $8, \
+         completed_at = $9 where id = $1 and claim_token = $2",
+    )
+    .bind(delivery_id)
+    .bind(claim_token)
+    .bind(status)
+    .bind(next_attempt_at)
+    .bind(attempted_at)
+    .bind(http_status)
+    .bind(error)
+    .bind(now)
+    .bind(completed_at)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Makes a delivery due now again (resend); `false` when it does not exist.
+pub async fn requeue<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    delivery_id: &str,
+    now: i64,
+) -> sqlx::Result<bool> {
+    let done = sqlx::query(
+        "update webhook_deliveries set status = 'PENDING', next_attempt_at = $2, \
+         claim_token = null, updated_at = $2, completed_at = null where id = $1",
+    )
+    .bind(delivery_id)
+    .bind(now)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// The endpoint's health after an attempt: success resets the failure count, a failure adds
+/// one and starts the failing period if none is running.
+pub async fn note_attempt_on_endpoint<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    endpoint_id: &str,
+    delivery_id: &str,
+    success: bool,
+    attempted_at: i64,
+) -> sqlx::Result<()> {
+    let sql = if success {
+        "update webhook_endpoints set failure_count = 0, failing_since = null, \
+         last_delivery_id = $2, updated_at = $3 where id = $1"
+    } else {
+        "update webhook_endpoints set failure_count = failure_count + 1, \
+         failing_since = coalesce(failing_since, $3), last_delivery_id = $2, updated_at = $3 \
+         where id = $1"
+    };
+    sqlx::query(sql)
+        .bind(endpoint_id)
+        .bind(delivery_id)
+        .bind(attempted_at)
+        .execute(ex)
+        .await?;
+    Ok(())
+}
+
+/// Points the endpoint's `lastDelivery` at this delivery without touching its health (the
+/// test route).
+pub async fn set_last_delivery<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    endpoint_id: &str,
+    delivery_id: &str,
+) -> sqlx::Result<()> {
+    sqlx::query("update webhook_endpoints set last_delivery_id = $2 where id = $1")
+        .bind(endpoint_id)
+        .bind(delivery_id)
+        .execute(ex)
+        .await?;
+    Ok(())
+}
+
+/// Disables the endpoint if it is ACTIVE and has been failing since `failing_before` or
+/// earlier. Returns whether it was disabled now.
+pub async fn disable_if_failing_since<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    endpoint_id: &str,
+    failing_before: i64,
+    now: i64,
+) -> sqlx::Result<bool> {
+    let done = sqlx::query(
+        "update webhook_endpoints set status = 'DISABLED', disabled_at = $3, updated_at = $3 \
+         where id = $1 and status = 'ACTIVE' and failing_since is not null \
+         and failing_since <= $2",
+    )
+    .bind(endpoint_id)
+    .bind(failing_before)
+    .bind(now)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Cancels a claimed delivery whose endpoint stopped being ACTIVE before it was sent.
+pub async fn cancel_claimed<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    delivery_id: &str,
+    claim_token: &str,
+    reason: &str,
+    now: i64,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "update webhook_deliveries set status = 'CANCELED', next_attempt_at = null, \
+         claim_token = null, attempts = attempts - 1, last_error = $3, updated_at = $4, \
+         completed_at = $4 where id = $1 and claim_token = $2",
+    )
+    .bind(delivery_id)
+    .bind(claim_token)
+    .bind(reason)
+    .bind(now)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+/// Gives a claim back without counting its attempt (this instance could not send it), due
+/// again at `due_at`.
+pub async fn release_claim<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    delivery_id: &str,
+    claim_token: &str,
+    due_at: i64,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "update webhook_deliveries set attempts = attempts - 1, next_attempt_at = $3, \
+         claim_token = null where id = $1 and claim_token = $2",
+    )
+    .bind(delivery_id)
+    .bind(claim_token)
+    .bind(due_at)
+    .execute(ex)
+    .await?;
+    Ok(())
+}

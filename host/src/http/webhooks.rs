@@ -1,0 +1,779 @@
+//! The merchant API's webhook-endpoint routes (scope `webhooks:manage`): create, list, test
+//! and revoke from the contract; re-enable, the delivery log and resend beyond it.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use base64::Engine;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::auth::{Principal, SCOPE_WEBHOOKS_MANAGE};
+use super::extract::{JsonBody, bounded, check_fields, string_field};
+use super::views::iso8601;
+use super::{ApiError, ErrorEnvelope};
+use crate::bootstrap::AppState;
+use crate::crypto;
+use crate::db::{self, webhooks as sql};
+use crate::webhooks::{PAYMENT_EVENTS, worker};
+
+pub const SIGNING_ALGORITHM: &str = "HMAC-SHA256";
+const URL_MAX_CHARS: usize = 2048;
+const NAME_MAX_CHARS: usize = 120;
+
+pub fn routes() -> OpenApiRouter<Arc<AppState>> {
+    OpenApiRouter::new()
+        .routes(routes!(create_endpoint, list_endpoints))
+        .routes(routes!(test_endpoint))
+        .routes(routes!(revoke_endpoint))
+        .routes(routes!(enable_endpoint))
+        .routes(routes!(list_deliveries))
+        .routes(routes!(resend_delivery))
+}
+
+/// Body of `POST /webhook-endpoints`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(example = json!({"name": "orders", "endpointUrl": "https://shop.example.com/webhooks/pixgate"}))]
+#[allow(dead_code)] // the schema; the handler validates the JSON itself for precise errors
+pub struct CreateEndpointRequest {
+    /// At most 120 characters.
+    #[schema(max_length = 120, nullable = false)]
+    name: Option<String>,
+    /// Absolute `https://` URL with a host, at most 2048 characters.
+    #[schema(format = "uri", max_length = 2048)]
+    endpoint_url: String,
+    /// Payment events to receive; all four when omitted.
+    #[schema(nullable = false, min_items = 1)]
+    events: Option<Vec<EventType>>,
+}
+
+#[derive(Debug, Deserialize, Serialize, ToSchema)]
+#[allow(dead_code)]
+enum EventType {
+    #[serde(rename = "payment.pending")]
+    Pending,
+    #[serde(rename = "payment.succeeded")]
+    Succeeded,
+    #[serde(rename = "payment.failed")]
+    Failed,
+    #[serde(rename = "payment.canceled")]
+    Canceled,
+}
+
+/// A webhook endpoint as its owner sees it (never with its secret).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Endpoint {
+    #[schema(format = Uuid)]
+    endpoint_id: String,
+    name: String,
+    #[schema(format = "uri")]
+    endpoint_url: String,
+    #[schema(example = json!(["payment.pending", "payment.succeeded", "payment.failed", "payment.canceled"]))]
+    events: Vec<String>,
+    /// `ACTIVE`, `DISABLED` (after failing continuously; see the enable route) or `REVOKED`.
+    #[schema(example = "ACTIVE")]
+    status: String,
+    /// Consecutive failed attempts; a success resets it.
+    failure_count: i64,
+    last_delivery: Option<LastDelivery>,
+    #[schema(example = "HMAC-SHA256")]
+    signing_algorithm: &'static str,
+    #[schema(example = "X-Service-Signature")]
+    signature_header: &'static str,
+    #[schema(example = "X-Service-Timestamp")]
+    timestamp_header: &'static str,
+    created_at: String,
+}
+
+/// The most recent delivery attempted to an endpoint.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LastDelivery {
+    #[schema(format = Uuid)]
+    delivery_id: String,
+    #[schema(example = "payment.succeeded")]
+    event: String,
+    /// `PENDING` (retrying), `DELIVERED`, `FAILED` (a test), `EXHAUSTED` or `CANCELED`.
+    status: String,
+    http_status: Option<i64>,
+    attempted_at: Option<String>,
+    error: Option<String>,
+}
+
+/// The creation response: the endpoint plus its signing secret, shown only here.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreatedEndpoint {
+    #[serde(flatten)]
+    endpoint: Endpoint,
+    /// `whsec_` + base64 of 32 random bytes. The HMAC key is this whole string as UTF-8.
+    #[schema(example = "whsec_3q2+7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=")]
+    signing_secret: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CreatedEndpointEnvelope {
+    success: bool,
+    data: CreatedEndpoint,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EndpointEnvelope {
+    success: bool,
+    data: Endpoint,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EndpointListEnvelope {
+    success: bool,
+    data: Vec<Endpoint>,
+}
+
+/// What the test delivery did.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TestResult {
+    #[schema(format = Uuid)]
+    delivery_id: String,
+    /// `DELIVERED` or `FAILED`.
+    status: String,
+    http_status: Option<u16>,
+    duration_ms: i64,
+    /// Why it failed: a stable code then details, e.g. `http_status: HTTP 500`,
+    /// `redirect_not_followed: HTTP 302`, `address_blocked: ...`, `tls_failed: ...`, `timeout`.
+    error: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TestResultEnvelope {
+    success: bool,
+    data: TestResult,
+}
+
+/// One delivery (one event to one endpoint) with its attempts.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Delivery {
+    #[schema(format = Uuid)]
+    delivery_id: String,
+    event: String,
+    /// `PENDING`, `DELIVERED`, `FAILED` (a test), `EXHAUSTED` or `CANCELED`.
+    status: String,
+    attempt_count: i64,
+    /// When the next attempt is due (PENDING only).
+    next_attempt_at: Option<String>,
+    created_at: String,
+    completed_at: Option<String>,
+    /// Why it was canceled or how its last attempt failed.
+    last_error: Option<String>,
+    attempts: Vec<AttemptView>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AttemptView {
+    attempt: i64,
+    attempted_at: String,
+    http_status: Option<i64>,
+    duration_ms: i64,
+    error: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DeliveryListEnvelope {
+    success: bool,
+    data: Vec<Delivery>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DeliveryEnvelope {
+    success: bool,
+    data: Delivery,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct DeliveryQuery {
+    /// At most this many, newest first (1 to 200, default 50).
+    limit: Option<i64>,
+    /// Only deliveries created before this delivery (the last one of the previous page).
+    before: Option<String>,
+}
+
+fn endpoint_not_found() -> ApiError {
+    ApiError::not_found("webhook_endpoint_not_found", "webhook endpoint not found")
+}
+
+/// Parses the path id; a malformed id is as unknown as any other.
+fn uuid_path(
+    id: Result<Path<String>, axum::extract::rejection::PathRejection>,
+) -> Result<String, ApiError> {
+    let Path(id) = id.map_err(|_| endpoint_not_found())?;
+    uuid::Uuid::parse_str(&id)
+        .map(|u| u.to_string())
+        .map_err(|_| endpoint_not_found())
+}
+
+async fn own_endpoint(
+    state: &AppState,
+    principal: &Principal,
+    id: &str,
+) -> Result<sql::Endpoint, ApiError> {
+    sql::endpoint_of_merchant(&state.db.read, &principal.merchant_id, id)
+        .await?
+        .ok_or_else(endpoint_not_found)
+}
+
+async fn view(state: &AppState, e: &sql::Endpoint) -> Result<Endpoint, ApiError> {
+    let last_delivery = match &e.last_delivery_id {
+        Some(id) => sql::delivery(&state.db.read, id)
+            .await?
+            .map(|d| LastDelivery {
+                delivery_id: d.id,
+                event: d.event_type,
+                status: d.status,
+                http_status: d.last_http_status,
+                attempted_at: d.last_attempt_at.map(iso8601),
+                error: d.last_error,
+            }),
+        None => None,
+    };
+    Ok(Endpoint {
+        endpoint_id: e.id.clone(),
+        name: e.name.clone(),
+        endpoint_url: e.url.clone(),
+        events: serde_json::from_str(&e.events)
+            .map_err(|err| ApiError::Internal(format!("endpoint {} events: {err}", e.id)))?,
+        status: e.status.clone(),
+        failure_count: e.failure_count,
+        last_delivery,
+        signing_algorithm: SIGNING_ALGORITHM,
+        signature_header: pixgate_webhook::SIGNATURE_HEADER,
+        timestamp_header: pixgate_webhook::TIMESTAMP_HEADER,
+        created_at: iso8601(e.created_at),
+    })
+}
+
+/// An absolute https URL with a host, without credentials or fragment, in its normal form
+/// (lower-case host, no default port), which is also what duplicates are judged on.
+pub fn normalise_url(raw: &str) -> Result<String, ApiError> {
+    let invalid = |why: &str| {
+        ApiError::invalid(
+            "invalid_endpoint_url",
+            "endpointUrl",
+            format!("`endpointUrl` {why}"),
+        )
+    };
+    if raw.chars().count() > URL_MAX_CHARS {
+        return Err(invalid("must have at most 2048 characters"));
+    }
+    let url = url::Url::parse(raw.trim()).map_err(|e| invalid(&format!("is not a URL: {e}")))?;
+    if url.scheme() != "https" {
+        return Err(ApiError::invalid(
+            "endpoint_url_not_https",
+            "endpointUrl",
+            "`endpointUrl` must be an https:// URL",
+        ));
+    }
+    if url.host_str().is_none_or(str::is_empty) {
+        return Err(invalid("must have a host"));
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(invalid("must not carry credentials"));
+    }
+    if url.fragment().is_some() {
+        return Err(invalid("must not have a fragment"));
+    }
+    Ok(url.to_string())
+}
+
+fn parse_events(value: Option<&Value>) -> Result<Vec<String>, ApiError> {
+    let invalid = |message: String| ApiError::invalid("invalid_events", "events", message);
+    let list = match value {
+        None | Some(Value::Null) => return Ok(PAYMENT_EVENTS.map(str::to_owned).to_vec()),
+        Some(Value::Array(list)) => list,
+        Some(_) => return Err(invalid("`events` must be an array of event names".into())),
+    };
+    if list.is_empty() {
+        return Err(invalid("`events` must name at least one event".into()));
+    }
+    let mut events: Vec<String> = Vec::new();
+    for item in list {
+        match item.as_str() {
+            Some(name) if PAYMENT_EVENTS.contains(&name) => {
+                if !events.iter().any(|e| e == name) {
+                    events.push(name.to_owned());
+                }
+            }
+            _ => {
+                return Err(invalid(format!(
+                    "`events` may hold only {}; got {item}",
+                    PAYMENT_EVENTS.join(", ")
+                )));
+            }
+        }
+    }
+    Ok(events)
+}
+
+/// Registers an HTTPS endpoint. Its signing secret is in this response only.
+#[utoipa::path(
+    post,
+    path = "/webhook-endpoints",
+    tag = "webhooks",
+    request_body = CreateEndpointRequest,
+    responses(
+        (status = 201, description = "Endpoint created, ACTIVE; `signingSecret` appears only here", body = CreatedEndpointEnvelope),
+        (status = 400, description = "Invalid URL (`invalid_endpoint_url`, `endpoint_url_not_https`), events (`invalid_events`) or name", body = ErrorEnvelope),
+        (status = 401, description = "API key missing, invalid or revoked", body = ErrorEnvelope),
+        (status = 403, description = "The key lacks `webhooks:manage`", body = ErrorEnvelope),
+        (status = 409, description = "The merchant already has a live endpoint at this URL (`duplicate_endpoint`)", body = ErrorEnvelope),
+        (status = 413, description = "Body over 64 KB", body = ErrorEnvelope),
+        (status = 415, description = "Content-Type is not application/json", body = ErrorEnvelope),
+        (status = 429, description = "Rate limit of the key exceeded; see Retry-After", body = ErrorEnvelope),
+    )
+)]
+async fn create_endpoint(
+    State(state): State<Arc<AppState>>,
+    principal: Principal,
+    JsonBody(body): JsonBody,
+) -> Result<(StatusCode, Json<CreatedEndpointEnvelope>), ApiError> {
+    principal.require_any_scope(&[SCOPE_WEBHOOKS_MANAGE])?;
+    let object = body.as_object().ok_or_else(|| ApiError::Invalid {
+        code: "invalid_request",
+        message: "the body must be a JSON object".into(),
+        field: None,
+    })?;
+    check_fields(object, &["name", "endpointUrl", "events"], "")?;
+    let url = normalise_url(
+        string_field(object, "endpointUrl", "endpointUrl", true)?.unwrap_or_default(),
+    )?;
+    let name = match string_field(object, "name", "name", false)? {
+        Some(name) => bounded(name, "name", "invalid_name", 0, NAME_MAX_CHARS)?,
+        None => String::new(),
+    };
+    let events = parse_events(object.get("events"))?;
+
+    let secret = format!(
+        "whsec_{}",
+        base64::engine::general_purpose::STANDARD.encode(crypto::random_bytes::<32>()?)
+    );
+    let now = db::now_ms();
+    let row = sql::Endpoint {
+        id: uuid::Uuid::new_v4().to_string(),
+        merchant_id: principal.merchant_id.clone(),
+        name,
+        url: url.clone(),
+        url_normalized: url,
+        events: serde_json::to_string(&events).unwrap_or_default(),
+        status: "ACTIVE".into(),
+        secret_sealed: state.master_key.seal(secret.as_bytes())?,
+        failure_count: 0,
+        failing_since: None,
+        last_delivery_id: None,
+        created_at: now,
+        updated_at: now,
+        disabled_at: None,
+        revoked_at: None,
+    };
+    if let Err(e) = sql::insert_endpoint(&state.db.write, &row).await {
+        return Err(match db::violated_constraint(&e).as_deref() {
+            Some("webhook_endpoints_merchant_id_key") => ApiError::Conflict {
+                code: "duplicate_endpoint",
+                message: "this merchant already has a live webhook endpoint at this URL".into(),
+            },
+            _ => e.into(),
+        });
+    }
+    tracing::info!(endpoint = %row.id, merchant = %principal.merchant_code, "webhook endpoint created");
+    Ok((
+        StatusCode::CREATED,
+        Json(CreatedEndpointEnvelope {
+            success: true,
+            data: CreatedEndpoint {
+                endpoint: view(&state, &row).await?,
+                signing_secret: secret,
+            },
+        }),
+    ))
+}
+
+/// The merchant's webhook endpoints (every status), without secrets.
+#[utoipa::path(
+    get,
+    path = "/webhook-endpoints",
+    tag = "webhooks",
+    responses(
+        (status = 200, description = "Endpoints, oldest first", body = EndpointListEnvelope),
+        (status = 401, description = "API key missing, invalid or revoked", body = ErrorEnvelope),
+        (status = 403, description = "The key lacks `webhooks:manage`", body = ErrorEnvelope),
+        (status = 429, description = "Rate limit of the key exceeded; see Retry-After", body = ErrorEnvelope),
+    )
+)]
+async fn list_endpoints(
+    State(state): State<Arc<AppState>>,
+    principal: Principal,
+) -> Result<Json<EndpointListEnvelope>, ApiError> {
+    principal.require_any_scope(&[SCOPE_WEBHOOKS_MANAGE])?;
+    let rows = sql::endpoints_of_merchant(&state.db.read, &principal.merchant_id).await?;
+    let mut data = Vec::with_capacity(rows.len());
+    for row in &rows {
+        data.push(view(&state, row).await?);
+    }
+    Ok(Json(EndpointListEnvelope {
+        success: true,
+        data,
+    }))
+}
+
+/// Sends a `webhook.test` event now and answers what happened. It does not count toward the
+/// endpoint's failure count.
+#[utoipa::path(
+    post,
+    path = "/webhook-endpoints/{endpointId}/test",
+    tag = "webhooks",
+    params(("endpointId" = String, Path, format = Uuid)),
+    responses(
+        (status = 200, description = "The attempt completed (delivered or not); see `status`", body = TestResultEnvelope),
+        (status = 401, description = "API key missing, invalid or revoked", body = ErrorEnvelope),
+        (status = 403, description = "The key lacks `webhooks:manage`", body = ErrorEnvelope),
+        (status = 404, description = "No such endpoint for this merchant", body = ErrorEnvelope),
+        (status = 409, description = "The endpoint is revoked (`endpoint_revoked`)", body = ErrorEnvelope),
+        (status = 429, description = "Rate limit of the key exceeded; see Retry-After", body = ErrorEnvelope),
+    )
+)]
+async fn test_endpoint(
+    State(state): State<Arc<AppState>>,
+    principal: Principal,
+    id: Result<Path<String>, axum::extract::rejection::PathRejection>,
+) -> Result<Json<TestResultEnvelope>, ApiError> {
+    principal.require_any_scope(&[SCOPE_WEBHOOKS_MANAGE])?;
+    let endpoint = own_endpoint(&state, &principal, &uuid_path(id)?).await?;
+    if endpoint.status == "REVOKED" {
+        return Err(revoked());
+    }
+    let (delivery_id, outcome) = worker::deliver_test(&state, &endpoint)
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    Ok(Json(TestResultEnvelope {
+        success: true,
+        data: TestResult {
+            delivery_id,
+            status: if outcome.succeeded() {
+                "DELIVERED"
+            } else {
+                "FAILED"
+            }
+            .into(),
+            http_status: outcome.http_status,
+            duration_ms: outcome.duration_ms,
+            error: outcome.error,
+        },
+    }))
+}
+
+fn revoked() -> ApiError {
+    ApiError::Conflict {
+        code: "endpoint_revoked",
+        message: "this webhook endpoint is revoked".into(),
+    }
+}
+
+/// Revokes an endpoint at once: its pending deliveries are canceled and nothing more is
+/// sent to it. Revoking a revoked endpoint answers the same.
+#[utoipa::path(
+    post,
+    path = "/webhook-endpoints/{endpointId}/revoke",
+    tag = "webhooks",
+    params(("endpointId" = String, Path, format = Uuid)),
+    responses(
+        (status = 200, description = "Revoked (status `REVOKED`)", body = EndpointEnvelope),
+        (status = 401, description = "API key missing, invalid or revoked", body = ErrorEnvelope),
+        (status = 403, description = "The key lacks `webhooks:manage`", body = ErrorEnvelope),
+        (status = 404, description = "No such endpoint for this merchant", body = ErrorEnvelope),
+        (status = 429, description = "Rate limit of the key exceeded; see Retry-After", body = ErrorEnvelope),
+    )
+)]
+async fn revoke_endpoint(
+    State(state): State<Arc<AppState>>,
+    principal: Principal,
+    id: Result<Path<String>, axum::extract::rejection::PathRejection>,
+) -> Result<Json<EndpointEnvelope>, ApiError> {
+    principal.require_any_scope(&[SCOPE_WEBHOOKS_MANAGE])?;
+    let endpoint = own_endpoint(&state, &principal, &uuid_path(id)?).await?;
+    let now = db::now_ms();
+    let mut tx = state.db.write.begin().await?;
+    if sql::set_endpoint_status(
+        &mut *tx,
+        &endpoint.id,
+        &["ACTIVE", "DISABLED"],
+        "REVOKED",
+        now,
+    )
+    .await?
+    {
+        let canceled = sql::cancel_pending(&mut *tx, &endpoint.id, "endpoint_revoked", now).await?;
+        tracing::info!(endpoint = %endpoint.id, canceled, "webhook endpoint revoked");
+    }
+    tx.commit().await?;
+    let endpoint = own_endpoint(&state, &principal, &endpoint.id).await?;
+    Ok(Json(EndpointEnvelope {
+        success: true,
+        data: view(&state, &endpoint).await?,
+    }))
+}
+
+/// Re-enables a DISABLED endpoint with a clean failure record. Deliveries canceled when it
+/// was disabled stay canceled; resend the ones that matter.
+#[utoipa::path(
+    post,
+    path = "/webhook-endpoints/{endpointId}/enable",
+    tag = "webhooks",
+    params(("endpointId" = String, Path, format = Uuid)),
+    responses(
+        (status = 200, description = "ACTIVE (an ACTIVE endpoint answers the same)", body = EndpointEnvelope),
+        (status = 401, description = "API key missing, invalid or revoked", body = ErrorEnvelope),
+        (status = 403, description = "The key lacks `webhooks:manage`", body = ErrorEnvelope),
+        (status = 404, description = "No such endpoint for this merchant", body = ErrorEnvelope),
+        (status = 409, description = "The endpoint is revoked (`endpoint_revoked`)", body = ErrorEnvelope),
+        (status = 429, description = "Rate limit of the key exceeded; see Retry-After", body = ErrorEnvelope),
+    )
+)]
+async fn enable_endpoint(
+    State(state): State<Arc<AppState>>,
+    principal: Principal,
+    id: Result<Path<String>, axum::extract::rejection::PathRejection>,
+) -> Result<Json<EndpointEnvelope>, ApiError> {
+    principal.require_any_scope(&[SCOPE_WEBHOOKS_MANAGE])?;
+    let endpoint = own_endpoint(&state, &principal, &uuid_path(id)?).await?;
+    if endpoint.status == "REVOKED" {
+        return Err(revoked());
+    }
+    sql::set_endpoint_status(
+        &state.db.write,
+        &endpoint.id,
+        &["DISABLED"],
+        "ACTIVE",
+        db::now_ms(),
+    )
+    .await?;
+    let endpoint = own_endpoint(&state, &principal, &endpoint.id).await?;
+    Ok(Json(EndpointEnvelope {
+        success: true,
+        data: view(&state, &endpoint).await?,
+    }))
+}
+
+fn delivery_view(d: sql::Delivery, attempts: &[sql::Attempt]) -> Delivery {
+    Delivery {
+        attempts: attempts
+            .iter()
+            .filter(|a| a.delivery_id == d.id)
+            .map(|a| AttemptView {
+                attempt: a.attempt,
+                attempted_at: iso8601(a.attempted_at),
+                http_status: a.http_status,
+                duration_ms: a.duration_ms,
+                error: a.error.clone(),
+            })
+            .collect(),
+        delivery_id: d.id,
+        event: d.event_type,
+        next_attempt_at: (d.status == "PENDING")
+            .then_some(d.next_attempt_at)
+            .flatten()
+            .map(iso8601),
+        status: d.status,
+        attempt_count: d.attempts,
+        created_at: iso8601(d.created_at),
+        completed_at: d.completed_at.map(iso8601),
+        last_error: d.last_error,
+    }
+}
+
+/// The endpoint's deliveries, newest first, each with its attempts.
+#[utoipa::path(
+    get,
+    path = "/webhook-endpoints/{endpointId}/deliveries",
+    tag = "webhooks",
+    params(("endpointId" = String, Path, format = Uuid), DeliveryQuery),
+    responses(
+        (status = 200, description = "Deliveries with their attempts", body = DeliveryListEnvelope),
+        (status = 400, description = "`limit` out of range (`invalid_limit`)", body = ErrorEnvelope),
+        (status = 401, description = "API key missing, invalid or revoked", body = ErrorEnvelope),
+        (status = 403, description = "The key lacks `webhooks:manage`", body = ErrorEnvelope),
+        (status = 404, description = "No such endpoint for this merchant", body = ErrorEnvelope),
+        (status = 429, description = "Rate limit of the key exceeded; see Retry-After", body = ErrorEnvelope),
+    )
+)]
+async fn list_deliveries(
+    State(state): State<Arc<AppState>>,
+    principal: Principal,
+    id: Result<Path<String>, axum::extract::rejection::PathRejection>,
+    query: Result<Query<DeliveryQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<DeliveryListEnvelope>, ApiError> {
+    principal.require_any_scope(&[SCOPE_WEBHOOKS_MANAGE])?;
+    let endpoint = own_endpoint(&state, &principal, &uuid_path(id)?).await?;
+    let invalid_limit = || {
+        ApiError::invalid(
+            "invalid_limit",
+            "limit",
+            "`limit` must be a number from 1 to 200",
+        )
+    };
+    let Query(query) = query.map_err(|_| invalid_limit())?;
+    let limit = query.limit.unwrap_or(50);
+    if !(1..=200).contains(&limit) {
+        return Err(invalid_limit());
+    }
+    let before = match &query.before {
+        Some(id) => Some(
+            sql::delivery(&state.db.read, id)
+                .await?
+                .filter(|d| d.endpoint_id == endpoint.id)
+                .ok_or_else(|| {
+                    ApiError::invalid(
+                        "invalid_before",
+                        "before",
+                        "`before` is not a delivery of this endpoint",
+                    )
+                })?
+                .created_at,
+        ),
+        None => None,
+    };
+    let rows = sql::deliveries_of_endpoint(&state.db.read, &endpoint.id, before, limit).await?;
+    let ids: Vec<String> = rows.iter().map(|d| d.id.clone()).collect();
+    let attempts = sql::attempts_of(&state.db.read, &ids).await?;
+    Ok(Json(DeliveryListEnvelope {
+        success: true,
+        data: rows
+            .into_iter()
+            .map(|d| delivery_view(d, &attempts))
+            .collect(),
+    }))
+}
+
+/// Sends a delivery again (same id and body; fresh timestamp and signature), as soon as the
+/// sender gets to it. A failure continues the delivery's retry schedule.
+#[utoipa::path(
+    post,
+    path = "/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/resend",
+    tag = "webhooks",
+    params(("endpointId" = String, Path, format = Uuid), ("deliveryId" = String, Path, format = Uuid)),
+    responses(
+        (status = 202, description = "Queued (status `PENDING`, due now)", body = DeliveryEnvelope),
+        (status = 401, description = "API key missing, invalid or revoked", body = ErrorEnvelope),
+        (status = 403, description = "The key lacks `webhooks:manage`", body = ErrorEnvelope),
+        (status = 404, description = "No such endpoint or delivery for this merchant", body = ErrorEnvelope),
+        (status = 409, description = "The endpoint is not ACTIVE (`endpoint_not_active`)", body = ErrorEnvelope),
+        (status = 429, description = "Rate limit of the key exceeded; see Retry-After", body = ErrorEnvelope),
+    )
+)]
+async fn resend_delivery(
+    State(state): State<Arc<AppState>>,
+    principal: Principal,
+    ids: Result<Path<(String, String)>, axum::extract::rejection::PathRejection>,
+) -> Result<(StatusCode, Json<DeliveryEnvelope>), ApiError> {
+    principal.require_any_scope(&[SCOPE_WEBHOOKS_MANAGE])?;
+    let not_found =
+        || ApiError::not_found("webhook_delivery_not_found", "webhook delivery not found");
+    let Path((endpoint_id, delivery_id)) = ids.map_err(|_| endpoint_not_found())?;
+    let endpoint_id = uuid::Uuid::parse_str(&endpoint_id)
+        .map_err(|_| endpoint_not_found())?
+        .to_string();
+    let delivery_id = uuid::Uuid::parse_str(&delivery_id)
+        .map_err(|_| not_found())?
+        .to_string();
+    let endpoint = own_endpoint(&state, &principal, &endpoint_id).await?;
+    sql::delivery(&state.db.read, &delivery_id)
+        .await?
+        .filter(|d| d.endpoint_id == endpoint.id)
+        .ok_or_else(not_found)?;
+    if endpoint.status != "ACTIVE" {
+        return Err(ApiError::Conflict {
+            code: "endpoint_not_active",
+            message: format!("this webhook endpoint is {}", endpoint.status),
+        });
+    }
+    sql::requeue(&state.db.write, &delivery_id, db::now_ms()).await?;
+    state.webhooks.wake();
+    let delivery = sql::delivery(&state.db.read, &delivery_id)
+        .await?
+        .ok_or_else(not_found)?;
+    let attempts = sql::attempts_of(&state.db.read, std::slice::from_ref(&delivery_id)).await?;
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(DeliveryEnvelope {
+            success: true,
+            data: delivery_view(delivery, &attempts),
+        }),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_are_normalised_and_checked() {
+        assert_eq!(
+            normalise_url("https://Shop.Example.COM:443/hooks/../pix?x=1").unwrap(),
+            "https://shop.example.com/pix?x=1"
+        );
+        assert_eq!(
+            normalise_url("https://shop.example.com").unwrap(),
+            "https://shop.example.com/"
+        );
+        let code = |u: &str| normalise_url(u).unwrap_err().code();
+        assert_eq!(code("http://shop.example.com/"), "endpoint_url_not_https");
+        assert_eq!(code("ftp://shop.example.com/"), "endpoint_url_not_https");
+        assert_eq!(code("shop.example.com/hook"), "invalid_endpoint_url");
+        assert_eq!(
+            code("https://user:pw@shop.example.com/"),
+            "invalid_endpoint_url"
+        );
+        assert_eq!(
+            code("https://shop.example.com/#frag"),
+            "invalid_endpoint_url"
+        );
+        assert_eq!(code("https://"), "invalid_endpoint_url");
+        assert_eq!(
+            code(&format!("https://e.com/{}", "a".repeat(2048))),
+            "invalid_endpoint_url"
+        );
+    }
+
+    #[test]
+    fn events_default_to_all_four_and_reject_others() {
+        assert_eq!(parse_events(None).unwrap(), PAYMENT_EVENTS);
+        assert_eq!(
+            parse_events(Some(&serde_json::json!([
+                "payment.failed",
+                "payment.failed"
+            ])))
+            .unwrap(),
+            ["payment.failed"]
+        );
+        for bad in [
+            serde_json::json!([]),
+            serde_json::json!(["webhook.test"]),
+            serde_json::json!(["payment.refunded"]),
+            serde_json::json!("payment.failed"),
+            serde_json::json!([1]),
+        ] {
+            assert_eq!(
+                parse_events(Some(&bad)).unwrap_err().code(),
+                "invalid_events",
+                "{bad}"
+            );
+        }
+    }
+}

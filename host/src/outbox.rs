@@ -1,0 +1,207 @@
+//! The payment-event outbox. A PaymentIntent's transition and its event are written in one
+//! transaction, with one delivery per subscribed ACTIVE endpoint of the merchant: an event is
+//! never lost to a crash between "the payment moved" and "the merchant will hear of it", and
+//! never sent for a transition that rolled back. The sender ([`crate::webhooks::worker`])
+//! picks the deliveries up after the commit.
+//!
+//! Live execution calls [`record_created`] when it creates an intent in `PENDING` or `FAILED`,
+//! and [`record_transition`] for every later move; then `Webhooks::wake` after committing.
+
+use serde_json::{Value, json};
+use sqlx::AnyConnection;
+
+use crate::db::{catalog, intents, intents::Intent, webhooks as sql};
+use crate::domain::money::brl;
+use crate::http::views::iso8601;
+
+#[derive(Debug, thiserror::Error)]
+pub enum OutboxError {
+    #[error("payment intent {0} not found")]
+    NotFound(String),
+    #[error("a payment intent cannot move from {from} to {to}")]
+    IllegalTransition { from: String, to: String },
+    #[error("payment intent {0} changed status concurrently")]
+    Concurrent(String),
+    #[error("stored data is inconsistent: {0}")]
+    Corrupt(String),
+    #[error("database: {0}")]
+    Db(#[from] sqlx::Error),
+}
+
+/// The event a status emits; `SHADOW_ONLY` emits none.
+pub fn event_type(status: &str) -> Option<&'static str> {
+    match status {
+        "PENDING" => Some("payment.pending"),
+        "SUCCEEDED" => Some("payment.succeeded"),
+        "FAILED" => Some("payment.failed"),
+        "CANCELED" => Some("payment.canceled"),
+        _ => None,
+    }
+}
+
+/// A move out of `PENDING`.
+#[derive(Debug, Clone, Copy)]
+pub struct Transition<'a> {
+    /// `SUCCEEDED`, `FAILED` or `CANCELED`.
+    pub to: &'a str,
+    /// The PSP's id for the payment, once known.
+    pub provider_payment_id: Option<&'a str>,
+    /// `(code, message)` for `FAILED`.
+    pub failure: Option<(&'a str, &'a str)>,
+    pub at: i64,
+}
+
+/// What was written.
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    pub intent: Intent,
+    /// `None` when the status emits no event.
+    pub event_id: Option<String>,
+    pub delivery_ids: Vec<String>,
+}
+
+/// Records the event of an intent just inserted in this transaction (`PENDING`, or `FAILED`
+/// when no gateway could create the charge).
+pub async fn record_created(
+    conn: &mut AnyConnection,
+    intent: &Intent,
+) -> Result<Recorded, OutboxError> {
+    emit(conn, intent.clone(), None).await
+}
+
+/// Moves a `PENDING` intent to a final status and records its event, in the caller's
+/// transaction.
+pub async fn record_transition(
+    conn: &mut AnyConnection,
+    intent_id: &str,
+    change: Transition<'_>,
+) -> Result<Recorded, OutboxError> {
+    let mut intent = intents::by_id(&mut *conn, intent_id)
+        .await?
+        .ok_or_else(|| OutboxError::NotFound(intent_id.to_owned()))?;
+    let allowed = intent.status == "PENDING"
+        && matches!(change.to, "SUCCEEDED" | "FAILED" | "CANCELED")
+        && (change.to == "FAILED") == change.failure.is_some();
+    if !allowed {
+        return Err(OutboxError::IllegalTransition {
+            from: intent.status,
+            to: change.to.to_owned(),
+        });
+    }
+    let moved = intents::transition(
+        &mut *conn,
+        intent_id,
+        "PENDING",
+        change.to,
+        change.provider_payment_id,
+        change.failure,
+        Some(change.at),
+        change.at,
+    )
+    .await?;
+    if !moved {
+        return Err(OutboxError::Concurrent(intent_id.to_owned()));
+    }
+    let from = std::mem::replace(&mut intent.status, change.to.to_owned());
+    if let Some(id) = change.provider_payment_id {
+        intent.provider_payment_id = Some(id.to_owned());
+    }
+    intent.failure_code = change.failure.map(|f| f.0.to_owned());
+    intent.failure_message = change.failure.map(|f| f.1.to_owned());
+    intent.completed_at = Some(change.at);
+    intent.updated_at = change.at;
+    emit(conn, intent, Some(from)).await
+}
+
+async fn emit(
+    conn: &mut AnyConnection,
+    intent: Intent,
+    from: Option<String>,
+) -> Result<Recorded, OutboxError> {
+    let Some(event_type) = event_type(&intent.status) else {
+        return Ok(Recorded {
+            intent,
+            event_id: None,
+            delivery_ids: Vec::new(),
+        });
+    };
+    let store = catalog::store_by_id(&mut *conn, &intent.store_id)
+        .await?
+        .ok_or_else(|| OutboxError::Corrupt(format!("intent {} has no store", intent.id)))?;
+    let data = event_data(&intent, &store.code);
+    let event = sql::Event {
+        id: uuid::Uuid::now_v7().to_string(),
+        merchant_id: intent.merchant_id.clone(),
+        payment_intent_id: intent.id.clone(),
+        event_type: event_type.to_owned(),
+        from_status: from,
+        to_status: intent.status.clone(),
+        data: data.to_string(),
+        created_at: intent.updated_at,
+    };
+    sql::insert_event(&mut *conn, &event).await?;
+
+    let mut delivery_ids = Vec::new();
+    for endpoint in sql::active_endpoints(&mut *conn, &intent.merchant_id).await? {
+        let events: Vec<String> = serde_json::from_str(&endpoint.events)
+            .map_err(|e| OutboxError::Corrupt(format!("endpoint {} events: {e}", endpoint.id)))?;
+        if !events.iter().any(|e| e == event_type) {
+            continue;
+        }
+        let id = uuid::Uuid::new_v4().to_string();
+        let body = json!({
+            "id": id,
+            "type": event_type,
+            "createdAt": iso8601(event.created_at),
+            "data": data,
+        });
+        sql::insert_delivery(
+            &mut *conn,
+            &sql::Delivery {
+                id: id.clone(),
+                endpoint_id: endpoint.id,
+                event_id: Some(event.id.clone()),
+                event_type: event_type.to_owned(),
+                body: body.to_string(),
+                status: "PENDING".into(),
+                attempts: 0,
+                next_attempt_at: Some(event.created_at),
+                claim_token: None,
+                last_attempt_at: None,
+                last_http_status: None,
+                last_error: None,
+                created_at: event.created_at,
+                updated_at: event.created_at,
+                completed_at: None,
+            },
+        )
+        .await?;
+        delivery_ids.push(id);
+    }
+    Ok(Recorded {
+        intent,
+        event_id: Some(event.id),
+        delivery_ids,
+    })
+}
+
+/// The payload's `data` for a payment event (DESIGN.md section 8).
+pub fn event_data(intent: &Intent, store_code: &str) -> Value {
+    let mut data = json!({
+        "paymentIntentId": intent.id,
+        "reference": intent.reference,
+        "amount": brl(intent.amount_centavos as u64),
+        "currency": intent.currency,
+        "status": intent.status,
+        "store": {"code": store_code},
+        "provider": {"code": intent.provider_code, "paymentId": intent.provider_payment_id},
+        "metadata": serde_json::from_str::<Value>(&intent.metadata).unwrap_or(Value::Null),
+    });
+    if let Some(at) = intent.completed_at {
+        data["completedAt"] = json!(iso8601(at));
+    }
+    if let (Some(code), Some(message)) = (&intent.failure_code, &intent.failure_message) {
+        data["failure"] = json!({"code": code, "message": message});
+    }
+    data
+}

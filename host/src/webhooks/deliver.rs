@@ -1,0 +1,130 @@
+//! One signed delivery attempt: headers and signature per spec 6.2-6.3, success only on a 2xx
+//! within the timeout, at most a few KB of the answer read.
+
+use std::time::Instant;
+
+use pixgate_webhook::{DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER};
+
+use super::Egress;
+
+/// How much of a receiver's answer is read (to keep the connection reusable); the rest is
+/// dropped with the connection.
+pub const MAX_RESPONSE_BYTES: usize = 4 * 1024;
+
+/// What one attempt did. `error` is `None` exactly when it succeeded.
+#[derive(Debug, Clone)]
+pub struct AttemptOutcome {
+    pub attempted_at: i64,
+    pub duration_ms: i64,
+    pub http_status: Option<u16>,
+    pub error: Option<String>,
+}
+
+impl AttemptOutcome {
+    pub fn succeeded(&self) -> bool {
+        self.error.is_none()
+    }
+}
+
+/// What is sent: the stored body bytes, under the delivery's id.
+#[derive(Debug, Clone, Copy)]
+pub struct Outgoing<'a> {
+    pub url: &'a str,
+    pub secret: &'a str,
+    pub delivery_id: &'a str,
+    pub event_type: &'a str,
+    pub body: &'a str,
+}
+
+/// Sends one attempt with a fresh timestamp and signature.
+pub async fn attempt(egress: &Egress, out: Outgoing<'_>) -> AttemptOutcome {
+    let attempted_at = crate::db::now_ms();
+    let started = Instant::now();
+    let result = send(egress, out, attempted_at).await;
+    let duration_ms = started.elapsed().as_millis() as i64;
+    let (http_status, error) = match result {
+        Ok(status) if (200..300).contains(&status) => (Some(status), None),
+        Ok(status) if (300..400).contains(&status) => (
+            Some(status),
+            Some(format!("redirect_not_followed: HTTP {status}")),
+        ),
+        Ok(status) => (Some(status), Some(format!("http_status: HTTP {status}"))),
+        Err(error) => (None, Some(error)),
+    };
+    AttemptOutcome {
+        attempted_at,
+        duration_ms,
+        http_status,
+        error,
+    }
+}
+
+async fn send(egress: &Egress, out: Outgoing<'_>, attempted_at: i64) -> Result<u16, String> {
+    let url = reqwest::Url::parse(out.url).map_err(|e| format!("invalid_url: {e}"))?;
+    egress.check_url(&url)?;
+    let timestamp = (attempted_at / 1000) as u64;
+    let signature = pixgate_webhook::sign(out.secret, timestamp, out.body.as_bytes());
+    let mut response = egress
+        .client
+        .post(url)
+        .header(reqwest::header::CONTENT_TYPE, "application/json")
+        .header(EVENT_HEADER, out.event_type)
+        .header(DELIVERY_HEADER, out.delivery_id)
+        .header(TIMESTAMP_HEADER, timestamp.to_string())
+        .header(SIGNATURE_HEADER, signature)
+        .body(out.body.to_owned())
+        .send()
+        .await
+        .map_err(describe)?;
+    let status = response.status().as_u16();
+    let mut read = 0;
+    while read <= MAX_RESPONSE_BYTES {
+        match response.chunk().await {
+            Ok(Some(chunk)) => read += chunk.len(),
+            Ok(None) => break,
+            // The status line arrived; a body cut short or too slow does not undo a 2xx
+            // unless it ran past the timeout.
+            Err(e) if e.is_timeout() => return Err(describe(e)),
+            Err(_) => break,
+        }
+    }
+    Ok(status)
+}
+
+/// A stable code, then the causes (no URL: merchants put tokens in query strings).
+fn describe(e: reqwest::Error) -> String {
+    let mut causes = Vec::new();
+    let mut source: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(&e);
+    while let Some(cause) = source {
+        if let Some(blocked) = cause.downcast_ref::<super::egress::Blocked>() {
+            return blocked.to_string();
+        }
+        let text = cause.to_string();
+        if text.starts_with("dns_failed: ") {
+            return text;
+        }
+        if !causes.contains(&text) {
+            causes.push(text);
+        }
+        source = cause.source();
+    }
+    let code = if e.is_timeout() {
+        "timeout"
+    } else if e.is_connect() {
+        if causes
+            .iter()
+            .any(|c| c.contains("certificate") || c.contains("TLS") || c.contains("tls"))
+        {
+            "tls_failed"
+        } else {
+            "connect_failed"
+        }
+    } else {
+        "request_failed"
+    };
+    if causes.is_empty() {
+        code.to_owned()
+    } else {
+        format!("{code}: {}", causes.join(": "))
+    }
+}

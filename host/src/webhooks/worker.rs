@@ -1,0 +1,430 @@
+//! The sender inside `pixgate serve`. It claims due deliveries (one attempt each, under a
+//! lease), sends them with bounded concurrency, and records the outcomes in batches: one
+//! transaction per batch keeps SQLite's single writer from becoming the limit.
+//!
+//! Delivery is at least once: a sender that dies after sending but before recording leaves
+//! the claim to expire, and the attempt is sent again. Receivers deduplicate on the id.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use sqlx::AnyConnection;
+use tokio::sync::{Semaphore, mpsc, watch};
+
+use super::deliver::{self, AttemptOutcome, Outgoing};
+use super::{Settings, TEST_EVENT};
+use crate::bootstrap::AppState;
+use crate::db::{self, webhooks as sql};
+
+/// Deliveries claimed in one statement, at most.
+const CLAIM_BATCH: usize = 256;
+/// How long a claim this instance could not send waits before it is due again.
+const RELEASE_DELAY_MS: i64 = 30_000;
+
+/// A finished attempt, waiting to be recorded.
+#[derive(Debug)]
+pub struct Finished {
+    pub claim: sql::Claimed,
+    pub outcome: AttemptOutcome,
+}
+
+/// Runs the sender until `shutdown` turns true; in-flight attempts are then given the
+/// timeout to finish and their outcomes are recorded.
+pub async fn run(state: Arc<AppState>, mut shutdown: watch::Receiver<bool>) {
+    let settings = state.webhooks.settings.clone();
+    let permits = Arc::new(Semaphore::new(settings.concurrency));
+    let (tx, rx) = mpsc::channel::<Finished>(settings.concurrency * 2);
+    let recorder = tokio::spawn(record_loop(state.clone(), rx));
+    tracing::info!(concurrency = settings.concurrency, "webhook sender started");
+    loop {
+        if *shutdown.borrow() {
+            break;
+        }
+        let free = permits.available_permits().min(CLAIM_BATCH);
+        if free == 0 {
+            tokio::select! {
+                permit = permits.clone().acquire_owned() => drop(permit),
+                _ = shutdown.changed() => {}
+            }
+            continue;
+        }
+        let now = db::now_ms();
+        let token = uuid::Uuid::new_v4().to_string();
+        let lease_until = now + settings.lease().as_millis() as i64;
+        let claimed = match sql::claim_due(
+            &state.db.write,
+            state.db.backend,
+            now,
+            lease_until,
+            &token,
+            free as i64,
+        )
+        .await
+        {
+            Ok(claimed) => claimed,
+            Err(e) => {
+                tracing::warn!(error = %e, "claiming webhook deliveries failed");
+                Vec::new()
+            }
+        };
+        let drained = claimed.len() < free;
+        for claim in claimed {
+            let Ok(permit) = permits.clone().acquire_owned().await else {
+                break;
+            };
+            let state = state.clone();
+            let tx = tx.clone();
+            tokio::spawn(async move {
+                if let Some(outcome) = send_claimed(&state, &claim).await {
+                    let _ = tx.send(Finished { claim, outcome }).await;
+                }
+                drop(permit);
+            });
+        }
+        if drained {
+            tokio::select! {
+                _ = state.webhooks.woken() => {}
+                _ = tokio::time::sleep(settings.poll_interval) => {}
+                _ = shutdown.changed() => {}
+            }
+        }
+    }
+    // Let in-flight attempts finish (each is bounded by the timeout), then flush.
+    let all = settings.concurrency as u32;
+    let _ = tokio::time::timeout(settings.lease(), permits.acquire_many(all)).await;
+    drop(tx);
+    let _ = recorder.await;
+    tracing::info!("webhook sender stopped");
+}
+
+/// Sends one claimed attempt, or cancels it if its endpoint is no longer ACTIVE.
+async fn send_claimed(state: &AppState, claim: &sql::Claimed) -> Option<AttemptOutcome> {
+    // This instance cannot send it: hand the claim back uncounted, for a retry here or on
+    // an instance that can.
+    let release = |why: &str| {
+        tracing::error!(delivery = %claim.id, "{why}");
+        sql::release_claim(
+            &state.db.write,
+            &claim.id,
+            &claim.claim_token,
+            db::now_ms() + RELEASE_DELAY_MS,
+        )
+    };
+    let endpoint = match sql::endpoint(&state.db.read, &claim.endpoint_id).await {
+        Ok(Some(endpoint)) => endpoint,
+        Ok(None) => return None,
+        Err(e) => {
+            let _ = release(&format!("reading a webhook endpoint failed: {e}")).await;
+            return None;
+        }
+    };
+    if endpoint.status != "ACTIVE" {
+        let reason = format!("endpoint_{}", endpoint.status.to_lowercase());
+        if let Err(e) = sql::cancel_claimed(
+            &state.db.write,
+            &claim.id,
+            &claim.claim_token,
+            &reason,
+            db::now_ms(),
+        )
+        .await
+        {
+            tracing::warn!(error = %e, "canceling a webhook delivery failed");
+        }
+        return None;
+    }
+    let secret = match state.master_key.open(&endpoint.secret_sealed) {
+        Ok(secret) => String::from_utf8_lossy(&secret).into_owned(),
+        Err(_) => {
+            let _ = release(
+                "a webhook signing secret does not open with this instance's master key \
+                 (every instance on one database needs the same PIXGATE_MASTER_KEY)",
+            )
+            .await;
+            return None;
+        }
+    };
+    let outcome = deliver::attempt(
+        &state.webhooks.egress,
+        Outgoing {
+            url: &endpoint.url,
+            secret: &secret,
+            delivery_id: &claim.id,
+            event_type: &claim.event_type,
+            body: &claim.body,
+        },
+    )
+    .await;
+    Some(outcome)
+}
+
+/// Sends a `webhook.test` delivery to `endpoint` now and records it like any attempt.
+pub async fn deliver_test(
+    state: &AppState,
+    endpoint: &sql::Endpoint,
+) -> Result<(String, AttemptOutcome), TestError> {
+    let now = db::now_ms();
+    let id = uuid::Uuid::new_v4().to_string();
+    let body = serde_json::json!({
+        "id": id,
+        "type": TEST_EVENT,
+        "createdAt": crate::http::views::iso8601(now),
+        "data": {"endpointId": endpoint.id, "test": true},
+    })
+    .to_string();
+    let token = uuid::Uuid::new_v4().to_string();
+    // Inserted already claimed, so no sender takes it while this request sends it.
+    sql::insert_delivery(
+        &state.db.write,
+        &sql::Delivery {
+            id: id.clone(),
+            endpoint_id: endpoint.id.clone(),
+            event_id: None,
+            event_type: TEST_EVENT.to_owned(),
+            body: body.clone(),
+            status: "PENDING".into(),
+            attempts: 1,
+            next_attempt_at: Some(now + state.webhooks.settings.lease().as_millis() as i64),
+            claim_token: Some(token.clone()),
+            last_attempt_at: None,
+            last_http_status: None,
+            last_error: None,
+            created_at: now,
+            updated_at: now,
+            completed_at: None,
+        },
+    )
+    .await?;
+    let secret = state.master_key.open(&endpoint.secret_sealed)?;
+    let secret = String::from_utf8_lossy(&secret);
+    let outcome = deliver::attempt(
+        &state.webhooks.egress,
+        Outgoing {
+            url: &endpoint.url,
+            secret: &secret,
+            delivery_id: &id,
+            event_type: TEST_EVENT,
+            body: &body,
+        },
+    )
+    .await;
+    let finished = Finished {
+        claim: sql::Claimed {
+            id: id.clone(),
+            endpoint_id: endpoint.id.clone(),
+            event_type: TEST_EVENT.to_owned(),
+            body,
+            attempts: 1,
+            claim_token: token,
+        },
+        outcome,
+    };
+    record(state, std::slice::from_ref(&finished)).await?;
+    Ok((id, finished.outcome))
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum TestError {
+    #[error("database: {0}")]
+    Db(#[from] sqlx::Error),
+    #[error(transparent)]
+    Crypto(#[from] crate::crypto::CryptoError),
+}
+
+async fn record_loop(state: Arc<AppState>, mut rx: mpsc::Receiver<Finished>) {
+    let mut batch = Vec::with_capacity(CLAIM_BATCH);
+    while rx.recv_many(&mut batch, CLAIM_BATCH).await > 0 {
+        if let Err(e) = record(&state, &batch).await {
+            // The claims expire and the attempts are sent again.
+            tracing::error!(error = %e, count = batch.len(), "recording webhook attempts failed");
+        }
+        batch.clear();
+    }
+}
+
+/// Records finished attempts in one transaction: the attempt, the delivery's next state and
+/// the endpoint's health (which may disable it, cancelling what it still had pending).
+pub async fn record(state: &AppState, batch: &[Finished]) -> Result<(), sqlx::Error> {
+    let settings = &state.webhooks.settings;
+    let mut tx = state.db.write.begin().await?;
+    let now = db::now_ms();
+    for item in batch {
+        record_one(&mut tx, settings, item, now).await?;
+    }
+    tx.commit().await?;
+    for item in batch {
+        state.metrics.observe_webhook_attempt(
+            item.outcome.succeeded(),
+            item.outcome.duration_ms as f64 / 1e3,
+        );
+    }
+    Ok(())
+}
+
+async fn record_one(
+    conn: &mut AnyConnection,
+    settings: &Settings,
+    item: &Finished,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    let Finished { claim, outcome } = item;
+    let http_status = outcome.http_status.map(i64::from);
+    sql::insert_attempt(
+        &mut *conn,
+        &sql::Attempt {
+            delivery_id: claim.id.clone(),
+            attempt: claim.attempts,
+            attempted_at: outcome.attempted_at,
+            http_status,
+            duration_ms: outcome.duration_ms,
+            error: outcome.error.clone(),
+        },
+    )
+    .await?;
+    let (status, next_attempt_at) = next_step(settings, claim, outcome, now);
+    sql::finish_attempt(
+        &mut *conn,
+        &claim.id,
+        &claim.claim_token,
+        status,
+        next_attempt_at,
+        outcome.attempted_at,
+        http_status,
+        outcome.error.as_deref(),
+        now,
+    )
+    .await?;
+    if claim.event_type == TEST_EVENT {
+        // A test says how the endpoint answers now; it does not count toward disabling it.
+        return sql::set_last_delivery(&mut *conn, &claim.endpoint_id, &claim.id).await;
+    }
+    sql::note_attempt_on_endpoint(
+        &mut *conn,
+        &claim.endpoint_id,
+        &claim.id,
+        outcome.succeeded(),
+        outcome.attempted_at,
+    )
+    .await?;
+    if !outcome.succeeded() {
+        let failing_before = now - settings.disable_after.as_millis() as i64;
+        if sql::disable_if_failing_since(&mut *conn, &claim.endpoint_id, failing_before, now)
+            .await?
+        {
+            let canceled =
+                sql::cancel_pending(&mut *conn, &claim.endpoint_id, "endpoint_disabled", now)
+                    .await?;
+            tracing::warn!(endpoint = %claim.endpoint_id, canceled, "webhook endpoint disabled after failing continuously");
+        }
+    }
+    Ok(())
+}
+
+/// The delivery's state after an attempt: delivered, retried after the next wait of the
+/// schedule (with jitter), or finished without success.
+fn next_step(
+    settings: &Settings,
+    claim: &sql::Claimed,
+    outcome: &AttemptOutcome,
+    now: i64,
+) -> (&'static str, Option<i64>) {
+    if outcome.succeeded() {
+        return ("DELIVERED", None);
+    }
+    if claim.event_type == TEST_EVENT {
+        return ("FAILED", None);
+    }
+    let index = usize::try_from(claim.attempts - 1).unwrap_or(usize::MAX);
+    match settings.retry_schedule.get(index) {
+        Some(wait) => (
+            "PENDING",
+            Some(now + jittered(*wait, settings.jitter_percent).as_millis() as i64),
+        ),
+        None => ("EXHAUSTED", None),
+    }
+}
+
+fn jittered(wait: Duration, percent: u8) -> Duration {
+    let r = crate::crypto::random_bytes::<4>()
+        .map(u32::from_le_bytes)
+        .unwrap_or(u32::MAX / 2);
+    let unit = f64::from(r) / f64::from(u32::MAX) * 2.0 - 1.0; // -1 ..= 1
+    wait.mul_f64(1.0 + unit * f64::from(percent) / 100.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings() -> Settings {
+        Settings {
+            retry_schedule: super::super::parse_schedule("5s,5m").unwrap(),
+            jitter_percent: 20,
+            timeout: Duration::from_secs(15),
+            disable_after: Duration::from_secs(5 * 86_400),
+            concurrency: 4,
+            poll_interval: Duration::from_secs(1),
+            worker: true,
+        }
+    }
+
+    fn claim(event_type: &str, attempts: i64) -> sql::Claimed {
+        sql::Claimed {
+            id: "d".into(),
+            endpoint_id: "e".into(),
+            event_type: event_type.into(),
+            body: "{}".into(),
+            attempts,
+            claim_token: "t".into(),
+        }
+    }
+
+    fn outcome(error: Option<&str>) -> AttemptOutcome {
+        AttemptOutcome {
+            attempted_at: 0,
+            duration_ms: 1,
+            http_status: Some(500),
+            error: error.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn failures_follow_the_schedule_then_exhaust() {
+        let s = settings();
+        let failed = outcome(Some("http_status: HTTP 500"));
+        let (status, next) = next_step(&s, &claim("payment.succeeded", 1), &failed, 1_000_000);
+        assert_eq!(status, "PENDING");
+        let wait = next.unwrap() - 1_000_000;
+        assert!((4_000..=6_000).contains(&wait), "{wait}");
+        let (status, next) = next_step(&s, &claim("payment.succeeded", 2), &failed, 0);
+        assert_eq!(status, "PENDING");
+        assert!((240_000..=360_000).contains(&next.unwrap()));
+        assert_eq!(
+            next_step(&s, &claim("payment.succeeded", 3), &failed, 0),
+            ("EXHAUSTED", None)
+        );
+        assert_eq!(
+            next_step(&s, &claim("payment.succeeded", 3), &outcome(None), 0),
+            ("DELIVERED", None)
+        );
+        assert_eq!(
+            next_step(&s, &claim(TEST_EVENT, 1), &failed, 0),
+            ("FAILED", None)
+        );
+    }
+
+    #[test]
+    fn jitter_stays_within_its_percentage_and_varies() {
+        let waits: Vec<Duration> = (0..200)
+            .map(|_| jittered(Duration::from_secs(100), 20))
+            .collect();
+        assert!(
+            waits
+                .iter()
+                .all(|w| (80.0..=120.0).contains(&w.as_secs_f64()))
+        );
+        assert!(waits.iter().any(|w| *w < Duration::from_secs(95)));
+        assert!(waits.iter().any(|w| *w > Duration::from_secs(105)));
+        assert_eq!(jittered(Duration::from_secs(7), 0), Duration::from_secs(7));
+    }
+}

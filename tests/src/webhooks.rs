@@ -1,0 +1,165 @@
+//! Webhook helpers: the merchant routes, and payment transitions written through the host's
+//! outbox (the function live execution will call) into a running server's database.
+
+use serde_json::{Value, json};
+
+use crate::server::Server;
+
+impl Server {
+    /// A merchant API call with `key`; the status and the JSON body.
+    pub async fn merchant(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        key: &str,
+        body: Option<Value>,
+    ) -> (u16, Value) {
+        let mut request = self
+            .client
+            .request(method, format!("{}{path}", self.base))
+            .bearer_auth(key);
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let r = request.send().await.unwrap();
+        (r.status().as_u16(), r.json().await.unwrap_or(Value::Null))
+    }
+
+    /// `POST /webhook-endpoints` with `endpointUrl` and, when given, `events`.
+    pub async fn create_endpoint(
+        &self,
+        key: &str,
+        url: &str,
+        events: Option<&[&str]>,
+    ) -> (u16, Value) {
+        let mut body = json!({"name": "orders", "endpointUrl": url});
+        if let Some(events) = events {
+            body["events"] = json!(events);
+        }
+        self.merchant(reqwest::Method::POST, "/webhook-endpoints", key, Some(body))
+            .await
+    }
+
+    /// `POST /webhook-endpoints/{id}/{action}` (test, revoke, enable).
+    pub async fn endpoint_action(&self, key: &str, id: &str, action: &str) -> (u16, Value) {
+        self.merchant(
+            reqwest::Method::POST,
+            &format!("/webhook-endpoints/{id}/{action}"),
+            key,
+            None,
+        )
+        .await
+    }
+
+    /// The endpoint as the list route shows it.
+    pub async fn listed_endpoint(&self, key: &str, id: &str) -> Value {
+        let (s, b) = self
+            .merchant(reqwest::Method::GET, "/webhook-endpoints", key, None)
+            .await;
+        assert_eq!(s, 200, "{b}");
+        b["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["endpointId"] == id)
+            .cloned()
+            .unwrap_or_else(|| panic!("endpoint {id} not listed: {b}"))
+    }
+
+    /// The endpoint's deliveries, newest first.
+    pub async fn deliveries(&self, key: &str, endpoint_id: &str) -> Vec<Value> {
+        let (s, b) = self
+            .merchant(
+                reqwest::Method::GET,
+                &format!("/webhook-endpoints/{endpoint_id}/deliveries?limit=200"),
+                key,
+                None,
+            )
+            .await;
+        assert_eq!(s, 200, "{b}");
+        b["data"].as_array().unwrap().clone()
+    }
+
+    /// The database URL the server uses (SQLite: the file in its data dir).
+    pub fn db_url(&self) -> String {
+        if self.database_url.is_empty() {
+            format!(
+                "sqlite://{}",
+                self.data_dir.path().join("pixgate.db").display()
+            )
+        } else {
+            self.database_url.clone()
+        }
+    }
+
+    /// Opens the server's database from the test process.
+    pub async fn open_db(&self) -> pixgate::db::Db {
+        pixgate::db::Db::connect(&self.db_url(), 2).await.unwrap()
+    }
+}
+
+/// Writes a LIVE-style intent in `PENDING` for `store` with its `payment.pending` event, the
+/// way live execution will; returns its id.
+pub async fn pending_intent(db: &pixgate::db::Db, store: &str, reference: &str) -> String {
+    use pixgate::db::{catalog, intents};
+    let store = catalog::store_by_code(&db.read, store)
+        .await
+        .unwrap()
+        .expect("store exists");
+    let now = pixgate::db::now_ms();
+    let intent = intents::Intent {
+        id: uuid::Uuid::new_v4().to_string(),
+        merchant_id: store.merchant_id.clone(),
+        store_id: store.id.clone(),
+        status: "PENDING".into(),
+        amount_centavos: 12_990,
+        currency: "BRL".into(),
+        reference: reference.into(),
+        description: Some("Order".into()),
+        payer_kind: "CPF".into(),
+        payer_sealed: "not-read-by-these-tests".into(),
+        metadata: r#"{"orderId":"10042","attribution":{"utm_source":"newsletter"}}"#.into(),
+        idempotency_key: uuid::Uuid::new_v4().to_string(),
+        routing_mode: "LIVE".into(),
+        routing_policy: "d0-first".into(),
+        provider_code: "sandbox-a".into(),
+        gateway_alias: "sandbox-a-d0".into(),
+        release_class: "D0".into(),
+        cross_class_failover: pixgate::db::Flag(false),
+        fee_centavos: 100,
+        net_centavos: 12_890,
+        settlement_date: "2026-11-23".into(),
+        provider_payment_id: None,
+        failure_code: None,
+        failure_message: None,
+        created_at: now,
+        updated_at: now,
+        completed_at: None,
+    };
+    let mut tx = db.write.begin().await.unwrap();
+    intents::insert(&mut *tx, &intent).await.unwrap();
+    pixgate::outbox::record_created(&mut tx, &intent)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    intent.id
+}
+
+/// Moves a PENDING intent to `to` through the outbox.
+pub async fn settle(db: &pixgate::db::Db, intent_id: &str, to: &str) -> pixgate::outbox::Recorded {
+    let mut tx = db.write.begin().await.unwrap();
+    let recorded = pixgate::outbox::record_transition(
+        &mut tx,
+        intent_id,
+        pixgate::outbox::Transition {
+            to,
+            provider_payment_id: Some("E2E-PSP-1"),
+            failure: (to == "FAILED").then_some(("psp_declined", "the PSP declined the charge")),
+            at: pixgate::db::now_ms(),
+        },
+    )
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    recorded
+}
