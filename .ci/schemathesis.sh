@@ -8,7 +8,7 @@ work=$(mktemp -d)
 trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 
 PIXGATE_DATA_DIR="$work/data" PIXGATE_LISTEN=127.0.0.1:0 PIXGATE_ADMIN_LISTEN=127.0.0.1:0 \
-PIXGATE_RATE_LIMIT_PER_SECOND=0 PIXGATE_LOG=warn \
+PIXGATE_RATE_LIMIT_PER_SECOND=0 PIXGATE_LOG=warn PIXGATE_WEBHOOK_TIMEOUT=3s \
   "$bin" serve >"$work/out" 2>"$work/err" &
 pid=$!
 for _ in $(seq 1 600); do

@@ -13,7 +13,10 @@ create table webhook_endpoints (
         check (status in ('ACTIVE', 'DISABLED', 'REVOKED')),
     secret_sealed text not null,
     failure_count bigint not null default 0,
+    -- The start of the current run of failures, and its latest failure: a run ends at a success
+    -- or when no attempt failed for longer than the longest retry wait.
     failing_since bigint,
+    last_failure_at bigint,
     last_delivery_id text,
     created_at bigint not null,
     updated_at bigint not null,

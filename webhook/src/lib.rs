@@ -46,12 +46,16 @@ const SCHEME: &str = "v1=";
 
 /// The signature header value for `body` sent at `timestamp` (Unix seconds).
 pub fn sign(secret: &str, timestamp: u64, body: &[u8]) -> String {
-    format!("{SCHEME}{}", hex::encode(mac(secret, timestamp, body)))
+    format!(
+        "{SCHEME}{}",
+        hex::encode(mac(secret, &timestamp.to_string(), body))
+    )
 }
 
-fn mac(secret: &str, timestamp: u64, body: &[u8]) -> [u8; 32] {
+/// The MAC over the timestamp exactly as sent (the header's text), a dot and the body.
+fn mac(secret: &str, timestamp: &str, body: &[u8]) -> [u8; 32] {
     let mut mac = HmacSha256::new_from_slice(secret.as_bytes()).expect("HMAC takes any key length");
-    mac.update(timestamp.to_string().as_bytes());
+    mac.update(timestamp.as_bytes());
     mac.update(b".");
     mac.update(body);
     mac.finalize().into_bytes().into()
@@ -160,6 +164,7 @@ pub fn verify_with_tolerance<H: Headers + ?Sized>(
     if timestamp.is_empty() || !timestamp.bytes().all(|b| b.is_ascii_digit()) {
         return Err(VerifyError::MalformedTimestamp);
     }
+    let signed_timestamp = timestamp;
     let timestamp: u64 = timestamp
         .parse()
         .map_err(|_| VerifyError::MalformedTimestamp)?;
@@ -182,7 +187,7 @@ pub fn verify_with_tolerance<H: Headers + ?Sized>(
     let mut given = [0u8; 32];
     // `hex` accepts either case; the length check rules out a truncated digest.
     hex::decode_to_slice(hex_digest, &mut given).map_err(|_| VerifyError::MalformedSignature)?;
-    let expected = mac(secret, timestamp, raw_body);
+    let expected = mac(secret, signed_timestamp, raw_body);
     if bool::from(expected.ct_eq(&given)) {
         Ok(Verified {
             timestamp,
@@ -331,6 +336,17 @@ mod tests {
         assert_eq!(
             verify(SECRET, &none[..], BODY, at(TS)),
             Err(VerifyError::MissingTimestamp)
+        );
+    }
+
+    #[test]
+    fn the_timestamp_is_signed_as_sent() {
+        let padded = format!("0{TS}");
+        let sig = format!("v1={}", hex::encode(mac(SECRET, &padded, BODY)));
+        assert!(verify(SECRET, &headers(&padded, &sig), BODY, at(TS)).is_ok());
+        assert_eq!(
+            verify(SECRET, &headers(&TS.to_string(), &sig), BODY, at(TS)),
+            Err(VerifyError::SignatureMismatch)
         );
     }
 

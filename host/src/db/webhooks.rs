@@ -17,6 +17,7 @@ pub struct Endpoint {
     pub secret_sealed: String,
     pub failure_count: i64,
     pub failing_since: Option<i64>,
+    pub last_failure_at: Option<i64>,
     pub last_delivery_id: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
@@ -25,8 +26,8 @@ pub struct Endpoint {
 }
 
 const ENDPOINT_COLUMNS: &str = "id, merchant_id, name, url, url_normalized, events, status, \
-    secret_sealed, failure_count, failing_since, last_delivery_id, created_at, updated_at, \
-    disabled_at, revoked_at";
+    secret_sealed, failure_count, failing_since, last_failure_at, last_delivery_id, created_at, \
+    updated_at, disabled_at, revoked_at";
 
 pub async fn insert_endpoint<'e>(
     ex: impl Executor<'e, Database = Any>,
@@ -34,7 +35,7 @@ pub async fn insert_endpoint<'e>(
 ) -> sqlx::Result<()> {
     sqlx::query(AssertSqlSafe(format!(
         "insert into webhook_endpoints ({ENDPOINT_COLUMNS}) \
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
     )))
     .bind(&e.id)
     .bind(&e.merchant_id)
@@ -46,6 +47,7 @@ pub async fn insert_endpoint<'e>(
     .bind(&e.secret_sealed)
     .bind(e.failure_count)
     .bind(e.failing_since)
+    .bind(e.last_failure_at)
     .bind(&e.last_delivery_id)
     .bind(e.created_at)
     .bind(e.updated_at)
@@ -127,7 +129,9 @@ pub async fn set_endpoint_status<'e>(
     let stamp = match to {
         "REVOKED" => ", revoked_at = $2",
         "DISABLED" => ", disabled_at = $2",
-        _ => ", disabled_at = null, failure_count = 0, failing_since = null",
+        _ => {
+            ", disabled_at = null, failure_count = 0, failing_since = null, last_failure_at = null"
+        }
     };
     let done = sqlx::query(AssertSqlSafe(format!(
         "update webhook_endpoints set status = $3, updated_at = $2 {stamp} \
@@ -271,19 +275,22 @@ pub async fn delivery<'e>(
     .await
 }
 
-/// The endpoint's deliveries, newest first; `before` pages on `created_at`.
+/// The endpoint's deliveries, newest first; `before` (`created_at`, `id`) pages.
 pub async fn deliveries_of_endpoint<'e>(
     ex: impl Executor<'e, Database = Any>,
     endpoint_id: &str,
-    before: Option<i64>,
+    before: Option<(i64, String)>,
     limit: i64,
 ) -> sqlx::Result<Vec<Delivery>> {
+    let (before_at, before_id) = before.unwrap_or((i64::MAX, String::new()));
     sqlx::query_as(AssertSqlSafe(format!(
-        "select {DELIVERY_COLUMNS} from webhook_deliveries \
-         where endpoint_id = $1 and created_at < $2 order by created_at desc, id desc limit $3"
+        "select {DELIVERY_COLUMNS} from webhook_deliveries where endpoint_id = $1 \
+         and (created_at < $2 or (created_at = $2 and id < $3)) \
+         order by created_at desc, id desc limit $4"
     )))
     .bind(endpoint_id)
-    .bind(before.unwrap_or(i64::MAX))
+    .bind(before_at)
+    .bind(before_id)
     .bind(limit)
     .fetch_all(ex)
     .await
@@ -426,7 +433,8 @@ pub async fn finish_attempt<'e>(
     Ok(done.rows_affected() == 1)
 }
 
-/// Makes a delivery due now again (resend); `false` when it does not exist.
+/// Makes a delivery due now again (resend), unless an attempt of it is in flight (claimed
+/// and its lease still running); `false` then.
 pub async fn requeue<'e>(
     ex: impl Executor<'e, Database = Any>,
     delivery_id: &str,
@@ -434,7 +442,8 @@ pub async fn requeue<'e>(
 ) -> sqlx::Result<bool> {
     let done = sqlx::query(
         "update webhook_deliveries set status = 'PENDING', next_attempt_at = $2, \
-         claim_token = null, updated_at = $2, completed_at = null where id = $1",
+         claim_token = null, updated_at = $2, completed_at = null \
+         where id = $1 and (claim_token is null or next_attempt_at <= $2)",
     )
     .bind(delivery_id)
     .bind(now)
@@ -443,30 +452,62 @@ pub async fn requeue<'e>(
     Ok(done.rows_affected() == 1)
 }
 
-/// The endpoint's health after an attempt: success resets the failure count, a failure adds
-/// one and starts the failing period if none is running.
+/// The endpoint's health after an attempt: a success resets the failure count and ends the
+/// failing run; a failure adds one and starts a run unless one is going, that is unless the
+/// previous failure is less than `run_gap_ms` old.
 pub async fn note_attempt_on_endpoint<'e>(
     ex: impl Executor<'e, Database = Any>,
     endpoint_id: &str,
     delivery_id: &str,
     success: bool,
     attempted_at: i64,
+    run_gap_ms: i64,
 ) -> sqlx::Result<()> {
-    let sql = if success {
-        "update webhook_endpoints set failure_count = 0, failing_since = null, \
-         last_delivery_id = $2, updated_at = $3 where id = $1"
-    } else {
-        "update webhook_endpoints set failure_count = failure_count + 1, \
-         failing_since = coalesce(failing_since, $3), last_delivery_id = $2, updated_at = $3 \
-         where id = $1"
-    };
-    sqlx::query(sql)
+    let query = if success {
+        sqlx::query(
+            "update webhook_endpoints set failure_count = 0, failing_since = null, \
+             last_failure_at = null, last_delivery_id = $2, updated_at = $3 where id = $1",
+        )
         .bind(endpoint_id)
         .bind(delivery_id)
         .bind(attempted_at)
-        .execute(ex)
-        .await?;
+    } else {
+        sqlx::query(
+            "update webhook_endpoints set failure_count = failure_count + 1, \
+             failing_since = case when failing_since is null or last_failure_at is null \
+                 or last_failure_at < $4 then $3 else failing_since end, \
+             last_failure_at = $3, last_delivery_id = $2, updated_at = $3 where id = $1",
+        )
+        .bind(endpoint_id)
+        .bind(delivery_id)
+        .bind(attempted_at)
+        .bind(attempted_at - run_gap_ms)
+    };
+    query.execute(ex).await?;
     Ok(())
+}
+
+/// A success that arrived after its claim was lost (the lease ran out and the delivery was
+/// claimed again, or resent): the delivery still counts as delivered if nothing finished it.
+pub async fn mark_delivered_if_pending<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    delivery_id: &str,
+    attempted_at: i64,
+    http_status: Option<i64>,
+    now: i64,
+) -> sqlx::Result<bool> {
+    let done = sqlx::query(
+        "update webhook_deliveries set status = 'DELIVERED', next_attempt_at = null, \
+         claim_token = null, last_attempt_at = $2, last_http_status = $3, last_error = null, \
+         updated_at = $4, completed_at = $4 where id = $1 and status = 'PENDING'",
+    )
+    .bind(delivery_id)
+    .bind(attempted_at)
+    .bind(http_status)
+    .bind(now)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
 }
 
 /// Points the endpoint's `lastDelivery` at this delivery without touching its health (the

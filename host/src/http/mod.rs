@@ -56,6 +56,11 @@ impl App {
         })
     }
 
+    /// The shared state (benchmarks and in-process embedders write through it).
+    pub fn state(&self) -> Arc<AppState> {
+        self.state.clone()
+    }
+
     /// Serves until `shutdown` resolves, then lets in-flight requests finish.
     pub async fn run(
         self,

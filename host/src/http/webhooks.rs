@@ -291,6 +291,10 @@ pub fn normalise_url(raw: &str) -> Result<String, ApiError> {
     if url.fragment().is_some() {
         return Err(invalid("must not have a fragment"));
     }
+    // Percent-encoding can make the normal form several times longer than what was sent.
+    if url.as_str().len() > URL_MAX_CHARS {
+        return Err(invalid("must have at most 2048 characters once encoded"));
+    }
     Ok(url.to_string())
 }
 
@@ -377,6 +381,7 @@ async fn create_endpoint(
         secret_sealed: state.master_key.seal(secret.as_bytes())?,
         failure_count: 0,
         failing_since: None,
+        last_failure_at: None,
         last_delivery_id: None,
         created_at: now,
         updated_at: now,
@@ -638,14 +643,14 @@ async fn list_deliveries(
             sql::delivery(&state.db.read, id)
                 .await?
                 .filter(|d| d.endpoint_id == endpoint.id)
+                .map(|d| (d.created_at, d.id))
                 .ok_or_else(|| {
                     ApiError::invalid(
                         "invalid_before",
                         "before",
                         "`before` is not a delivery of this endpoint",
                     )
-                })?
-                .created_at,
+                })?,
         ),
         None => None,
     };
@@ -662,7 +667,8 @@ async fn list_deliveries(
 }
 
 /// Sends a delivery again (same id and body; fresh timestamp and signature), as soon as the
-/// sender gets to it. A failure continues the delivery's retry schedule.
+/// sender gets to it. If that attempt fails, the delivery goes on with the retries its
+/// schedule has left (none for an exhausted one).
 #[utoipa::path(
     post,
     path = "/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/resend",
@@ -673,7 +679,7 @@ async fn list_deliveries(
         (status = 401, description = "API key missing, invalid or revoked", body = ErrorEnvelope),
         (status = 403, description = "The key lacks `webhooks:manage`", body = ErrorEnvelope),
         (status = 404, description = "No such endpoint or delivery for this merchant", body = ErrorEnvelope),
-        (status = 409, description = "The endpoint is not ACTIVE (`endpoint_not_active`)", body = ErrorEnvelope),
+        (status = 409, description = "The endpoint is not ACTIVE (`endpoint_not_active`), or an attempt of this delivery is being sent (`delivery_in_flight`)", body = ErrorEnvelope),
         (status = 429, description = "Rate limit of the key exceeded; see Retry-After", body = ErrorEnvelope),
     )
 )]
@@ -703,7 +709,12 @@ async fn resend_delivery(
             message: format!("this webhook endpoint is {}", endpoint.status),
         });
     }
-    sql::requeue(&state.db.write, &delivery_id, db::now_ms()).await?;
+    if !sql::requeue(&state.db.write, &delivery_id, db::now_ms()).await? {
+        return Err(ApiError::Conflict {
+            code: "delivery_in_flight",
+            message: "an attempt of this delivery is being sent; resend it once it ends".into(),
+        });
+    }
     state.webhooks.wake();
     let delivery = sql::delivery(&state.db.read, &delivery_id)
         .await?

@@ -112,9 +112,11 @@ impl AllowList {
     }
 }
 
-/// A refused destination; recorded as the attempt's error.
+/// A refused destination; recorded as the attempt's error. The message names the host and
+/// the class, not the address a name resolved to: merchants see it, and it must not map the
+/// service's internal DNS for them.
 #[derive(Debug, Clone, thiserror::Error)]
-#[error("address_blocked: {host} is {ip}, a {class} address")]
+#[error("address_blocked: {host} is a {class} address")]
 pub struct Blocked {
     pub host: String,
     pub ip: IpAddr,
@@ -134,7 +136,10 @@ impl Resolve for GuardedResolver {
             let host = name.as_str().to_owned();
             let resolved: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0))
                 .await
-                .map_err(|e| format!("dns_failed: {host}: {e}"))?
+                .map_err(|e| {
+                    tracing::debug!(%host, error = %e, "webhook host did not resolve");
+                    format!("dns_failed: {host} did not resolve")
+                })?
                 .collect();
             let mut first_refusal = None;
             let usable: Vec<SocketAddr> = resolved
@@ -312,7 +317,7 @@ mod tests {
         let refused = allow.check("h", "10.9.0.1".parse().unwrap()).unwrap_err();
         assert_eq!(
             refused.to_string(),
-            "address_blocked: h is 10.9.0.1, a private address"
+            "address_blocked: h is a private address"
         );
         // The IPv4-mapped form of an allowed address is still refused.
         assert!(

@@ -79,6 +79,8 @@ pub enum SettingsError {
     CaFile(String),
     #[error("webhook TLS: {0}")]
     Tls(String),
+    #[error("{0}")]
+    OutOfRange(String),
 }
 
 /// The parsed settings.
@@ -98,6 +100,40 @@ impl Settings {
     /// then waits for the next batch write.
     pub fn lease(&self) -> Duration {
         self.timeout + Duration::from_secs(10)
+    }
+
+    /// Failures closer together than this belong to one run of failures; a longer silence
+    /// (no attempt failed) starts a new run. The longest wait of the schedule, with its
+    /// jitter, plus the lease, so retries of one delivery never break a run.
+    pub fn failure_run_gap(&self) -> Duration {
+        let longest = self
+            .retry_schedule
+            .iter()
+            .max()
+            .copied()
+            .unwrap_or_default();
+        longest.mul_f64(1.0 + f64::from(self.jitter_percent) / 100.0) + self.lease()
+    }
+}
+
+impl Settings {
+    /// Bounds that keep the time arithmetic far from overflow and the values sane.
+    fn check_bounds(&self) -> Result<(), SettingsError> {
+        const DAY: Duration = Duration::from_secs(86_400);
+        let out = |what: &str| Err(SettingsError::OutOfRange(what.to_owned()));
+        if self.timeout.is_zero() || self.timeout > Duration::from_secs(300) {
+            return out("PIXGATE_WEBHOOK_TIMEOUT must be more than 0 and at most 5 minutes");
+        }
+        if self.retry_schedule.len() > 50 || self.retry_schedule.iter().any(|w| *w > 7 * DAY) {
+            return out("PIXGATE_WEBHOOK_RETRY_SCHEDULE: at most 50 waits of at most 7 days");
+        }
+        if self.disable_after > 365 * DAY {
+            return out("PIXGATE_WEBHOOK_DISABLE_AFTER must be at most 365 days");
+        }
+        if self.poll_interval > Duration::from_secs(3600) {
+            return out("PIXGATE_WEBHOOK_POLL_INTERVAL must be at most an hour");
+        }
+        Ok(())
     }
 }
 
@@ -130,6 +166,7 @@ impl Webhooks {
             poll_interval: args.poll_interval.max(Duration::from_millis(10)),
             worker: args.worker,
         };
+        settings.check_bounds()?;
         let allow = AllowList::parse(&args.allow_cidrs)?;
         let egress = Egress::new(
             allow,

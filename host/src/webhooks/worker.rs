@@ -160,9 +160,11 @@ async fn send_claimed(state: &AppState, claim: &sql::Claimed) -> Option<AttemptO
 
 /// Sends a `webhook.test` delivery to `endpoint` now and records it like any attempt.
 pub async fn deliver_test(
-    state: &AppState,
+    state: &Arc<AppState>,
     endpoint: &sql::Endpoint,
 ) -> Result<(String, AttemptOutcome), TestError> {
+    let secret = state.master_key.open(&endpoint.secret_sealed)?;
+    let secret = String::from_utf8_lossy(&secret).into_owned();
     let now = db::now_ms();
     let id = uuid::Uuid::new_v4().to_string();
     let body = serde_json::json!({
@@ -195,32 +197,43 @@ pub async fn deliver_test(
         },
     )
     .await?;
-    let secret = state.master_key.open(&endpoint.secret_sealed)?;
-    let secret = String::from_utf8_lossy(&secret);
-    let outcome = deliver::attempt(
-        &state.webhooks.egress,
-        Outgoing {
-            url: &endpoint.url,
-            secret: &secret,
-            delivery_id: &id,
-            event_type: TEST_EVENT,
-            body: &body,
-        },
-    )
-    .await;
-    let finished = Finished {
-        claim: sql::Claimed {
-            id: id.clone(),
-            endpoint_id: endpoint.id.clone(),
-            event_type: TEST_EVENT.to_owned(),
-            body,
-            attempts: 1,
-            claim_token: token,
-        },
-        outcome,
+    // Sent and recorded in a task of its own: a client that hangs up does not leave the
+    // claimed delivery to be sent again when its lease runs out.
+    let task = {
+        let state = state.clone();
+        let url = endpoint.url.clone();
+        let endpoint_id = endpoint.id.clone();
+        let id = id.clone();
+        tokio::spawn(async move {
+            let outcome = deliver::attempt(
+                &state.webhooks.egress,
+                Outgoing {
+                    url: &url,
+                    secret: &secret,
+                    delivery_id: &id,
+                    event_type: TEST_EVENT,
+                    body: &body,
+                },
+            )
+            .await;
+            let finished = Finished {
+                claim: sql::Claimed {
+                    id,
+                    endpoint_id,
+                    event_type: TEST_EVENT.to_owned(),
+                    body,
+                    attempts: 1,
+                    claim_token: token,
+                },
+                outcome,
+            };
+            record(&state, std::slice::from_ref(&finished))
+                .await
+                .map(|()| finished.outcome)
+        })
     };
-    record(state, std::slice::from_ref(&finished)).await?;
-    Ok((id, finished.outcome))
+    let outcome = task.await.map_err(|e| TestError::Task(e.to_string()))??;
+    Ok((id, outcome))
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -229,6 +242,8 @@ pub enum TestError {
     Db(#[from] sqlx::Error),
     #[error(transparent)]
     Crypto(#[from] crate::crypto::CryptoError),
+    #[error("test delivery task: {0}")]
+    Task(String),
 }
 
 async fn record_loop(state: Arc<AppState>, mut rx: mpsc::Receiver<Finished>) {
@@ -245,6 +260,24 @@ async fn record_loop(state: Arc<AppState>, mut rx: mpsc::Receiver<Finished>) {
 /// Records finished attempts in one transaction: the attempt, the delivery's next state and
 /// the endpoint's health (which may disable it, cancelling what it still had pending).
 pub async fn record(state: &AppState, batch: &[Finished]) -> Result<(), sqlx::Error> {
+    // Endpoint rows are locked in one order by every writer, so two instances recording
+    // batches for the same endpoints cannot deadlock.
+    let mut ordered: Vec<&Finished> = batch.iter().collect();
+    ordered.sort_by(|a, b| a.claim.endpoint_id.cmp(&b.claim.endpoint_id));
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        match record_ordered(state, &ordered).await {
+            Err(e) if tries < 3 => {
+                tracing::warn!(error = %e, "recording webhook attempts failed; retrying");
+                tokio::time::sleep(Duration::from_millis(50 * tries)).await;
+            }
+            done => return done,
+        }
+    }
+}
+
+async fn record_ordered(state: &AppState, batch: &[&Finished]) -> Result<(), sqlx::Error> {
     let settings = &state.webhooks.settings;
     let mut tx = state.db.write.begin().await?;
     let now = db::now_ms();
@@ -282,7 +315,7 @@ async fn record_one(
     )
     .await?;
     let (status, next_attempt_at) = next_step(settings, claim, outcome, now);
-    sql::finish_attempt(
+    let claim_held = sql::finish_attempt(
         &mut *conn,
         &claim.id,
         &claim.claim_token,
@@ -294,6 +327,22 @@ async fn record_one(
         now,
     )
     .await?;
+    if !claim_held {
+        // The lease ran out (and the delivery may be out again) or it was canceled or resent
+        // meanwhile: the attempt is kept as a fact, but only a success still changes the
+        // delivery, and the endpoint's health is left to the attempt that holds the claim.
+        if outcome.succeeded() {
+            sql::mark_delivered_if_pending(
+                &mut *conn,
+                &claim.id,
+                outcome.attempted_at,
+                http_status,
+                now,
+            )
+            .await?;
+        }
+        return Ok(());
+    }
     if claim.event_type == TEST_EVENT {
         // A test says how the endpoint answers now; it does not count toward disabling it.
         return sql::set_last_delivery(&mut *conn, &claim.endpoint_id, &claim.id).await;
@@ -304,6 +353,7 @@ async fn record_one(
         &claim.id,
         outcome.succeeded(),
         outcome.attempted_at,
+        settings.failure_run_gap().as_millis() as i64,
     )
     .await?;
     if !outcome.succeeded() {
