@@ -453,7 +453,7 @@ async fn payment_events_reach_subscribed_endpoints_through_the_outbox() {
         let only_succeeded = Receiver::start(&ca).await;
         let server = start(backend, env(&ca, "1s")).await;
         let key = merchant(&server, "shop").await;
-        let (_, secret) = endpoint(&server, &key, &all.url("/all"), None).await;
+        let (all_id, secret) = endpoint(&server, &key, &all.url("/all"), None).await;
         let (_, secret2) = endpoint(
             &server,
             &key,
@@ -520,6 +520,46 @@ async fn payment_events_reach_subscribed_endpoints_through_the_outbox() {
         verify(&secret2, &got[0]);
         assert_eq!(got[0].json()["data"]["paymentIntentId"], intent);
         assert_eq!(silent.count(), 0);
+
+        // The delivery log pages newest first without gaps or repeats.
+        let page = |before: Option<String>| {
+            let server = &server;
+            let key = &key;
+            let all_id = &all_id;
+            async move {
+                let path = match before {
+                    Some(b) => format!("/webhook-endpoints/{all_id}/deliveries?limit=3&before={b}"),
+                    None => format!("/webhook-endpoints/{all_id}/deliveries?limit=3"),
+                };
+                let (s, b) = server
+                    .merchant(reqwest::Method::GET, &path, key, None)
+                    .await;
+                assert_eq!(s, 200, "{b}");
+                b["data"].as_array().unwrap().clone()
+            }
+        };
+        let first = page(None).await;
+        assert_eq!(first.len(), 3);
+        let second = page(first[2]["deliveryId"].as_str().map(str::to_owned)).await;
+        assert_eq!(second.len(), 1);
+        let ids: std::collections::HashSet<String> = first
+            .iter()
+            .chain(&second)
+            .map(|d| d["deliveryId"].as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(ids.len(), 4);
+        let (s, b) = server
+            .merchant(
+                reqwest::Method::GET,
+                &format!("/webhook-endpoints/{all_id}/deliveries?limit=0"),
+                &key,
+                None,
+            )
+            .await;
+        assert_eq!(
+            (s, b["error"]["code"].as_str()),
+            (400, Some("invalid_limit"))
+        );
 
         // A terminal intent does not move again, and a SHADOW charge emits no event.
         let mut tx = db.write.begin().await.unwrap();

@@ -452,38 +452,60 @@ pub async fn requeue<'e>(
     Ok(done.rows_affected() == 1)
 }
 
-/// The endpoint's health after an attempt: a success resets the failure count and ends the
-/// failing run; a failure adds one and starts a run unless one is going, that is unless the
-/// previous failure is less than `run_gap_ms` old.
-pub async fn note_attempt_on_endpoint<'e>(
+/// After a batch with a success: the failures that followed it are the whole current run.
+#[allow(clippy::too_many_arguments)]
+pub async fn restart_endpoint_health<'e>(
     ex: impl Executor<'e, Database = Any>,
     endpoint_id: &str,
-    delivery_id: &str,
-    success: bool,
-    attempted_at: i64,
-    run_gap_ms: i64,
+    failures: i64,
+    first_failure_at: Option<i64>,
+    last_failure_at: Option<i64>,
+    last_delivery_id: &str,
+    now: i64,
 ) -> sqlx::Result<()> {
-    let query = if success {
-        sqlx::query(
-            "update webhook_endpoints set failure_count = 0, failing_since = null, \
-             last_failure_at = null, last_delivery_id = $2, updated_at = $3 where id = $1",
-        )
-        .bind(endpoint_id)
-        .bind(delivery_id)
-        .bind(attempted_at)
-    } else {
-        sqlx::query(
-            "update webhook_endpoints set failure_count = failure_count + 1, \
-             failing_since = case when failing_since is null or last_failure_at is null \
-                 or last_failure_at < $4 then $3 else failing_since end, \
-             last_failure_at = $3, last_delivery_id = $2, updated_at = $3 where id = $1",
-        )
-        .bind(endpoint_id)
-        .bind(delivery_id)
-        .bind(attempted_at)
-        .bind(attempted_at - run_gap_ms)
-    };
-    query.execute(ex).await?;
+    sqlx::query(
+        "update webhook_endpoints set failure_count = $2, failing_since = $3, \
+         last_failure_at = $4, last_delivery_id = $5, updated_at = $6 where id = $1",
+    )
+    .bind(endpoint_id)
+    .bind(failures)
+    .bind(first_failure_at)
+    .bind(last_failure_at)
+    .bind(last_delivery_id)
+    .bind(now)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+/// After a batch of only failures: they extend the current run, or start a new one when the
+/// previous failure is older than `run_gap_before` (a silence, not a run).
+#[allow(clippy::too_many_arguments)]
+pub async fn add_endpoint_failures<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    endpoint_id: &str,
+    failures: i64,
+    first_failure_at: i64,
+    last_failure_at: i64,
+    run_gap_before: i64,
+    last_delivery_id: &str,
+    now: i64,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "update webhook_endpoints set failure_count = failure_count + $2, \
+         failing_since = case when failing_since is null or last_failure_at is null \
+             or last_failure_at < $5 then $3 else failing_since end, \
+         last_failure_at = $4, last_delivery_id = $6, updated_at = $7 where id = $1",
+    )
+    .bind(endpoint_id)
+    .bind(failures)
+    .bind(first_failure_at)
+    .bind(last_failure_at)
+    .bind(run_gap_before)
+    .bind(last_delivery_id)
+    .bind(now)
+    .execute(ex)
+    .await?;
     Ok(())
 }
 

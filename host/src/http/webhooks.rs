@@ -202,6 +202,7 @@ pub struct DeliveryEnvelope {
 #[into_params(parameter_in = Query)]
 pub struct DeliveryQuery {
     /// At most this many, newest first (1 to 200, default 50).
+    #[param(minimum = 1, maximum = 200)]
     limit: Option<i64>,
     /// Only deliveries created before this delivery (the last one of the previous page).
     before: Option<String>,

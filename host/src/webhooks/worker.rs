@@ -34,7 +34,15 @@ pub async fn run(state: Arc<AppState>, mut shutdown: watch::Receiver<bool>) {
     let settings = state.webhooks.settings.clone();
     let permits = Arc::new(Semaphore::new(settings.concurrency));
     let (tx, rx) = mpsc::channel::<Finished>(settings.concurrency * 2);
-    let recorder = tokio::spawn(record_loop(state.clone(), rx));
+    // SQLite has one writer, so one recorder; PostgreSQL takes batches in parallel.
+    let recorders = match state.db.backend {
+        db::Backend::Sqlite => 1,
+        db::Backend::Postgres => 4,
+    };
+    let rx = Arc::new(tokio::sync::Mutex::new(rx));
+    let recorders: Vec<_> = (0..recorders)
+        .map(|_| tokio::spawn(record_loop(state.clone(), rx.clone())))
+        .collect();
     tracing::info!(concurrency = settings.concurrency, "webhook sender started");
     loop {
         if *shutdown.borrow() {
@@ -93,7 +101,9 @@ pub async fn run(state: Arc<AppState>, mut shutdown: watch::Receiver<bool>) {
     let all = settings.concurrency as u32;
     let _ = tokio::time::timeout(settings.lease(), permits.acquire_many(all)).await;
     drop(tx);
-    let _ = recorder.await;
+    for recorder in recorders {
+        let _ = recorder.await;
+    }
     tracing::info!("webhook sender stopped");
 }
 
@@ -246,9 +256,14 @@ pub enum TestError {
     Task(String),
 }
 
-async fn record_loop(state: Arc<AppState>, mut rx: mpsc::Receiver<Finished>) {
+async fn record_loop(state: Arc<AppState>, rx: Arc<tokio::sync::Mutex<mpsc::Receiver<Finished>>>) {
     let mut batch = Vec::with_capacity(CLAIM_BATCH);
-    while rx.recv_many(&mut batch, CLAIM_BATCH).await > 0 {
+    loop {
+        // Hold the receiver only while taking a batch, so the others can take the next.
+        let taken = rx.lock().await.recv_many(&mut batch, CLAIM_BATCH).await;
+        if taken == 0 {
+            break;
+        }
         if let Err(e) = record(&state, &batch).await {
             // The claims expire and the attempts are sent again.
             tracing::error!(error = %e, count = batch.len(), "recording webhook attempts failed");
@@ -281,8 +296,19 @@ async fn record_ordered(state: &AppState, batch: &[&Finished]) -> Result<(), sql
     let settings = &state.webhooks.settings;
     let mut tx = state.db.write.begin().await?;
     let now = db::now_ms();
+    // The batch is sorted by endpoint (stably, so each endpoint's attempts keep their order).
+    let mut health: Vec<(&str, Vec<Observation<'_>>)> = Vec::new();
     for item in batch {
-        record_one(&mut tx, settings, item, now).await?;
+        if let Some(observation) = record_one(&mut tx, settings, item, now).await? {
+            let endpoint = item.claim.endpoint_id.as_str();
+            match health.last_mut() {
+                Some((id, list)) if *id == endpoint => list.push(observation),
+                _ => health.push((endpoint, vec![observation])),
+            }
+        }
+    }
+    for (endpoint, observations) in &health {
+        record_health(&mut tx, settings, endpoint, observations, now).await?;
     }
     tx.commit().await?;
     for item in batch {
@@ -294,12 +320,21 @@ async fn record_ordered(state: &AppState, batch: &[&Finished]) -> Result<(), sql
     Ok(())
 }
 
-async fn record_one(
+/// One attempt's bearing on its endpoint's health.
+struct Observation<'a> {
+    succeeded: bool,
+    at: i64,
+    delivery_id: &'a str,
+}
+
+/// Records the attempt and the delivery's next state; returns what it says about the
+/// endpoint's health when that is this attempt's to say.
+async fn record_one<'a>(
     conn: &mut AnyConnection,
     settings: &Settings,
-    item: &Finished,
+    item: &'a Finished,
     now: i64,
-) -> Result<(), sqlx::Error> {
+) -> Result<Option<Observation<'a>>, sqlx::Error> {
     let Finished { claim, outcome } = item;
     let http_status = outcome.http_status.map(i64::from);
     sql::insert_attempt(
@@ -341,30 +376,70 @@ async fn record_one(
             )
             .await?;
         }
-        return Ok(());
+        return Ok(None);
     }
     if claim.event_type == TEST_EVENT {
         // A test says how the endpoint answers now; it does not count toward disabling it.
-        return sql::set_last_delivery(&mut *conn, &claim.endpoint_id, &claim.id).await;
+        sql::set_last_delivery(&mut *conn, &claim.endpoint_id, &claim.id).await?;
+        return Ok(None);
     }
-    sql::note_attempt_on_endpoint(
-        &mut *conn,
-        &claim.endpoint_id,
-        &claim.id,
-        outcome.succeeded(),
-        outcome.attempted_at,
-        settings.failure_run_gap().as_millis() as i64,
-    )
-    .await?;
-    if !outcome.succeeded() {
-        let failing_before = now - settings.disable_after.as_millis() as i64;
-        if sql::disable_if_failing_since(&mut *conn, &claim.endpoint_id, failing_before, now)
+    Ok(Some(Observation {
+        succeeded: outcome.succeeded(),
+        at: outcome.attempted_at,
+        delivery_id: &claim.id,
+    }))
+}
+
+/// Applies a batch's observations of one endpoint, in order, with one update: the failures
+/// after the last success are what count; then the disable check.
+async fn record_health(
+    conn: &mut AnyConnection,
+    settings: &Settings,
+    endpoint_id: &str,
+    observations: &[Observation<'_>],
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    let Some(last) = observations.last() else {
+        return Ok(());
+    };
+    let last_success = observations.iter().rposition(|o| o.succeeded);
+    let failures = &observations[last_success.map_or(0, |i| i + 1)..];
+    let first_failure = failures.first().map(|o| o.at);
+    let last_failure = failures.last().map(|o| o.at);
+    match (last_success, first_failure, last_failure) {
+        (Some(_), _, _) => {
+            sql::restart_endpoint_health(
+                &mut *conn,
+                endpoint_id,
+                failures.len() as i64,
+                first_failure,
+                last_failure,
+                last.delivery_id,
+                now,
+            )
             .await?
-        {
+        }
+        (None, Some(first), Some(latest)) => {
+            sql::add_endpoint_failures(
+                &mut *conn,
+                endpoint_id,
+                failures.len() as i64,
+                first,
+                latest,
+                first - settings.failure_run_gap().as_millis() as i64,
+                last.delivery_id,
+                now,
+            )
+            .await?
+        }
+        _ => {}
+    }
+    if !failures.is_empty() {
+        let failing_before = now - settings.disable_after.as_millis() as i64;
+        if sql::disable_if_failing_since(&mut *conn, endpoint_id, failing_before, now).await? {
             let canceled =
-                sql::cancel_pending(&mut *conn, &claim.endpoint_id, "endpoint_disabled", now)
-                    .await?;
-            tracing::warn!(endpoint = %claim.endpoint_id, canceled, "webhook endpoint disabled after failing continuously");
+                sql::cancel_pending(&mut *conn, endpoint_id, "endpoint_disabled", now).await?;
+            tracing::warn!(endpoint = %endpoint_id, canceled, "webhook endpoint disabled after failing continuously");
         }
     }
     Ok(())
