@@ -51,6 +51,17 @@ impl Server {
         .await
     }
 
+    /// `POST /webhook-endpoints/{endpoint}/deliveries/{delivery}/resend`.
+    pub async fn resend(&self, key: &str, endpoint: &str, delivery: &str) -> (u16, Value) {
+        self.merchant(
+            reqwest::Method::POST,
+            &format!("/webhook-endpoints/{endpoint}/deliveries/{delivery}/resend"),
+            key,
+            None,
+        )
+        .await
+    }
+
     /// The endpoint as the list route shows it.
     pub async fn listed_endpoint(&self, key: &str, id: &str) -> Value {
         let (s, b) = self

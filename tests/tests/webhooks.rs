@@ -678,14 +678,7 @@ async fn failed_deliveries_are_retried_with_the_same_id_and_body_until_the_recei
         receiver.answer(200);
         let exhausted = server.deliveries(&key, &id).await[0].clone();
         let delivery_id = exhausted["deliveryId"].as_str().unwrap();
-        let (s, b) = server
-            .merchant(
-                reqwest::Method::POST,
-                &format!("/webhook-endpoints/{id}/deliveries/{delivery_id}/resend"),
-                &key,
-                None,
-            )
-            .await;
+        let (s, b) = server.resend(&key, &id, delivery_id).await;
         assert_eq!(
             (s, b["data"]["status"].as_str()),
             (202, Some("PENDING")),
@@ -973,14 +966,7 @@ async fn an_endpoint_failing_past_the_limit_is_disabled_and_can_be_re_enabled() 
         pending_intent(&db, "shop-store", "order-2").await;
         assert_eq!(server.deliveries(&key, &id).await.len(), 1);
         let delivery_id = d["deliveryId"].as_str().unwrap();
-        let (s, b) = server
-            .merchant(
-                reqwest::Method::POST,
-                &format!("/webhook-endpoints/{id}/deliveries/{delivery_id}/resend"),
-                &key,
-                None,
-            )
-            .await;
+        let (s, b) = server.resend(&key, &id, delivery_id).await;
         assert_eq!(
             (s, b["error"]["code"].as_str()),
             (409, Some("endpoint_not_active"))
@@ -991,14 +977,7 @@ async fn an_endpoint_failing_past_the_limit_is_disabled_and_can_be_re_enabled() 
         assert_eq!(s, 200, "{b}");
         assert_eq!(b["data"]["status"], "ACTIVE");
         assert_eq!(b["data"]["failureCount"], 0);
-        let (s, b) = server
-            .merchant(
-                reqwest::Method::POST,
-                &format!("/webhook-endpoints/{id}/deliveries/{delivery_id}/resend"),
-                &key,
-                None,
-            )
-            .await;
+        let (s, b) = server.resend(&key, &id, delivery_id).await;
         assert_eq!(s, 202, "{b}");
         eventually("the resent delivery to arrive", || async {
             let d = server.deliveries(&key, &id).await;

@@ -232,6 +232,17 @@ async fn own_endpoint(
         .ok_or_else(endpoint_not_found)
 }
 
+/// The scope check and the caller's endpoint named by the path, which every per-endpoint
+/// route starts with.
+async fn managed_endpoint(
+    state: &AppState,
+    principal: &Principal,
+    id: Result<Path<String>, axum::extract::rejection::PathRejection>,
+) -> Result<sql::Endpoint, ApiError> {
+    principal.require_any_scope(&[SCOPE_WEBHOOKS_MANAGE])?;
+    own_endpoint(state, principal, &uuid_path(id)?).await
+}
+
 async fn view(state: &AppState, e: &sql::Endpoint) -> Result<Endpoint, ApiError> {
     let last_delivery = match &e.last_delivery_id {
         Some(id) => sql::delivery(&state.db.read, id)
@@ -460,8 +471,7 @@ async fn test_endpoint(
     principal: Principal,
     id: Result<Path<String>, axum::extract::rejection::PathRejection>,
 ) -> Result<Json<TestResultEnvelope>, ApiError> {
-    principal.require_any_scope(&[SCOPE_WEBHOOKS_MANAGE])?;
-    let endpoint = own_endpoint(&state, &principal, &uuid_path(id)?).await?;
+    let endpoint = managed_endpoint(&state, &principal, id).await?;
     if endpoint.status == "REVOKED" {
         return Err(revoked());
     }
@@ -512,8 +522,7 @@ async fn revoke_endpoint(
     principal: Principal,
     id: Result<Path<String>, axum::extract::rejection::PathRejection>,
 ) -> Result<Json<EndpointEnvelope>, ApiError> {
-    principal.require_any_scope(&[SCOPE_WEBHOOKS_MANAGE])?;
-    let endpoint = own_endpoint(&state, &principal, &uuid_path(id)?).await?;
+    let endpoint = managed_endpoint(&state, &principal, id).await?;
     let now = db::now_ms();
     let mut tx = state.db.write.begin().await?;
     if sql::set_endpoint_status(
@@ -557,8 +566,7 @@ async fn enable_endpoint(
     principal: Principal,
     id: Result<Path<String>, axum::extract::rejection::PathRejection>,
 ) -> Result<Json<EndpointEnvelope>, ApiError> {
-    principal.require_any_scope(&[SCOPE_WEBHOOKS_MANAGE])?;
-    let endpoint = own_endpoint(&state, &principal, &uuid_path(id)?).await?;
+    let endpoint = managed_endpoint(&state, &principal, id).await?;
     if endpoint.status == "REVOKED" {
         return Err(revoked());
     }
@@ -625,8 +633,7 @@ async fn list_deliveries(
     id: Result<Path<String>, axum::extract::rejection::PathRejection>,
     query: Result<Query<DeliveryQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<DeliveryListEnvelope>, ApiError> {
-    principal.require_any_scope(&[SCOPE_WEBHOOKS_MANAGE])?;
-    let endpoint = own_endpoint(&state, &principal, &uuid_path(id)?).await?;
+    let endpoint = managed_endpoint(&state, &principal, id).await?;
     let invalid_limit = || {
         ApiError::invalid(
             "invalid_limit",

@@ -114,9 +114,7 @@ impl Settings {
             .unwrap_or_default();
         longest.mul_f64(1.0 + f64::from(self.jitter_percent) / 100.0) + self.lease()
     }
-}
 
-impl Settings {
     /// Bounds that keep the time arithmetic far from overflow and the values sane.
     fn check_bounds(&self) -> Result<(), SettingsError> {
         const DAY: Duration = Duration::from_secs(86_400);
