@@ -7,6 +7,7 @@
 pub mod bootstrap;
 pub mod chain;
 pub mod cli;
+pub mod components;
 pub mod config;
 pub mod crypto;
 pub mod db;

@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use pixgate_policy_logic as logic;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use wasmtime::component::{Component, HasSelf, Linker, Val};
 use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store, Trap};
 
@@ -54,7 +54,7 @@ impl Default for Limits {
 }
 
 /// The three decision steps of the chain.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Step {
     Policy,
