@@ -85,14 +85,24 @@ fn benches(c: &mut Criterion) {
     let resolution = chain::resolve(&sandbox, &components, &input).unwrap();
     let mut steps = c.benchmark_group("step");
     steps.bench_function("policy", |b| {
-        b.iter(|| sandbox.run_policy(&components.policy, black_box(&resolution.policy.input)))
+        b.iter(|| {
+            sandbox.run::<pixgate::sandbox::worlds::Policy>(
+                &components.policy,
+                black_box(&resolution.policy.input),
+            )
+        })
     });
     steps.bench_function("provider", |b| {
-        b.iter(|| sandbox.run_provider(&components.provider, black_box(&resolution.provider.input)))
+        b.iter(|| {
+            sandbox.run::<pixgate::sandbox::worlds::Provider>(
+                &components.provider,
+                black_box(&resolution.provider.input),
+            )
+        })
     });
     steps.bench_function("economics", |b| {
         b.iter(|| {
-            sandbox.run_economics(
+            sandbox.run::<pixgate::sandbox::worlds::Economics>(
                 &components.economics,
                 black_box(&resolution.economics.input),
             )
@@ -112,7 +122,7 @@ fn benches(c: &mut Criterion) {
     let mut echo_input = resolution.policy.input.clone();
     echo_input.charge.reference = "fine".into();
     steps.bench_function("fixed cost (echo component)", |b| {
-        b.iter(|| sandbox.run_policy(&echo, black_box(&echo_input)))
+        b.iter(|| sandbox.run::<pixgate::sandbox::worlds::Policy>(&echo, black_box(&echo_input)))
     });
     steps.finish();
 }

@@ -35,7 +35,9 @@ fn main() {
         for (i, c) in components.iter().enumerate() {
             let start = Instant::now();
             for _ in 0..1000 {
-                sandbox.run_policy(c, &input).unwrap();
+                sandbox
+                    .run::<pixgate::sandbox::worlds::Policy>(c, &input)
+                    .unwrap();
             }
             samples[i].push(start.elapsed().as_secs_f64() * 1e6 / 1000.0);
         }

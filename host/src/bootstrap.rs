@@ -1,46 +1,16 @@
-//! Start-up: data dir, master key, database, first-start seeding (sandbox gateway catalog,
-//! admin token, demo merchant), the sandbox; and the background housekeeping.
+//! First start and every start: data dir, master key, database (migrated), first-start
+//! seeding (sandbox gateway catalog, admin token, demo merchant). [`crate::app`] builds the
+//! service on what this prepares.
 
-use std::num::NonZeroU32;
 use std::path::Path;
-use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::Context;
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
-use crate::chain::Components;
+use crate::access::Scope;
 use crate::config::ServeConfig;
 use crate::crypto::{self, MasterKey};
 use crate::db::{self, Db, catalog, keys, settings};
-use crate::metrics::Metrics;
-use crate::sandbox::{Limits, Sandbox};
-
-/// Everything a request handler may use.
-pub struct AppState {
-    pub db: Db,
-    pub sandbox: Sandbox,
-    /// The components every store uses until another version is activated for it.
-    pub bundled: Components,
-    pub master_key: MasterKey,
-    /// SHA-256 (hex) of the admin token.
-    pub admin_token_hash: String,
-    pub rate_limiter: Option<DefaultKeyedRateLimiter<String>>,
-    pub metrics: Metrics,
-    pub idempotency_retention_ms: i64,
-    /// Stores with their gateways, for the charge path.
-    pub stores: db::store_cache::StoreCache,
-    /// Webhook settings, the egress-safe client and the sender's wake-up signal.
-    pub webhooks: crate::webhooks::Webhooks,
-}
-
-impl std::fmt::Debug for AppState {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("AppState")
-            .field("db", &self.db.backend)
-            .finish()
-    }
-}
+use crate::domain::StoreMode;
 
 /// Secrets created on this start, to show once.
 #[derive(Debug, Default, Clone)]
@@ -56,22 +26,25 @@ pub struct DemoSeed {
     pub api_key: String,
 }
 
-pub struct Bootstrapped {
-    pub state: AppState,
+/// What start-up prepared: the migrated database, the master key, the admin token's hash
+/// and the secrets generated on this start.
+pub struct Prepared {
+    pub db: Db,
+    pub master_key: MasterKey,
+    pub admin_token_hash: String,
     pub generated: Generated,
 }
 
 const ADMIN_TOKEN_SETTING: &str = "admin_token_sha256";
 
-pub async fn bootstrap(config: &ServeConfig) -> anyhow::Result<Bootstrapped> {
+/// Opens (and migrates) the database and seeds a new one.
+pub async fn prepare(config: &ServeConfig) -> anyhow::Result<Prepared> {
     std::fs::create_dir_all(&config.data_dir)
         .with_context(|| format!("creating the data dir {}", config.data_dir.display()))?;
     let master_key = match &config.master_key {
         Some(key) => MasterKey::from_base64(key).context("PIXGATE_MASTER_KEY")?,
         None => load_or_create_master_key(&config.data_dir)?,
     };
-    // Bad webhook settings (a CA file, a CIDR) stop the start before anything is opened.
-    let webhooks = crate::webhooks::Webhooks::new(&config.webhooks)?;
     let url = config.database_url();
     let db = Db::connect(&url, config.db_max_connections)
         .await
@@ -105,25 +78,10 @@ pub async fn bootstrap(config: &ServeConfig) -> anyhow::Result<Bootstrapped> {
             .context("this database has no admin token of its own: set PIXGATE_ADMIN_TOKEN")?,
     };
 
-    let sandbox = Sandbox::new(Limits::default(), Some(config.data_dir.join("modules")))?;
-    let bundled = Components::bundled(&sandbox)?;
-    let rate_limiter = NonZeroU32::new(config.rate_limit_per_second).map(|rate| {
-        let burst = NonZeroU32::new(config.rate_limit_burst).unwrap_or(rate);
-        RateLimiter::keyed(Quota::per_second(rate).allow_burst(burst))
-    });
-    Ok(Bootstrapped {
-        state: AppState {
-            db,
-            sandbox,
-            bundled,
-            master_key,
-            admin_token_hash,
-            rate_limiter,
-            metrics: Metrics::new(),
-            idempotency_retention_ms: i64::from(config.idempotency_retention_hours) * 3_600_000,
-            stores: db::store_cache::StoreCache::new(db::store_cache::StoreCache::TTL),
-            webhooks,
-        },
+    Ok(Prepared {
+        db,
+        master_key,
+        admin_token_hash,
         generated,
     })
 }
@@ -204,8 +162,6 @@ pub fn new_api_key() -> Result<(String, String), crypto::CryptoError> {
     Ok((prefix, key))
 }
 
-pub const ALL_SCOPES: [&str; 2] = ["payments:create", "webhooks:manage"];
-
 async fn seed_demo(tx: &mut sqlx::Transaction<'_, sqlx::Any>) -> anyhow::Result<DemoSeed> {
     let now = db::now_ms();
     let merchant = catalog::Merchant {
@@ -220,7 +176,7 @@ async fn seed_demo(tx: &mut sqlx::Transaction<'_, sqlx::Any>) -> anyhow::Result<
         merchant_id: merchant.id.clone(),
         code: "demo-store".into(),
         name: "Demo store".into(),
-        mode: "SHADOW".into(),
+        mode: StoreMode::Shadow,
         live_enabled: db::Flag(false),
         config: "{}".into(),
         charge_expiry_seconds: 86_400,
@@ -233,7 +189,7 @@ async fn seed_demo(tx: &mut sqlx::Transaction<'_, sqlx::Any>) -> anyhow::Result<
         id: uuid::Uuid::now_v7().to_string(),
         merchant_id: merchant.id.clone(),
         prefix,
-        scopes: ALL_SCOPES.join(" "),
+        scopes: Scope::join(&Scope::DEFAULT),
         created_at: now,
         revoked_at: None,
     };
@@ -244,21 +200,6 @@ async fn seed_demo(tx: &mut sqlx::Transaction<'_, sqlx::Any>) -> anyhow::Result<
         store: store.code,
         api_key,
     })
-}
-
-/// Background work of a running server: expired idempotency records are purged.
-pub fn spawn_housekeeping(state: Arc<AppState>) {
-    tokio::spawn(async move {
-        let mut tick = tokio::time::interval(Duration::from_secs(300));
-        loop {
-            tick.tick().await;
-            match db::idempotency::purge_expired(&state.db.write, db::now_ms()).await {
-                Ok(0) => {}
-                Ok(n) => tracing::info!(purged = n, "expired idempotency records purged"),
-                Err(e) => tracing::warn!(error = %e, "purging idempotency records failed"),
-            }
-        }
-    });
 }
 
 #[cfg(test)]

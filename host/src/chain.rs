@@ -4,6 +4,7 @@
 //! ranking may only name gateways it was given, a quote must add up), so a buggy component
 //! yields `invalid_output` instead of a wrong charge.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use pixgate_policy_logic::{
@@ -13,24 +14,42 @@ use pixgate_policy_logic::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::sandbox::{LoadedComponent, Sandbox, SandboxError, Step, StepRun};
+use crate::components::report::Outcome;
+use crate::sandbox::worlds::{Economics, Policy, Provider};
+use crate::sandbox::{LoadedComponent, Sandbox, SandboxError, Step, World};
 
-/// The active component of each step for one store.
-#[derive(Debug)]
+/// The component each step runs for one charge.
+#[derive(Debug, Clone)]
 pub struct Components {
-    pub policy: LoadedComponent,
-    pub provider: LoadedComponent,
-    pub economics: LoadedComponent,
+    pub policy: Arc<LoadedComponent>,
+    pub provider: Arc<LoadedComponent>,
+    pub economics: Arc<LoadedComponent>,
 }
 
 impl Components {
     /// The components compiled into the binary.
     pub fn bundled(sandbox: &Sandbox) -> Result<Self, SandboxError> {
         Ok(Self {
-            policy: sandbox.load_bundled(Step::Policy)?,
-            provider: sandbox.load_bundled(Step::Provider)?,
-            economics: sandbox.load_bundled(Step::Economics)?,
+            policy: Arc::new(sandbox.load_bundled(Step::Policy)?),
+            provider: Arc::new(sandbox.load_bundled(Step::Provider)?),
+            economics: Arc::new(sandbox.load_bundled(Step::Economics)?),
         })
+    }
+
+    pub fn get(&self, step: Step) -> &Arc<LoadedComponent> {
+        match step {
+            Step::Policy => &self.policy,
+            Step::Provider => &self.provider,
+            Step::Economics => &self.economics,
+        }
+    }
+
+    pub fn set(&mut self, step: Step, component: Arc<LoadedComponent>) {
+        match step {
+            Step::Policy => self.policy = component,
+            Step::Provider => self.provider = component,
+            Step::Economics => self.economics = component,
+        }
     }
 }
 
@@ -46,7 +65,7 @@ pub struct ChainInput {
 }
 
 /// One step as it ran: exactly what went in and came out, with its cost.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StepRecord<I, O> {
     pub step: Step,
@@ -55,27 +74,50 @@ pub struct StepRecord<I, O> {
     pub input: I,
     pub output: O,
     pub fuel_used: u64,
-    #[serde(rename = "durationUs", serialize_with = "micros")]
+    #[serde(rename = "durationUs", with = "micros")]
     pub duration: Duration,
     pub log: String,
 }
 
-fn micros<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_u64(u64::try_from(d.as_micros()).unwrap_or(u64::MAX))
+mod micros {
+    use std::time::Duration;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(u64::try_from(d.as_micros()).unwrap_or(u64::MAX))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
+        u64::deserialize(d).map(Duration::from_micros)
+    }
 }
 
 /// The gateway the charge goes to, with its economics.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Route {
     pub gateway: RankedGateway,
     pub quote: EconomicsQuote,
 }
 
-/// A resolved charge: the decision trace and the routes in the order to try them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// The version of [`DecisionTrace`] this build writes. A change to the trace's shape bumps
+/// it, and replay keeps reading every older version.
+pub const TRACE_VERSION: u32 = 1;
+
+fn trace_version_1() -> u32 {
+    1
+}
+
+/// A resolved charge, as recorded: each step's exact input and output, the versions that
+/// ran and their fuel, and the routes in the order a LIVE charge tries them. This is what
+/// is stored with every charge and what replay reads back.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Resolution {
+pub struct DecisionTrace {
+    /// Traces written before the field existed are version 1.
+    #[serde(default = "trace_version_1")]
+    pub version: u32,
     pub policy: StepRecord<PolicyInput, PolicyDecision>,
     pub provider: StepRecord<ProviderInput, ProviderDecision>,
     pub economics: StepRecord<EconomicsInput, Vec<CandidateEconomics>>,
@@ -84,10 +126,49 @@ pub struct Resolution {
     pub routes: Vec<Route>,
 }
 
-impl Resolution {
+impl DecisionTrace {
     /// The primary route.
     pub fn primary(&self) -> &Route {
         &self.routes[0]
+    }
+
+    /// The chain's input, read back from the steps' recorded inputs: what a replay re-runs.
+    pub fn chain_input(&self) -> ChainInput {
+        let policy = &self.policy.input;
+        ChainInput {
+            charge: policy.charge.clone(),
+            store: policy.store.clone(),
+            gateways: self.provider.input.gateways.clone(),
+            env: policy.env.clone(),
+        }
+    }
+
+    /// The component version each step ran.
+    pub fn version(&self, step: Step) -> &str {
+        match step {
+            Step::Policy => &self.policy.component,
+            Step::Provider => &self.provider.component,
+            Step::Economics => &self.economics.component,
+        }
+    }
+
+    /// Fuel of the three steps together.
+    pub fn fuel_used(&self) -> u64 {
+        self.policy.fuel_used + self.provider.fuel_used + self.economics.fuel_used
+    }
+
+    /// What was decided, for comparisons.
+    pub fn outcome(&self) -> Outcome {
+        let primary = self.primary();
+        Outcome::Resolved {
+            policy: self.policy.output.policy.clone(),
+            provider_code: primary.gateway.provider_code.clone(),
+            gateway_alias: primary.gateway.gateway_alias.clone(),
+            release_class: primary.quote.release_class.clone(),
+            fee_centavos: primary.quote.fee_centavos,
+            net_centavos: primary.quote.net_centavos,
+            settlement_date: primary.quote.settlement_date.clone(),
+        }
     }
 }
 
@@ -110,6 +191,44 @@ impl ChainError {
             Self::Refused { error, .. } => error.code.clone(),
             Self::NoAcceptableGateway => "no_acceptable_gateway".to_owned(),
         }
+    }
+
+    /// The step that gave no route.
+    pub fn step(&self) -> Step {
+        match self {
+            Self::Sandbox { step, .. } | Self::Refused { step, .. } => *step,
+            Self::NoAcceptableGateway => Step::Economics,
+        }
+    }
+
+    /// The error as an outcome: a failure in the sandbox, or a refusal.
+    pub fn outcome(&self) -> Outcome {
+        let (step, code) = (self.step(), self.code());
+        match self {
+            Self::Sandbox { error, .. } => Outcome::Failed {
+                step,
+                code,
+                message: error.to_string(),
+            },
+            Self::Refused { error, .. } => Outcome::Refused {
+                step,
+                code,
+                message: error.message.clone(),
+            },
+            Self::NoAcceptableGateway => Outcome::Refused {
+                step,
+                code,
+                message: self.to_string(),
+            },
+        }
+    }
+}
+
+/// The outcome of a chain run, whichever way it went.
+pub fn outcome_of(result: &Result<DecisionTrace, ChainError>) -> Outcome {
+    match result {
+        Ok(trace) => trace.outcome(),
+        Err(e) => e.outcome(),
     }
 }
 
@@ -137,13 +256,13 @@ pub fn resolve(
     sandbox: &Sandbox,
     components: &Components,
     input: &ChainInput,
-) -> Result<Resolution, ChainError> {
+) -> Result<DecisionTrace, ChainError> {
     let policy_input = PolicyInput {
         charge: input.charge.clone(),
         store: input.store.clone(),
         env: input.env.clone(),
     };
-    let policy = run_policy(sandbox, &components.policy, policy_input)?;
+    let policy = run_step::<Policy>(sandbox, &components.policy, policy_input)?;
 
     let provider_input = ProviderInput {
         charge: input.charge.clone(),
@@ -152,7 +271,7 @@ pub fn resolve(
         gateways: input.gateways.clone(),
         env: input.env.clone(),
     };
-    let provider = run_provider(sandbox, &components.provider, provider_input)?;
+    let provider = run_step::<Provider>(sandbox, &components.provider, provider_input)?;
 
     let candidates: Vec<Gateway> = provider
         .output
@@ -174,7 +293,7 @@ pub fn resolve(
         candidates,
         env: input.env.clone(),
     };
-    let economics = run_economics(sandbox, &components.economics, economics_input)?;
+    let economics = run_step::<Economics>(sandbox, &components.economics, economics_input)?;
 
     let routes: Vec<Route> = provider
         .output
@@ -193,7 +312,8 @@ pub fn resolve(
     if routes.is_empty() {
         return Err(ChainError::NoAcceptableGateway);
     }
-    Ok(Resolution {
+    Ok(DecisionTrace {
+        version: TRACE_VERSION,
         policy,
         provider,
         economics,
@@ -201,18 +321,45 @@ pub fn resolve(
     })
 }
 
-fn record<I, O>(
-    step: Step,
+/// A step of the chain: its world, plus the checks of its output against its input that
+/// keep a buggy component from producing a wrong charge.
+pub trait ChainStep: World {
+    fn validate(input: &Self::Input, output: &Self::Output) -> Result<(), String>;
+}
+
+impl ChainStep for Policy {
+    fn validate(_: &PolicyInput, output: &PolicyDecision) -> Result<(), String> {
+        validate_policy(output)
+    }
+}
+
+impl ChainStep for Provider {
+    fn validate(input: &ProviderInput, output: &ProviderDecision) -> Result<(), String> {
+        validate_provider(input, output)
+    }
+}
+
+impl ChainStep for Economics {
+    fn validate(input: &EconomicsInput, output: &Vec<CandidateEconomics>) -> Result<(), String> {
+        validate_economics(input, output)
+    }
+}
+
+/// Runs one step in the sandbox and records it; a refusal, a sandbox failure or an output
+/// that breaks the step's rules is a [`ChainError`].
+pub fn run_step<W: ChainStep>(
+    sandbox: &Sandbox,
     component: &LoadedComponent,
-    input: I,
-    run: Result<StepRun<O>, SandboxError>,
-    validate: impl FnOnce(&I, &O) -> Result<(), String>,
-) -> Result<StepRecord<I, O>, ChainError> {
-    let run = run.map_err(|error| ChainError::Sandbox { step, error })?;
+    input: W::Input,
+) -> Result<StepRecord<W::Input, W::Output>, ChainError> {
+    let step = W::STEP;
+    let run = sandbox
+        .run::<W>(component, &input)
+        .map_err(|error| ChainError::Sandbox { step, error })?;
     let output = run
         .output
         .map_err(|error| ChainError::Refused { step, error })?;
-    validate(&input, &output).map_err(|detail| ChainError::Sandbox {
+    W::validate(&input, &output).map_err(|detail| ChainError::Sandbox {
         step,
         error: SandboxError::InvalidOutput(detail),
     })?;
@@ -224,37 +371,6 @@ fn record<I, O>(
         fuel_used: run.fuel_used,
         duration: run.duration,
         log: run.log,
-    })
-}
-
-pub fn run_policy(
-    sandbox: &Sandbox,
-    component: &LoadedComponent,
-    input: PolicyInput,
-) -> Result<StepRecord<PolicyInput, PolicyDecision>, ChainError> {
-    let run = sandbox.run_policy(component, &input);
-    record(Step::Policy, component, input, run, |_, d| {
-        validate_policy(d)
-    })
-}
-
-pub fn run_provider(
-    sandbox: &Sandbox,
-    component: &LoadedComponent,
-    input: ProviderInput,
-) -> Result<StepRecord<ProviderInput, ProviderDecision>, ChainError> {
-    let run = sandbox.run_provider(component, &input);
-    record(Step::Provider, component, input, run, validate_provider)
-}
-
-pub fn run_economics(
-    sandbox: &Sandbox,
-    component: &LoadedComponent,
-    input: EconomicsInput,
-) -> Result<StepRecord<EconomicsInput, Vec<CandidateEconomics>>, ChainError> {
-    let run = sandbox.run_economics(component, &input);
-    record(Step::Economics, component, input, run, |i, v| {
-        validate_economics(i, v)
     })
 }
 

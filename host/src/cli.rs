@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde_json::{Value, json};
 
 use crate::chain::{self, ChainError, ChainInput, Components, StepRecord};
-use crate::sandbox::{Limits, LoadedComponent, Sandbox, Step};
+use crate::sandbox::{Limits, LoadedComponent, Sandbox, Step, worlds};
 
 #[derive(Debug, Parser)]
 #[command(name = "pixgate", version, about = "PIX merchant payment service")]
@@ -97,7 +97,7 @@ fn serve(config: crate::config::ServeConfig) -> ExitCode {
         }
     };
     runtime.block_on(async move {
-        let app = match crate::http::App::build(&config).await {
+        let app = match crate::app::App::build(&config).await {
             Ok(app) => app,
             Err(e) => {
                 eprintln!("pixgate: {e:#}");
@@ -160,11 +160,7 @@ fn error(code: &str, message: impl std::fmt::Display, step: Option<Step>) -> Val
 }
 
 fn chain_error(e: &ChainError) -> Value {
-    let step = match e {
-        ChainError::Sandbox { step, .. } | ChainError::Refused { step, .. } => Some(*step),
-        ChainError::NoAcceptableGateway => Some(Step::Economics),
-    };
-    error(&e.code(), e, step)
+    error(&e.code(), e, Some(e.step()))
 }
 
 fn policy_run(args: &RunArgs) -> Result<Value, Value> {
@@ -214,17 +210,17 @@ fn policy_run(args: &RunArgs) -> Result<Value, Value> {
         None => "bundled".to_owned(),
     };
     let record = match step {
-        Step::Policy => to_value(chain::run_policy(
+        Step::Policy => to_value(chain::run_step::<worlds::Policy>(
             &sandbox,
             &component,
             serde_json::from_str(&text).map_err(parse_err)?,
         )),
-        Step::Provider => to_value(chain::run_provider(
+        Step::Provider => to_value(chain::run_step::<worlds::Provider>(
             &sandbox,
             &component,
             serde_json::from_str(&text).map_err(parse_err)?,
         )),
-        Step::Economics => to_value(chain::run_economics(
+        Step::Economics => to_value(chain::run_step::<worlds::Economics>(
             &sandbox,
             &component,
             serde_json::from_str(&text).map_err(parse_err)?,

@@ -46,6 +46,8 @@ pub struct ServeConfig {
     pub log: String,
     #[command(flatten)]
     pub webhooks: crate::webhooks::WebhookArgs,
+    #[command(flatten)]
+    pub components: crate::components::ComponentArgs,
 }
 
 impl ServeConfig {

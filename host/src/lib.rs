@@ -1,11 +1,16 @@
 //! pixgate: a merchant payment service for PIX instant payments.
 //!
-//! [`http::App`] is the service (`pixgate serve`); the resolution chain's decision steps run
-//! as sandboxed WebAssembly components ([`sandbox`]), driven for one charge by [`chain`].
+//! [`app::App`] is the service (`pixgate serve`). The data path: [`http`] translates
+//! requests to the services ([`charges`], [`components`], [`webhooks`]), which use [`db`],
+//! the resolution [`chain`] (its decision steps run as sandboxed WebAssembly components,
+//! [`sandbox`]) and the [`outbox`].
 #![deny(unsafe_code)]
 
+pub mod access;
+pub mod app;
 pub mod bootstrap;
 pub mod chain;
+pub mod charges;
 pub mod cli;
 pub mod components;
 pub mod config;

@@ -20,6 +20,19 @@ pub struct StepLabels {
 }
 
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct ShadowLabels {
+    pub step: &'static str,
+    /// `same`, `changed` or `skipped` (the queue was full).
+    pub result: &'static str,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct KillSwitchLabels {
+    pub store: String,
+    pub step: &'static str,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct WebhookLabels {
     pub result: &'static str,
 }
@@ -34,6 +47,8 @@ pub struct Metrics {
     step_fuel: HistogramFamily<StepLabels>,
     webhook_attempts: Family<WebhookLabels, Counter>,
     webhook_seconds: HistogramFamily<WebhookLabels>,
+    shadow: Family<ShadowLabels, Counter>,
+    kill_switch: Family<KillSwitchLabels, Counter>,
 }
 
 impl std::fmt::Debug for Metrics {
@@ -88,8 +103,22 @@ impl Metrics {
             "Duration of one webhook delivery attempt",
             webhook_seconds.clone(),
         );
+        let shadow = Family::<ShadowLabels, Counter>::default();
+        registry.register(
+            "shadow_comparisons",
+            "Charges compared against a shadow candidate, by result (same, changed, skipped)",
+            shadow.clone(),
+        );
+        let kill_switch = Family::<KillSwitchLabels, Counter>::default();
+        registry.register(
+            "kill_switch_rollbacks",
+            "Versions the kill switch rolled back, by store and step",
+            kill_switch.clone(),
+        );
         Self {
             registry,
+            shadow,
+            kill_switch,
             webhook_attempts,
             webhook_seconds,
             requests,
@@ -116,6 +145,21 @@ impl Metrics {
         };
         self.webhook_attempts.get_or_create(&labels).inc();
         self.webhook_seconds.get_or_create(&labels).observe(seconds);
+    }
+
+    pub fn observe_shadow(&self, step: &'static str, result: &'static str) {
+        self.shadow
+            .get_or_create(&ShadowLabels { step, result })
+            .inc();
+    }
+
+    pub fn kill_switch_fired(&self, store: &str, step: &'static str) {
+        self.kill_switch
+            .get_or_create(&KillSwitchLabels {
+                store: store.to_owned(),
+                step,
+            })
+            .inc();
     }
 
     pub fn render(&self) -> String {

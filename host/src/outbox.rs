@@ -11,15 +11,19 @@ use serde_json::{Value, json};
 use sqlx::AnyConnection;
 
 use crate::db::{catalog, intents, intents::Intent, webhooks as sql};
+use crate::domain::IntentStatus;
 use crate::domain::money::brl;
-use crate::http::views::iso8601;
+use crate::domain::time::iso8601;
 
 #[derive(Debug, thiserror::Error)]
 pub enum OutboxError {
     #[error("payment intent {0} not found")]
     NotFound(String),
     #[error("a payment intent cannot move from {from} to {to}")]
-    IllegalTransition { from: String, to: String },
+    IllegalTransition {
+        from: IntentStatus,
+        to: IntentStatus,
+    },
     #[error("payment intent {0} changed status concurrently")]
     Concurrent(String),
     #[error("stored data is inconsistent: {0}")]
@@ -29,13 +33,13 @@ pub enum OutboxError {
 }
 
 /// The event a status emits; `SHADOW_ONLY` emits none.
-pub fn event_type(status: &str) -> Option<&'static str> {
+pub fn event_type(status: IntentStatus) -> Option<&'static str> {
     match status {
-        "PENDING" => Some("payment.pending"),
-        "SUCCEEDED" => Some("payment.succeeded"),
-        "FAILED" => Some("payment.failed"),
-        "CANCELED" => Some("payment.canceled"),
-        _ => None,
+        IntentStatus::Pending => Some("payment.pending"),
+        IntentStatus::Succeeded => Some("payment.succeeded"),
+        IntentStatus::Failed => Some("payment.failed"),
+        IntentStatus::Canceled => Some("payment.canceled"),
+        IntentStatus::ShadowOnly => None,
     }
 }
 
@@ -43,7 +47,7 @@ pub fn event_type(status: &str) -> Option<&'static str> {
 #[derive(Debug, Clone, Copy)]
 pub struct Transition<'a> {
     /// `SUCCEEDED`, `FAILED` or `CANCELED`.
-    pub to: &'a str,
+    pub to: IntentStatus,
     /// The PSP's id for the payment, once known.
     pub provider_payment_id: Option<&'a str>,
     /// `(code, message)` for `FAILED`.
@@ -79,19 +83,20 @@ pub async fn record_transition(
     let mut intent = intents::by_id(&mut *conn, intent_id)
         .await?
         .ok_or_else(|| OutboxError::NotFound(intent_id.to_owned()))?;
-    let allowed = intent.status == "PENDING"
-        && matches!(change.to, "SUCCEEDED" | "FAILED" | "CANCELED")
-        && (change.to == "FAILED") == change.failure.is_some();
+    let allowed = intent.status == IntentStatus::Pending
+        && change.to.is_terminal()
+        && change.to != IntentStatus::ShadowOnly
+        && (change.to == IntentStatus::Failed) == change.failure.is_some();
     if !allowed {
         return Err(OutboxError::IllegalTransition {
             from: intent.status,
-            to: change.to.to_owned(),
+            to: change.to,
         });
     }
     let moved = intents::transition(
         &mut *conn,
         intent_id,
-        "PENDING",
+        IntentStatus::Pending,
         change.to,
         change.provider_payment_id,
         change.failure,
@@ -102,7 +107,7 @@ pub async fn record_transition(
     if !moved {
         return Err(OutboxError::Concurrent(intent_id.to_owned()));
     }
-    let from = std::mem::replace(&mut intent.status, change.to.to_owned());
+    let from = std::mem::replace(&mut intent.status, change.to);
     if let Some(id) = change.provider_payment_id {
         intent.provider_payment_id = Some(id.to_owned());
     }
@@ -116,9 +121,9 @@ pub async fn record_transition(
 async fn emit(
     conn: &mut AnyConnection,
     intent: Intent,
-    from: Option<String>,
+    from: Option<IntentStatus>,
 ) -> Result<Recorded, OutboxError> {
-    let Some(event_type) = event_type(&intent.status) else {
+    let Some(event_type) = event_type(intent.status) else {
         return Ok(Recorded {
             intent,
             event_id: None,
@@ -134,8 +139,8 @@ async fn emit(
         merchant_id: intent.merchant_id.clone(),
         payment_intent_id: intent.id.clone(),
         event_type: event_type.to_owned(),
-        from_status: from,
-        to_status: intent.status.clone(),
+        from_status: from.map(|s| s.as_str().to_owned()),
+        to_status: intent.status.as_str().to_owned(),
         data: data.to_string(),
         created_at: intent.updated_at,
     };

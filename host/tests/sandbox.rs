@@ -50,7 +50,7 @@ fn fixture_error(sandbox: &Sandbox, reference: &str) -> SandboxError {
             .load(Step::Policy, &guest("pixgate_fixture_misbehave"))
             .unwrap()
     };
-    match sandbox.run_policy(component, &acting(reference)) {
+    match sandbox.run::<pixgate::sandbox::worlds::Policy>(component, &acting(reference)) {
         Err(e) => e,
         Ok(run) => panic!("`{reference}` should have failed, got {run:?}"),
     }
@@ -123,8 +123,12 @@ fn same_input_gives_the_same_output_and_fuel_twice() {
 #[test]
 fn a_step_sees_only_the_clock_and_randomness_of_its_input() {
     let input = acting("world");
-    let first = sandbox().run_policy(misbehaving(), &input).unwrap();
-    let again = sandbox().run_policy(misbehaving(), &input).unwrap();
+    let first = sandbox()
+        .run::<pixgate::sandbox::worlds::Policy>(misbehaving(), &input)
+        .unwrap();
+    let again = sandbox()
+        .run::<pixgate::sandbox::worlds::Policy>(misbehaving(), &input)
+        .unwrap();
     let seen = first.output.clone().unwrap().policy;
     assert_eq!(first.output, again.output, "same input, same observations");
     assert!(
@@ -139,7 +143,9 @@ fn a_step_sees_only_the_clock_and_randomness_of_its_input() {
 
     let mut reseeded = input.clone();
     reseeded.env.seed += 1;
-    let other = sandbox().run_policy(misbehaving(), &reseeded).unwrap();
+    let other = sandbox()
+        .run::<pixgate::sandbox::worlds::Policy>(misbehaving(), &reseeded)
+        .unwrap();
     let random = |s: &str| s.split(' ').nth(1).unwrap().to_owned();
     assert_ne!(
         random(&seen),
@@ -236,14 +242,18 @@ fn input_over_the_limit_is_refused_before_the_call() {
     let mut input = acting("echo");
     input.charge.metadata_json = format!("{{\"pad\":\"{}\"}}", "x".repeat(130 << 10));
     assert!(matches!(
-        sandbox().run_policy(misbehaving(), &input),
+        sandbox().run::<pixgate::sandbox::worlds::Policy>(misbehaving(), &input),
         Err(SandboxError::InputTooLarge { limit: 131_072, .. })
     ));
 }
 
 #[test]
 fn an_output_that_does_not_add_up_is_invalid() {
-    match chain::run_policy(sandbox(), misbehaving(), acting("invalid-output")) {
+    match chain::run_step::<pixgate::sandbox::worlds::Policy>(
+        sandbox(),
+        misbehaving(),
+        acting("invalid-output"),
+    ) {
         Err(ChainError::Sandbox {
             step: Step::Policy,
             error: SandboxError::InvalidOutput(detail),
@@ -255,7 +265,7 @@ fn an_output_that_does_not_add_up_is_invalid() {
 #[test]
 fn a_step_error_is_a_refusal_not_a_failure() {
     let run = sandbox()
-        .run_policy(misbehaving(), &acting("step-error"))
+        .run::<pixgate::sandbox::worlds::Policy>(misbehaving(), &acting("step-error"))
         .unwrap();
     assert_eq!(run.output.unwrap_err().code, "fixture_refused");
 }
@@ -292,7 +302,7 @@ fn bytes_that_are_not_a_component_are_refused() {
 fn a_component_runs_only_as_its_own_step() {
     let provider = sandbox().load_bundled(Step::Provider).unwrap();
     assert_eq!(
-        sandbox().run_policy(&provider, &sample("policy")),
+        sandbox().run::<pixgate::sandbox::worlds::Policy>(&provider, &sample("policy")),
         Err(SandboxError::StepMismatch {
             expected: Step::Policy,
             found: Step::Provider
@@ -305,7 +315,7 @@ fn the_host_keeps_working_after_every_failure() {
     for reference in ["loop", "memory-bomb", "recursion", "panic", "log-flood"] {
         fixture_error(sandbox(), reference);
         let run = sandbox()
-            .run_policy(misbehaving(), &acting("fine"))
+            .run::<pixgate::sandbox::worlds::Policy>(misbehaving(), &acting("fine"))
             .unwrap();
         assert_eq!(run.output.unwrap().policy, "echo:fine");
     }
@@ -313,7 +323,7 @@ fn the_host_keeps_working_after_every_failure() {
     let input: ProviderInput = sample("provider");
     assert!(
         sandbox()
-            .run_provider(&provider, &input)
+            .run::<pixgate::sandbox::worlds::Provider>(&provider, &input)
             .unwrap()
             .output
             .is_ok()
@@ -350,7 +360,7 @@ fn compiled_components_are_cached_on_disk_and_damage_is_repaired() {
     let input = sample("economics");
     assert!(
         sandbox
-            .run_economics(&component, &input)
+            .run::<pixgate::sandbox::worlds::Economics>(&component, &input)
             .unwrap()
             .output
             .is_ok()
@@ -364,7 +374,7 @@ fn compiled_components_are_cached_on_disk_and_damage_is_repaired() {
 async fn a_guest_panic_on_a_runtime_worker_is_a_trap_not_a_host_panic() {
     let error = tokio::task::block_in_place(|| {
         sandbox()
-            .run_policy(misbehaving(), &acting("panic"))
+            .run::<pixgate::sandbox::worlds::Policy>(misbehaving(), &acting("panic"))
             .unwrap_err()
     });
     match error {
@@ -375,7 +385,7 @@ async fn a_guest_panic_on_a_runtime_worker_is_a_trap_not_a_host_panic() {
     }
     let seen = tokio::task::block_in_place(|| {
         sandbox()
-            .run_policy(misbehaving(), &acting("world"))
+            .run::<pixgate::sandbox::worlds::Policy>(misbehaving(), &acting("world"))
             .unwrap()
     });
     assert!(seen.log.contains("to stderr"));

@@ -87,7 +87,7 @@ async fn main() {
         "--webhook-concurrency",
         &concurrency,
     ]);
-    let app = pixgate::http::App::build(&serve.config).await.unwrap();
+    let app = pixgate::app::App::build(&serve.config).await.unwrap();
     let state = app.state();
     let admin = format!("http://{}/admin/v1", app.admin_addr);
     let base = format!("http://{}/api/v1", app.merchant_addr);

@@ -2,6 +2,7 @@
 //! the test executables, and the components built from `policies/`.
 #![forbid(unsafe_code)]
 
+pub mod components;
 pub mod receiver;
 pub mod webhooks;
 

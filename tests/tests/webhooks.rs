@@ -567,7 +567,7 @@ async fn payment_events_reach_subscribed_endpoints_through_the_outbox() {
             &mut tx,
             &intent,
             pixgate::outbox::Transition {
-                to: "CANCELED",
+                to: pixgate::domain::IntentStatus::Canceled,
                 provider_payment_id: None,
                 failure: None,
                 at: 1,

@@ -1,4 +1,755 @@
-//! Policy components as payment-ops manage them: versions, activation per store and step,
-//! dry-run evaluation, replay, shadow candidates and the kill switch.
+//! Policy components as payment-ops manage them: immutable versions (named by sha256),
+//! activation per store and step with rollback and history, shadow candidates, the kill
+//! switch, dry-run evaluation ([`evaluate`]) and replay ([`replay`]).
+//!
+//! [`Registry`] keeps every loaded version ready for calls. A charge takes `Arc`s of the
+//! versions its store runs when it starts, so an activation never changes a charge in
+//! flight; other instances learn of an activation through the store cache (one second).
 
+pub mod evaluate;
+pub mod kill_switch;
+pub mod replay;
 pub mod report;
+pub mod shadow;
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::app::AppState;
+use crate::chain::Components;
+use crate::db::components::{self as sql, BUNDLED, KillSwitch, StoreStep};
+use crate::db::{self, Db, DbError, catalog};
+use crate::domain::time::iso8601;
+use crate::sandbox::{LoadedComponent, Sandbox, SandboxError, Step};
+
+/// Settings of `pixgate serve` for components.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ComponentArgs {
+    /// Largest component that may be uploaded, bytes.
+    #[arg(long, env = "PIXGATE_COMPONENT_MAX_BYTES", default_value_t = 4 << 20,
+          value_parser = clap::value_parser!(u64).range(1024..=(64 << 20)))]
+    pub component_max_bytes: u64,
+    /// Charges waiting for their shadow comparison; beyond it a comparison is skipped (and
+    /// counted), never the charge delayed.
+    #[arg(long, env = "PIXGATE_SHADOW_QUEUE", default_value_t = 1024,
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub shadow_queue: u64,
+}
+
+impl Default for ComponentArgs {
+    fn default() -> Self {
+        Self {
+            component_max_bytes: 4 << 20,
+            shadow_queue: 1024,
+        }
+    }
+}
+
+/// What went wrong with a component operation.
+#[derive(Debug, thiserror::Error)]
+pub enum ComponentError {
+    #[error("{0}")]
+    InvalidComponent(String),
+    #[error("not a component of the {step} step: {detail}")]
+    WrongWorld { step: Step, detail: String },
+    #[error("the component imports what the sandbox does not provide: {0}")]
+    UnsupportedImport(String),
+    #[error("the component is {size} bytes; the limit is {limit}")]
+    TooLarge { size: u64, limit: u64 },
+    #[error("{step} component `{version}` not found")]
+    NotFound { step: Step, version: String },
+    #[error("store `{0}` not found")]
+    StoreNotFound(String),
+    #[error("{step} component `{version}` is in use by {}", .uses.join(", "))]
+    InUse {
+        step: Step,
+        version: String,
+        uses: Vec<String>,
+    },
+    #[error("the bundled component cannot be deleted")]
+    BundledIsPermanent,
+    #[error("store `{store}` has no earlier {step} version to roll back to")]
+    NothingToRollBack { store: String, step: Step },
+    #[error("{message}")]
+    Invalid {
+        code: &'static str,
+        field: String,
+        message: String,
+    },
+    #[error(transparent)]
+    Db(#[from] DbError),
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl From<sqlx::Error> for ComponentError {
+    fn from(e: sqlx::Error) -> Self {
+        Self::Db(DbError::Sqlx(e))
+    }
+}
+
+impl ComponentError {
+    /// A load failure of stored bytes: they were checked at upload, so this is internal.
+    fn from_sandbox(step: Step, e: SandboxError) -> Self {
+        match e {
+            SandboxError::InvalidComponent(d) => Self::InvalidComponent(d),
+            SandboxError::WrongWorld { detail, .. } => Self::WrongWorld { step, detail },
+            SandboxError::UnsupportedImport(d) => Self::UnsupportedImport(d),
+            other => Self::Internal(other.to_string()),
+        }
+    }
+}
+
+/// Every loaded version, by step and version, ready for calls.
+pub struct Registry {
+    bundled: Components,
+    loaded: Mutex<HashMap<(Step, String), Arc<LoadedComponent>>>,
+    pub settings: ComponentArgs,
+    pub kill_switch: kill_switch::Tracker,
+    pub shadow: shadow::Queue,
+}
+
+impl std::fmt::Debug for Registry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Registry").finish_non_exhaustive()
+    }
+}
+
+impl Registry {
+    pub fn new(sandbox: &Sandbox, settings: ComponentArgs) -> Result<Self, SandboxError> {
+        let bundled = Components::bundled(sandbox)?;
+        let mut loaded = HashMap::new();
+        for step in Step::ALL {
+            let c = bundled.get(step).clone();
+            loaded.insert((step, c.sha256().to_owned()), c);
+        }
+        let shadow = shadow::Queue::new(settings.shadow_queue as usize);
+        Ok(Self {
+            bundled,
+            loaded: Mutex::new(loaded),
+            settings,
+            kill_switch: kill_switch::Tracker::default(),
+            shadow,
+        })
+    }
+
+    /// The components compiled into this binary.
+    pub fn bundled(&self) -> &Components {
+        &self.bundled
+    }
+
+    /// Records this binary's bundled components as versions, so charges resolved with them
+    /// still replay exactly after an upgrade replaces them.
+    pub async fn record_bundled(&self, db: &Db) -> Result<(), DbError> {
+        for step in Step::ALL {
+            let c = self.bundled.get(step);
+            sql::insert_version(
+                &db.write,
+                &sql::Version {
+                    step: step.as_str().to_owned(),
+                    version: c.sha256().to_owned(),
+                    source: "bundled".into(),
+                    size_bytes: c.size() as i64,
+                    created_at: db::now_ms(),
+                },
+                step.bundled_wasm(),
+            )
+            .await?;
+        }
+        Ok(())
+    }
+
+    fn cached(&self, step: Step, version: &str) -> Option<Arc<LoadedComponent>> {
+        self.lock().get(&(step, version.to_owned())).cloned()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<(Step, String), Arc<LoadedComponent>>> {
+        // The map holds plain data: a panic elsewhere cannot leave it inconsistent.
+        self.loaded.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The loaded component of `version` (`bundled`, a version's sha256 or this binary's
+    /// bundled sha256), loading it from the database on first use.
+    pub async fn load(
+        &self,
+        db: &Db,
+        sandbox: &Sandbox,
+        step: Step,
+        version: &str,
+    ) -> Result<Arc<LoadedComponent>, ComponentError> {
+        if version == BUNDLED {
+            return Ok(self.bundled.get(step).clone());
+        }
+        if let Some(c) = self.cached(step, version) {
+            return Ok(c);
+        }
+        let bytes = sql::wasm(&db.read, step.as_str(), version)
+            .await?
+            .ok_or_else(|| ComponentError::NotFound {
+                step,
+                version: version.to_owned(),
+            })?;
+        // Compiling takes a while the first time (then the disk cache answers): off the
+        // async workers' hands.
+        let loaded = tokio::task::block_in_place(|| sandbox.load(step, &bytes))
+            .map_err(|e| ComponentError::from_sandbox(step, e))?;
+        let loaded = Arc::new(loaded);
+        self.lock()
+            .insert((step, version.to_owned()), loaded.clone());
+        Ok(loaded)
+    }
+
+    /// The components a store runs now.
+    pub async fn for_store(
+        &self,
+        db: &Db,
+        sandbox: &Sandbox,
+        steps: &[StoreStep],
+    ) -> Result<Components, ComponentError> {
+        let mut components = self.bundled.clone();
+        for s in steps {
+            if s.active_version == BUNDLED {
+                continue;
+            }
+            let step: Step = s.step.parse().map_err(ComponentError::Internal)?;
+            components.set(step, self.load(db, sandbox, step, &s.active_version).await?);
+        }
+        Ok(components)
+    }
+
+    /// The components of a store with `overrides` (step to version) put in.
+    pub async fn with_overrides(
+        &self,
+        db: &Db,
+        sandbox: &Sandbox,
+        base: &Components,
+        overrides: &BTreeMap<Step, String>,
+    ) -> Result<Components, ComponentError> {
+        let mut components = base.clone();
+        for (step, version) in overrides {
+            components.set(*step, self.load(db, sandbox, *step, version).await?);
+        }
+        Ok(components)
+    }
+}
+
+/// A version as the admin API lists it.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VersionView {
+    /// Lowercase hex sha256 of the component's bytes.
+    #[schema(pattern = "^[0-9a-f]{64}$")]
+    pub version: String,
+    #[schema(value_type = String)]
+    pub step: Step,
+    pub size_bytes: u64,
+    #[schema(format = DateTime)]
+    pub created_at: String,
+    /// `uploaded`, or `bundled` for a component that shipped inside a pixgate binary.
+    pub source: String,
+    /// The stores that run it or shadow it.
+    pub in_use: Vec<VersionUse>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct VersionUse {
+    pub store: String,
+    /// `active` or `candidate`.
+    pub role: String,
+}
+
+impl VersionView {
+    fn from_row(v: sql::Version, uses: Vec<(String, String)>) -> Result<Self, ComponentError> {
+        Ok(Self {
+            step: v.step.parse().map_err(ComponentError::Internal)?,
+            version: v.version,
+            size_bytes: v.size_bytes as u64,
+            created_at: iso8601(v.created_at),
+            source: v.source,
+            in_use: uses
+                .into_iter()
+                .map(|(store, role)| VersionUse { store, role })
+                .collect(),
+        })
+    }
+}
+
+/// An upload's result: the version, and whether these bytes were new.
+#[derive(Debug)]
+pub struct Uploaded {
+    pub view: VersionView,
+    pub created: bool,
+}
+
+/// Validates `wasm` against `step`'s world and stores it as an immutable version.
+pub async fn upload(state: &AppState, step: Step, wasm: &[u8]) -> Result<Uploaded, ComponentError> {
+    let limit = state.components.settings.component_max_bytes;
+    if wasm.len() as u64 > limit {
+        return Err(ComponentError::TooLarge {
+            size: wasm.len() as u64,
+            limit,
+        });
+    }
+    let loaded = tokio::task::block_in_place(|| state.sandbox.load(step, wasm))
+        .map_err(|e| ComponentError::from_sandbox(step, e))?;
+    let version = loaded.sha256().to_owned();
+    let row = sql::Version {
+        step: step.as_str().to_owned(),
+        version: version.clone(),
+        source: "uploaded".into(),
+        size_bytes: wasm.len() as i64,
+        created_at: db::now_ms(),
+    };
+    let created = sql::insert_version(&state.db.write, &row, wasm).await?;
+    state
+        .components
+        .lock()
+        .entry((step, version.clone()))
+        .or_insert_with(|| Arc::new(loaded));
+    let stored = sql::version(&state.db.write, step.as_str(), &version)
+        .await?
+        .ok_or_else(|| ComponentError::Internal(format!("version {version} vanished")))?;
+    let uses = sql::uses(&state.db.write, step.as_str(), &version).await?;
+    Ok(Uploaded {
+        view: VersionView::from_row(stored, uses)?,
+        created,
+    })
+}
+
+/// A step's versions, newest first.
+pub async fn list(state: &AppState, step: Step) -> Result<Vec<VersionView>, ComponentError> {
+    let mut out = Vec::new();
+    for v in sql::versions(&state.db.read, step.as_str()).await? {
+        let uses = sql::uses(&state.db.read, step.as_str(), &v.version).await?;
+        out.push(VersionView::from_row(v, uses)?);
+    }
+    Ok(out)
+}
+
+/// Deletes a version no store runs or shadows.
+pub async fn delete(state: &AppState, step: Step, version: &str) -> Result<(), ComponentError> {
+    let not_found = || ComponentError::NotFound {
+        step,
+        version: version.to_owned(),
+    };
+    if version == BUNDLED {
+        return Err(ComponentError::BundledIsPermanent);
+    }
+    let mut tx = state.db.write.begin().await?;
+    let row = sql::version(&mut *tx, step.as_str(), version)
+        .await?
+        .ok_or_else(not_found)?;
+    if row.source == "bundled" && version == state.components.bundled.get(step).sha256() {
+        return Err(ComponentError::BundledIsPermanent);
+    }
+    let uses = sql::uses(&mut *tx, step.as_str(), version).await?;
+    if !uses.is_empty() {
+        return Err(ComponentError::InUse {
+            step,
+            version: version.to_owned(),
+            uses: uses
+                .into_iter()
+                .map(|(store, role)| format!("{store} ({role})"))
+                .collect(),
+        });
+    }
+    sql::delete_version(&mut *tx, step.as_str(), version).await?;
+    tx.commit().await?;
+    state.components.lock().remove(&(step, version.to_owned()));
+    Ok(())
+}
+
+/// One step of a store, as the admin API shows it.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StepView {
+    /// `bundled` or a version.
+    pub active: String,
+    /// What a rollback returns to.
+    pub previous: Option<String>,
+    /// The shadow candidate, if one is attached.
+    pub candidate: Option<String>,
+    #[schema(format = DateTime)]
+    pub activated_at: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct KillSwitchView {
+    pub enabled: bool,
+    /// Roll back when at least this share of calls failed in the window.
+    pub error_rate_percent: u32,
+    pub window_seconds: u32,
+    /// Calls needed in the window before the rate counts.
+    pub min_calls: u32,
+}
+
+impl From<&KillSwitch> for KillSwitchView {
+    fn from(k: &KillSwitch) -> Self {
+        Self {
+            enabled: k.enabled.0,
+            error_rate_percent: k.error_rate_percent as u32,
+            window_seconds: k.window_seconds as u32,
+            min_calls: k.min_calls as u32,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ActivationView {
+    #[schema(value_type = String)]
+    pub step: Step,
+    pub version: String,
+    pub previous_version: Option<String>,
+    /// `activate`, `rollback` or `kill_switch`.
+    pub action: String,
+    /// Why (the kill switch's measurement).
+    pub reason: Option<String>,
+    #[schema(format = DateTime)]
+    pub at: String,
+}
+
+/// What a store runs per step, its kill switch and its activation history.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StoreComponents {
+    pub store: String,
+    /// `policy`, `provider` and `economics`.
+    pub steps: BTreeMap<String, StepView>,
+    pub kill_switch: KillSwitchView,
+    /// Newest first, at most 100.
+    pub history: Vec<ActivationView>,
+}
+
+async fn store(state: &AppState, code: &str) -> Result<catalog::Store, ComponentError> {
+    if !crate::domain::valid_code(code) {
+        return Err(ComponentError::StoreNotFound(
+            code.chars().take(64).collect(),
+        ));
+    }
+    catalog::store_by_code(&state.db.write, code)
+        .await?
+        .ok_or_else(|| ComponentError::StoreNotFound(code.to_owned()))
+}
+
+/// What `code` runs per step, with its kill switch and history.
+pub async fn store_components(
+    state: &AppState,
+    code: &str,
+) -> Result<StoreComponents, ComponentError> {
+    let store = store(state, code).await?;
+    view(state, &store).await
+}
+
+async fn view(state: &AppState, store: &catalog::Store) -> Result<StoreComponents, ComponentError> {
+    let db = &state.db.write;
+    let rows = sql::store_steps(db, &store.id).await?;
+    let steps = Step::ALL
+        .iter()
+        .map(|step| {
+            let row = rows.iter().find(|r| r.step == step.as_str());
+            let view = StepView {
+                active: row.map_or(BUNDLED.to_owned(), |r| r.active_version.clone()),
+                previous: row.and_then(|r| r.previous_version.clone()),
+                candidate: row.and_then(|r| r.candidate_version.clone()),
+                activated_at: row.and_then(|r| r.activated_at).map(iso8601),
+            };
+            (step.as_str().to_owned(), view)
+        })
+        .collect();
+    let kill = sql::kill_switch(db, &store.id).await?;
+    let mut history = Vec::new();
+    for a in sql::activations(db, &store.id, 100).await? {
+        history.push(ActivationView {
+            step: a.step.parse().map_err(ComponentError::Internal)?,
+            version: a.version,
+            previous_version: a.previous_version,
+            action: a.action,
+            reason: a.reason,
+            at: iso8601(a.created_at),
+        });
+    }
+    Ok(StoreComponents {
+        store: store.code.clone(),
+        steps,
+        kill_switch: KillSwitchView::from(&kill),
+        history,
+    })
+}
+
+/// Checks that `version` names a stored version of `step` (or `bundled`), and loads it so
+/// the first charge after the activation does not pay for the compile.
+async fn require_version(
+    state: &AppState,
+    step: Step,
+    version: &str,
+) -> Result<(), ComponentError> {
+    let valid = version == BUNDLED
+        || (version.len() == 64
+            && version
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)));
+    if !valid {
+        return Err(ComponentError::NotFound {
+            step,
+            version: version.chars().take(80).collect(),
+        });
+    }
+    state
+        .components
+        .load(&state.db, &state.sandbox, step, version)
+        .await
+        .map(|_| ())
+}
+
+/// What changes in a store's step.
+enum Change<'a> {
+    Activate(&'a str),
+    Rollback,
+    /// The kill switch: roll back only while `version` is still the active one.
+    KillSwitch {
+        version: &'a str,
+        reason: String,
+    },
+    Candidate(Option<&'a str>),
+}
+
+/// Applies one change to a store's step in one transaction, with its history entry.
+/// Returns false when a kill switch found the version already replaced.
+async fn change_step(
+    state: &AppState,
+    store: &catalog::Store,
+    step: Step,
+    change: Change<'_>,
+) -> Result<bool, ComponentError> {
+    let now = db::now_ms();
+    let postgres = state.db.backend == db::Backend::Postgres;
+    let mut tx = state.db.write.begin().await?;
+    let current = sql::store_step_for_update(&mut *tx, &store.id, step.as_str(), postgres).await?;
+    let mut row = current.clone().unwrap_or(StoreStep {
+        store_id: store.id.clone(),
+        step: step.as_str().to_owned(),
+        active_version: BUNDLED.to_owned(),
+        previous_version: None,
+        activated_at: None,
+        candidate_version: None,
+        candidate_since: None,
+        updated_at: now,
+    });
+    let history = match change {
+        Change::Activate(version) => {
+            let previous = std::mem::replace(&mut row.active_version, version.to_owned());
+            row.previous_version = Some(previous.clone());
+            row.activated_at = Some(now);
+            Some(("activate", version.to_owned(), Some(previous), None))
+        }
+        Change::Rollback => {
+            let Some(target) = row.previous_version.clone() else {
+                return Err(ComponentError::NothingToRollBack {
+                    store: store.code.clone(),
+                    step,
+                });
+            };
+            if target != BUNDLED
+                && sql::version(&mut *tx, step.as_str(), &target)
+                    .await?
+                    .is_none()
+            {
+                return Err(ComponentError::NotFound {
+                    step,
+                    version: target,
+                });
+            }
+            let replaced = std::mem::replace(&mut row.active_version, target.clone());
+            row.previous_version = Some(replaced.clone());
+            row.activated_at = Some(now);
+            Some(("rollback", target, Some(replaced), None))
+        }
+        Change::KillSwitch { version, reason } => {
+            let still_active = current
+                .as_ref()
+                .is_some_and(|r| r.active_version == version);
+            let Some(target) = row.previous_version.clone().filter(|_| still_active) else {
+                return Ok(false);
+            };
+            row.active_version = target.clone();
+            row.previous_version = Some(version.to_owned());
+            row.activated_at = Some(now);
+            Some((
+                "kill_switch",
+                target,
+                Some(version.to_owned()),
+                Some(reason),
+            ))
+        }
+        Change::Candidate(candidate) => {
+            row.candidate_version = candidate.map(str::to_owned);
+            row.candidate_since = candidate.map(|_| now);
+            None
+        }
+    };
+    row.updated_at = now;
+    sql::upsert_store_step(&mut *tx, &row).await?;
+    if let Some((action, version, previous_version, reason)) = history {
+        sql::insert_activation(
+            &mut *tx,
+            &sql::Activation {
+                id: uuid::Uuid::now_v7().to_string(),
+                store_id: store.id.clone(),
+                step: step.as_str().to_owned(),
+                version,
+                previous_version,
+                action: action.to_owned(),
+                reason,
+                created_at: now,
+            },
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    state.stores.clear();
+    Ok(true)
+}
+
+/// Makes `version` the one `code` runs for `step`, atomically.
+pub async fn activate(
+    state: &AppState,
+    code: &str,
+    step: Step,
+    version: &str,
+) -> Result<StoreComponents, ComponentError> {
+    let store = store(state, code).await?;
+    require_version(state, step, version).await?;
+    change_step(state, &store, step, Change::Activate(version)).await?;
+    view(state, &store).await
+}
+
+/// Goes back to the version active before the current one.
+pub async fn rollback(
+    state: &AppState,
+    code: &str,
+    step: Step,
+) -> Result<StoreComponents, ComponentError> {
+    let store = store(state, code).await?;
+    change_step(state, &store, step, Change::Rollback).await?;
+    view(state, &store).await
+}
+
+/// Attaches (or with `None` detaches) a shadow candidate.
+pub async fn set_candidate(
+    state: &AppState,
+    code: &str,
+    step: Step,
+    version: Option<&str>,
+) -> Result<StoreComponents, ComponentError> {
+    let store = store(state, code).await?;
+    if let Some(version) = version {
+        require_version(state, step, version).await?;
+    }
+    change_step(state, &store, step, Change::Candidate(version)).await?;
+    view(state, &store).await
+}
+
+/// The kill switch's rollback: back to the previous version if `version` is still active.
+pub async fn kill(
+    state: &AppState,
+    store_id: &str,
+    step: Step,
+    version: &str,
+    reason: String,
+) -> Result<bool, ComponentError> {
+    let Some(store) = catalog::store_by_id(&state.db.write, store_id).await? else {
+        return Ok(false);
+    };
+    change_step(state, &store, step, Change::KillSwitch { version, reason }).await
+}
+
+/// A kill-switch change; absent fields keep their value.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct KillSwitchPatch {
+    pub enabled: Option<bool>,
+    /// 1 to 100.
+    #[schema(minimum = 1, maximum = 100)]
+    pub error_rate_percent: Option<u32>,
+    /// 10 to 86400.
+    #[schema(minimum = 10, maximum = 86400)]
+    pub window_seconds: Option<u32>,
+    /// At least 1.
+    #[schema(minimum = 1, maximum = 1000000)]
+    pub min_calls: Option<u32>,
+}
+
+pub async fn set_kill_switch(
+    state: &AppState,
+    code: &str,
+    patch: KillSwitchPatch,
+) -> Result<StoreComponents, ComponentError> {
+    let invalid = |field: &str, message: &str| ComponentError::Invalid {
+        code: "invalid_kill_switch",
+        field: field.to_owned(),
+        message: message.to_owned(),
+    };
+    let store = store(state, code).await?;
+    let mut k = sql::kill_switch(&state.db.write, &store.id).await?;
+    if let Some(enabled) = patch.enabled {
+        k.enabled = db::Flag(enabled);
+    }
+    if let Some(rate) = patch.error_rate_percent {
+        if !(1..=100).contains(&rate) {
+            return Err(invalid(
+                "errorRatePercent",
+                "`errorRatePercent` must be 1 to 100",
+            ));
+        }
+        k.error_rate_percent = i64::from(rate);
+    }
+    if let Some(window) = patch.window_seconds {
+        if !(10..=86_400).contains(&window) {
+            return Err(invalid(
+                "windowSeconds",
+                "`windowSeconds` must be 10 to 86400",
+            ));
+        }
+        k.window_seconds = i64::from(window);
+    }
+    if let Some(min) = patch.min_calls {
+        if !(1..=1_000_000).contains(&min) {
+            return Err(invalid("minCalls", "`minCalls` must be 1 to 1000000"));
+        }
+        k.min_calls = i64::from(min);
+    }
+    sql::set_kill_switch(&state.db.write, &store.id, &k, db::now_ms()).await?;
+    state.stores.clear();
+    view(state, &store).await
+}
+
+/// A version per step, each optional: `bundled` or a version's sha256.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StepVersions {
+    #[schema(pattern = "^(bundled|[0-9a-f]{64})$", nullable = false)]
+    pub policy: Option<String>,
+    #[schema(pattern = "^(bundled|[0-9a-f]{64})$", nullable = false)]
+    pub provider: Option<String>,
+    #[schema(pattern = "^(bundled|[0-9a-f]{64})$", nullable = false)]
+    pub economics: Option<String>,
+}
+
+impl StepVersions {
+    /// The steps that name a version.
+    pub fn to_map(&self) -> BTreeMap<Step, String> {
+        [
+            (Step::Policy, &self.policy),
+            (Step::Provider, &self.provider),
+            (Step::Economics, &self.economics),
+        ]
+        .into_iter()
+        .filter_map(|(step, v)| Some((step, v.clone()?)))
+        .collect()
+    }
+}

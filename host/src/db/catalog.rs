@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use sqlx::{Any, AssertSqlSafe, Executor};
 
 use super::Flag;
+use crate::domain::StoreMode;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Merchant {
@@ -20,7 +21,8 @@ pub struct Store {
     pub merchant_id: String,
     pub code: String,
     pub name: String,
-    pub mode: String,
+    #[sqlx(try_from = "String")]
+    pub mode: StoreMode,
     #[sqlx(try_from = "i64")]
     pub live_enabled: Flag,
     pub config: String,
@@ -108,7 +110,7 @@ pub async fn insert_store<'e>(
     .bind(&s.merchant_id)
     .bind(&s.code)
     .bind(&s.name)
-    .bind(&s.mode)
+    .bind(s.mode.as_str())
     .bind(s.live_enabled.as_i64())
     .bind(&s.config)
     .bind(s.charge_expiry_seconds)
@@ -129,7 +131,7 @@ pub async fn update_store<'e>(
     )
     .bind(&s.id)
     .bind(&s.name)
-    .bind(&s.mode)
+    .bind(s.mode.as_str())
     .bind(s.live_enabled.as_i64())
     .bind(&s.config)
     .bind(s.charge_expiry_seconds)

@@ -3,13 +3,15 @@
 use sqlx::{Any, AssertSqlSafe, Executor};
 
 use super::Flag;
+use crate::domain::{IntentStatus, StoreMode};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Intent {
     pub id: String,
     pub merchant_id: String,
     pub store_id: String,
-    pub status: String,
+    #[sqlx(try_from = "String")]
+    pub status: IntentStatus,
     pub amount_centavos: i64,
     pub currency: String,
     pub reference: String,
@@ -18,7 +20,8 @@ pub struct Intent {
     pub payer_sealed: String,
     pub metadata: String,
     pub idempotency_key: String,
-    pub routing_mode: String,
+    #[sqlx(try_from = "String")]
+    pub routing_mode: StoreMode,
     pub routing_policy: String,
     pub provider_code: String,
     pub gateway_alias: String,
@@ -50,7 +53,7 @@ pub async fn insert<'e>(ex: impl Executor<'e, Database = Any>, i: &Intent) -> sq
     .bind(&i.id)
     .bind(&i.merchant_id)
     .bind(&i.store_id)
-    .bind(&i.status)
+    .bind(i.status.as_str())
     .bind(i.amount_centavos)
     .bind(&i.currency)
     .bind(&i.reference)
@@ -59,7 +62,7 @@ pub async fn insert<'e>(ex: impl Executor<'e, Database = Any>, i: &Intent) -> sq
     .bind(&i.payer_sealed)
     .bind(&i.metadata)
     .bind(&i.idempotency_key)
-    .bind(&i.routing_mode)
+    .bind(i.routing_mode.as_str())
     .bind(&i.routing_policy)
     .bind(&i.provider_code)
     .bind(&i.gateway_alias)
@@ -124,8 +127,8 @@ pub async fn trace<'e>(
 pub async fn transition<'e>(
     ex: impl Executor<'e, Database = Any>,
     id: &str,
-    from: &str,
-    to: &str,
+    from: IntentStatus,
+    to: IntentStatus,
     provider_payment_id: Option<&str>,
     failure: Option<(&str, &str)>,
     completed_at: Option<i64>,
@@ -138,8 +141,8 @@ pub async fn transition<'e>(
          where id = $1 and status = $2",
     )
     .bind(id)
-    .bind(from)
-    .bind(to)
+    .bind(from.as_str())
+    .bind(to.as_str())
     .bind(provider_payment_id)
     .bind(failure.map(|f| f.0))
     .bind(failure.map(|f| f.1))

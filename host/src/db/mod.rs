@@ -2,6 +2,7 @@
 //! of SQL (`$n` placeholders, portable types) and one migration folder serve both.
 
 pub mod catalog;
+pub mod components;
 pub mod idempotency;
 pub mod intents;
 pub mod keys;

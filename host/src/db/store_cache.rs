@@ -1,6 +1,7 @@
-//! A short-lived cache of each store with the gateways it may use: every charge needs both,
-//! and reading them is two of the round trips on its path. Admin writes on this instance
-//! clear it at once; other instances sharing the database see a change within the TTL.
+//! A short-lived cache of each store with the gateways it may use, the component versions it
+//! runs and its kill-switch settings: every charge needs them, and reading them is round
+//! trips on its path. Admin writes on this instance clear it at once; other instances sharing
+//! the database see a change within the TTL (this is how an activation reaches them).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -9,12 +10,16 @@ use std::time::{Duration, Instant};
 
 use super::Db;
 use super::catalog::{self, Gateway, Store};
+use super::components::{self, KillSwitch, StoreStep};
 
 /// A store and the active gateways it may use, as read at one moment.
 #[derive(Debug)]
 pub struct StoreRoute {
     pub store: Store,
     pub gateways: Vec<Gateway>,
+    /// The steps with an activation or a candidate; the others run the bundled component.
+    pub steps: Vec<StoreStep>,
+    pub kill_switch: KillSwitch,
 }
 
 #[derive(Debug)]
@@ -49,7 +54,14 @@ impl StoreCache {
             return Ok(None);
         };
         let gateways = catalog::gateways_for_store(&db.read, &store.id).await?;
-        let route = Arc::new(StoreRoute { store, gateways });
+        let steps = components::store_steps(&db.read, &store.id).await?;
+        let kill_switch = components::kill_switch(&db.read, &store.id).await?;
+        let route = Arc::new(StoreRoute {
+            store,
+            gateways,
+            steps,
+            kill_switch,
+        });
         let mut entries = self.lock();
         // An admin write that cleared the cache while we read may not be in what we read.
         if self.generation.load(Ordering::SeqCst) == generation {

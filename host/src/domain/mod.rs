@@ -2,9 +2,12 @@
 //! of these types is known good.
 
 pub mod money;
+mod status;
 mod tax_id;
+pub mod time;
 
 pub use money::Money;
+pub use status::{IntentStatus, StoreMode};
 pub use tax_id::{TaxId, TaxIdKind};
 
 /// The merchant's Idempotency-Key: 1 to 200 characters, no control characters.

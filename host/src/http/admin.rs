@@ -14,16 +14,16 @@ use utoipa::{Modify, OpenApi, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::auth::{
-    SCOPE_PAYMENTS_CREATE, SCOPE_PAYMENTS_READ, SCOPE_WEBHOOKS_MANAGE, require_admin,
-};
+use super::auth::require_admin;
 use super::extract::{JsonBody, parse};
-use super::views::iso8601;
 use super::{ApiError, ErrorEnvelope};
-use crate::bootstrap::{AppState, new_api_key};
+use crate::access::Scope;
+use crate::app::AppState;
+use crate::bootstrap::new_api_key;
 use crate::crypto;
 use crate::db::{self, catalog, intents, keys, violated_constraint};
-use crate::domain::valid_code;
+use crate::domain::time::iso8601;
+use crate::domain::{StoreMode, valid_code};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -61,6 +61,7 @@ fn openapi_router() -> OpenApiRouter<Arc<AppState>> {
         .routes(routes!(create_api_key, list_api_keys))
         .routes(routes!(revoke_api_key))
         .routes(routes!(get_trace))
+        .merge(super::components::routes())
 }
 
 /// The admin API's OpenAPI document.
@@ -282,7 +283,7 @@ async fn store_view(state: &AppState, store: catalog::Store) -> Result<StoreView
         code: store.code,
         name: store.name,
         merchant,
-        mode: store.mode,
+        mode: store.mode.as_str().to_owned(),
         live_enabled: store.live_enabled.0,
         charge_expiry_seconds: store.charge_expiry_seconds,
         gateways,
@@ -291,16 +292,9 @@ async fn store_view(state: &AppState, store: catalog::Store) -> Result<StoreView
     })
 }
 
-fn check_mode(mode: &str) -> Result<(), ApiError> {
-    if mode == "SHADOW" || mode == "LIVE" {
-        Ok(())
-    } else {
-        Err(ApiError::invalid(
-            "invalid_mode",
-            "mode",
-            "`mode` must be SHADOW or LIVE",
-        ))
-    }
+fn check_mode(mode: &str) -> Result<StoreMode, ApiError> {
+    mode.parse()
+        .map_err(|_| ApiError::invalid("invalid_mode", "mode", "`mode` must be SHADOW or LIVE"))
 }
 
 fn check_expiry(seconds: i64) -> Result<(), ApiError> {
@@ -341,7 +335,7 @@ async fn create_store(
     let req: CreateStore = parse(body)?;
     require_code(&req.code, "code")?;
     require_name(&req.name, "name")?;
-    check_mode(&req.mode)?;
+    let mode = check_mode(&req.mode)?;
     check_config(&req.config)?;
     let expiry = req.charge_expiry_seconds.unwrap_or(86_400);
     check_expiry(expiry)?;
@@ -360,7 +354,7 @@ async fn create_store(
         merchant_id: merchant.id,
         code: req.code,
         name: req.name.trim().to_owned(),
-        mode: req.mode,
+        mode,
         live_enabled: db::Flag(req.live_enabled),
         config: serde_json::to_string(&req.config).unwrap_or_else(|_| "{}".into()),
         charge_expiry_seconds: expiry,
@@ -409,8 +403,7 @@ async fn patch_store(
         store.name = name.trim().to_owned();
     }
     if let Some(mode) = req.mode {
-        check_mode(&mode)?;
-        store.mode = mode;
+        store.mode = check_mode(&mode)?;
     }
     if let Some(live) = req.live_enabled {
         store.live_enabled = db::Flag(live);
@@ -703,18 +696,13 @@ async fn create_api_key(
                 format!("merchant `{}` not found", req.merchant),
             )
         })?;
-    let known = [
-        SCOPE_PAYMENTS_CREATE,
-        SCOPE_PAYMENTS_READ,
-        SCOPE_WEBHOOKS_MANAGE,
-    ];
     let scopes = req.scopes.unwrap_or_else(|| {
-        crate::bootstrap::ALL_SCOPES
+        Scope::DEFAULT
             .iter()
-            .map(|s| s.to_string())
+            .map(|s| s.as_str().to_owned())
             .collect()
     });
-    if let Some(bad) = scopes.iter().find(|s| !known.contains(&s.as_str())) {
+    if let Some(bad) = scopes.iter().find(|s| s.parse::<Scope>().is_err()) {
         return Err(ApiError::invalid(
             "invalid_scope",
             "scopes",

@@ -1,5 +1,5 @@
-//! Who is calling: merchant API keys (with scopes, store grants and a rate limit) and the
-//! admin token.
+//! Who is calling: the [`Principal`] of a merchant API key (with its scopes, store grants and
+//! a rate limit), and the admin token.
 
 use std::sync::Arc;
 
@@ -10,41 +10,10 @@ use axum::response::{IntoResponse, Response};
 use governor::clock::{Clock, DefaultClock};
 
 use super::ApiError;
-use crate::bootstrap::AppState;
+use crate::access::{Principal, Scope};
+use crate::app::AppState;
 use crate::crypto;
 use crate::db::keys;
-
-pub const SCOPE_PAYMENTS_CREATE: &str = "payments:create";
-pub const SCOPE_PAYMENTS_READ: &str = "payments:read";
-pub const SCOPE_WEBHOOKS_MANAGE: &str = "webhooks:manage";
-
-/// The merchant an API key acts for.
-#[derive(Debug, Clone)]
-pub struct Principal {
-    pub merchant_id: String,
-    pub merchant_code: String,
-    pub scopes: Vec<String>,
-    pub store_ids: Vec<String>,
-}
-
-impl Principal {
-    pub fn require_any_scope(&self, scopes: &[&str]) -> Result<(), ApiError> {
-        if scopes
-            .iter()
-            .any(|s| self.scopes.iter().any(|have| have == s))
-        {
-            return Ok(());
-        }
-        Err(ApiError::Forbidden {
-            code: "insufficient_scope",
-            message: format!("this API key lacks the scope {}", scopes.join(" or ")),
-        })
-    }
-
-    pub fn granted(&self, store_id: &str) -> bool {
-        self.store_ids.iter().any(|s| s == store_id)
-    }
-}
 
 fn bearer(parts: &Parts) -> Result<&str, ApiError> {
     let header =
@@ -107,7 +76,7 @@ impl FromRequestParts<Arc<AppState>> for Principal {
         Ok(Principal {
             merchant_id: key.merchant_id,
             merchant_code,
-            scopes: key.scopes.split_whitespace().map(str::to_owned).collect(),
+            scopes: Scope::parse_list(&key.scopes),
             store_ids,
         })
     }

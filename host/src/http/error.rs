@@ -24,8 +24,13 @@ pub enum ApiError {
     Conflict { code: &'static str, message: String },
     #[error("request body is larger than {0} bytes")]
     PayloadTooLarge(usize),
+    /// A 413 with its own code (an upload over its limit).
+    #[error("{message}")]
+    TooLarge { code: &'static str, message: String },
     #[error("Content-Type must be application/json")]
     UnsupportedMediaType,
+    #[error("Content-Type must be {expected}")]
+    WrongContentType { expected: &'static str },
     #[error("rate limit exceeded; retry after {retry_after_secs} s")]
     RateLimited { retry_after_secs: u64 },
     #[error("{message}")]
@@ -58,8 +63,10 @@ impl ApiError {
             Self::Forbidden { .. } => StatusCode::FORBIDDEN,
             Self::NotFound { .. } => StatusCode::NOT_FOUND,
             Self::Conflict { .. } => StatusCode::CONFLICT,
-            Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::PayloadTooLarge(_) | Self::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::UnsupportedMediaType | Self::WrongContentType { .. } => {
+                StatusCode::UNSUPPORTED_MEDIA_TYPE
+            }
             Self::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -73,11 +80,119 @@ impl ApiError {
             | Self::Forbidden { code, .. }
             | Self::NotFound { code, .. }
             | Self::Conflict { code, .. }
+            | Self::TooLarge { code, .. }
             | Self::Unavailable { code, .. } => code,
             Self::PayloadTooLarge(_) => "payload_too_large",
-            Self::UnsupportedMediaType => "unsupported_media_type",
+            Self::UnsupportedMediaType | Self::WrongContentType { .. } => "unsupported_media_type",
             Self::RateLimited { .. } => "rate_limited",
             Self::Internal(_) => "internal_error",
+        }
+    }
+}
+
+impl From<crate::access::MissingScope> for ApiError {
+    fn from(e: crate::access::MissingScope) -> Self {
+        Self::Forbidden {
+            code: "insufficient_scope",
+            message: e.to_string(),
+        }
+    }
+}
+
+impl From<crate::charges::Invalid> for ApiError {
+    fn from(e: crate::charges::Invalid) -> Self {
+        Self::Invalid {
+            code: e.code,
+            message: e.message,
+            field: e.field,
+        }
+    }
+}
+
+impl From<crate::charges::ChargeError> for ApiError {
+    fn from(e: crate::charges::ChargeError) -> Self {
+        use crate::charges::ChargeError as E;
+        let message = e.to_string();
+        match e {
+            E::Invalid(invalid) => invalid.into(),
+            E::MissingScope(missing) => missing.into(),
+            E::StoreNotFound(_) => Self::not_found("store_not_found", message),
+            E::StoreNotGranted(_) => Self::Forbidden {
+                code: "store_not_granted",
+                message,
+            },
+            E::KeyReused => Self::Conflict {
+                code: "idempotency_key_reused",
+                message,
+            },
+            E::KeyInUse => Self::Conflict {
+                code: "idempotency_key_in_use",
+                message,
+            },
+            E::LiveExecutionDisabled(_) => Self::Forbidden {
+                code: "live_execution_disabled",
+                message,
+            },
+            E::Refused { code, message } => Self::Invalid {
+                code,
+                message,
+                field: None,
+            },
+            E::RoutingUnavailable(_) => Self::Unavailable {
+                code: "routing_unavailable",
+                message,
+            },
+            E::IntentNotFound => Self::not_found("payment_intent_not_found", message),
+            E::Internal(detail) => Self::Internal(detail),
+        }
+    }
+}
+
+impl From<crate::components::ComponentError> for ApiError {
+    fn from(e: crate::components::ComponentError) -> Self {
+        use crate::components::ComponentError as E;
+        let message = e.to_string();
+        match e {
+            E::InvalidComponent(_) => Self::Invalid {
+                code: "invalid_component",
+                message,
+                field: None,
+            },
+            E::WrongWorld { .. } => Self::Invalid {
+                code: "wrong_world",
+                message,
+                field: None,
+            },
+            E::UnsupportedImport(_) => Self::Invalid {
+                code: "unsupported_import",
+                message,
+                field: None,
+            },
+            E::TooLarge { .. } => Self::TooLarge {
+                code: "component_too_large",
+                message,
+            },
+            E::NotFound { .. } => Self::not_found("component_not_found", message),
+            E::StoreNotFound(_) => Self::not_found("store_not_found", message),
+            E::InUse { .. } => Self::Conflict {
+                code: "component_in_use",
+                message,
+            },
+            E::BundledIsPermanent => Self::Conflict {
+                code: "component_bundled",
+                message,
+            },
+            E::NothingToRollBack { .. } => Self::Conflict {
+                code: "nothing_to_roll_back",
+                message,
+            },
+            E::Invalid { code, field, .. } => Self::Invalid {
+                code,
+                message,
+                field: (!field.is_empty()).then_some(field),
+            },
+            E::Db(e) => Self::Internal(e.to_string()),
+            E::Internal(detail) => Self::Internal(detail),
         }
     }
 }

@@ -1,5 +1,5 @@
 //! The JSON body extractor: `application/json` only, at most 64 KB, parsed into a
-//! `serde_json::Value` (kept for idempotency hashing), with errors in the envelope.
+//! `serde_json::Value`, with errors in the envelope; and helpers to read it.
 
 use axum::extract::{FromRequest, Request};
 use axum::http::header;
@@ -67,49 +67,6 @@ pub fn parse<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, ApiErro
     })
 }
 
-/// The JSON form used for idempotency: object keys sorted, no insignificant whitespace.
-pub fn canonical_json(value: &serde_json::Value) -> String {
-    fn write(v: &serde_json::Value, out: &mut String) {
-        match v {
-            serde_json::Value::Object(map) => {
-                let mut keys: Vec<&String> = map.keys().collect();
-                keys.sort();
-                out.push('{');
-                for (i, k) in keys.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    out.push_str(&serde_json::Value::String((*k).clone()).to_string());
-                    out.push(':');
-                    write(&map[*k], out);
-                }
-                out.push('}');
-            }
-            serde_json::Value::Array(items) => {
-                out.push('[');
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    write(item, out);
-                }
-                out.push(']');
-            }
-            serde_json::Value::Number(n) => match n.as_f64() {
-                // 100, 100.0 and 1e2 are one number: integral floats print as integers.
-                Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 => {
-                    out.push_str(&(f as i64).to_string())
-                }
-                _ => out.push_str(&n.to_string()),
-            },
-            other => out.push_str(&other.to_string()),
-        }
-    }
-    let mut out = String::new();
-    write(value, &mut out);
-    out
-}
-
 pub fn check_fields(
     object: &Map<String, Value>,
     allowed: &[&str],
@@ -172,33 +129,4 @@ pub fn bounded(
         ));
     }
     Ok(value.to_owned())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::canonical_json;
-    use serde_json::json;
-
-    #[test]
-    fn key_order_and_whitespace_do_not_matter() {
-        let a: serde_json::Value =
-            serde_json::from_str(r#"{"b": 1, "a": {"y": [1, 2], "x": "s"}}"#).unwrap();
-        let b: serde_json::Value =
-            serde_json::from_str(r#"{"a":{"x":"s","y":[1,2]},"b":1}"#).unwrap();
-        assert_eq!(canonical_json(&a), canonical_json(&b));
-        assert_eq!(canonical_json(&a), r#"{"a":{"x":"s","y":[1,2]},"b":1}"#);
-        assert_ne!(
-            canonical_json(&json!({"a": [1, 2]})),
-            canonical_json(&json!({"a": [2, 1]}))
-        );
-        let ints: serde_json::Value = serde_json::from_str(r#"{"amount": 100}"#).unwrap();
-        for same in [r#"{"amount": 100.0}"#, r#"{"amount": 1e2}"#] {
-            let v: serde_json::Value = serde_json::from_str(same).unwrap();
-            assert_eq!(canonical_json(&v), canonical_json(&ints), "{same}");
-        }
-        assert_ne!(
-            canonical_json(&json!({"amount": 100.5})),
-            canonical_json(&ints)
-        );
-    }
 }

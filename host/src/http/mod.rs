@@ -1,15 +1,15 @@
 //! The HTTP side: the merchant API (`/api/v1`) on one listener, the admin API (`/admin/v1`),
-//! health and metrics on another. [`App::build`] is what `pixgate serve` and the tests call.
+//! health and metrics on another. Handlers translate HTTP to the services (`charges`,
+//! `components`, `webhooks`) and back, nothing more.
 
 pub mod admin;
 mod auth;
+mod components;
 mod error;
 mod extract;
 pub mod payments;
-pub(crate) mod views;
 pub mod webhooks;
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -19,80 +19,21 @@ use axum::extract::{MatchedPath, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use tokio::net::TcpListener;
 use tracing::Instrument;
 
 pub use error::{ApiError, ErrorDetail, ErrorEnvelope};
 
-use crate::bootstrap::Bootstrapped;
+use crate::app::AppState;
 use crate::metrics::HttpLabels;
 
-pub use crate::bootstrap::AppState;
-
-/// Both listeners, bound, with the state they serve.
-pub struct App {
-    merchant: TcpListener,
-    admin: TcpListener,
-    state: Arc<AppState>,
-    pub merchant_addr: SocketAddr,
-    pub admin_addr: SocketAddr,
-    /// Secrets generated on this start (shown once by `pixgate serve`).
-    pub generated: crate::bootstrap::Generated,
+/// The merchant listener's router: `/api/v1` and `/openapi.json`.
+pub fn merchant_router(state: Arc<AppState>) -> Router {
+    with_common_layers(payments::router(), "merchant", state)
 }
 
-impl App {
-    /// Opens the database (migrating it), prepares the sandbox and binds both listeners.
-    pub async fn build(config: &crate::config::ServeConfig) -> anyhow::Result<Self> {
-        let Bootstrapped { state, generated } = crate::bootstrap::bootstrap(config).await?;
-        let merchant = TcpListener::bind(config.listen).await?;
-        let admin = TcpListener::bind(config.admin_listen).await?;
-        Ok(Self {
-            merchant_addr: merchant.local_addr()?,
-            admin_addr: admin.local_addr()?,
-            merchant,
-            admin,
-            state: Arc::new(state),
-            generated,
-        })
-    }
-
-    /// The shared state (benchmarks and in-process embedders write through it).
-    pub fn state(&self) -> Arc<AppState> {
-        self.state.clone()
-    }
-
-    /// Serves until `shutdown` resolves, then lets in-flight requests finish.
-    pub async fn run(
-        self,
-        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
-    ) -> anyhow::Result<()> {
-        let state = self.state;
-        crate::bootstrap::spawn_housekeeping(state.clone());
-        let merchant = with_common_layers(payments::router(), "merchant", state.clone());
-        let admin = with_common_layers(admin::router(state.clone()), "admin", state.clone());
-
-        let (tx, rx) = tokio::sync::watch::channel(false);
-        tokio::spawn(async move {
-            shutdown.await;
-            let _ = tx.send(true);
-        });
-        let wait = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
-            let _ = rx.wait_for(|stop| *stop).await;
-        };
-        let sender = state
-            .webhooks
-            .settings
-            .worker
-            .then(|| tokio::spawn(crate::webhooks::worker::run(state.clone(), rx.clone())));
-        let merchant =
-            axum::serve(self.merchant, merchant).with_graceful_shutdown(wait(rx.clone()));
-        let admin = axum::serve(self.admin, admin).with_graceful_shutdown(wait(rx));
-        tokio::try_join!(merchant.into_future(), admin.into_future())?;
-        if let Some(sender) = sender {
-            let _ = sender.await;
-        }
-        Ok(())
-    }
+/// The admin listener's router: `/admin/v1`, `/healthz`, `/readyz`, `/metrics`.
+pub fn admin_router(state: Arc<AppState>) -> Router {
+    with_common_layers(admin::router(state.clone()), "admin", state)
 }
 
 fn with_common_layers(

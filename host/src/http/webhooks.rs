@@ -13,13 +13,13 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::auth::{Principal, SCOPE_WEBHOOKS_MANAGE};
 use super::extract::{JsonBody, bounded, check_fields, string_field};
-use super::views::iso8601;
 use super::{ApiError, ErrorEnvelope};
-use crate::bootstrap::AppState;
+use crate::access::{Principal, Scope};
+use crate::app::AppState;
 use crate::crypto;
 use crate::db::{self, webhooks as sql};
+use crate::domain::time::iso8601;
 use crate::webhooks::{PAYMENT_EVENTS, worker};
 
 pub const SIGNING_ALGORITHM: &str = "HMAC-SHA256";
@@ -239,7 +239,7 @@ async fn managed_endpoint(
     principal: &Principal,
     id: Result<Path<String>, axum::extract::rejection::PathRejection>,
 ) -> Result<sql::Endpoint, ApiError> {
-    principal.require_any_scope(&[SCOPE_WEBHOOKS_MANAGE])?;
+    principal.require_any(&[Scope::WebhooksManage])?;
     own_endpoint(state, principal, &uuid_path(id)?).await
 }
 
@@ -361,7 +361,7 @@ async fn create_endpoint(
     principal: Principal,
     JsonBody(body): JsonBody,
 ) -> Result<(StatusCode, Json<CreatedEndpointEnvelope>), ApiError> {
-    principal.require_any_scope(&[SCOPE_WEBHOOKS_MANAGE])?;
+    principal.require_any(&[Scope::WebhooksManage])?;
     let object = body.as_object().ok_or_else(|| ApiError::Invalid {
         code: "invalid_request",
         message: "the body must be a JSON object".into(),
@@ -438,7 +438,7 @@ async fn list_endpoints(
     State(state): State<Arc<AppState>>,
     principal: Principal,
 ) -> Result<Json<EndpointListEnvelope>, ApiError> {
-    principal.require_any_scope(&[SCOPE_WEBHOOKS_MANAGE])?;
+    principal.require_any(&[Scope::WebhooksManage])?;
     let rows = sql::endpoints_of_merchant(&state.db.read, &principal.merchant_id).await?;
     let mut data = Vec::with_capacity(rows.len());
     for row in &rows {
@@ -696,7 +696,7 @@ async fn resend_delivery(
     principal: Principal,
     ids: Result<Path<(String, String)>, axum::extract::rejection::PathRejection>,
 ) -> Result<(StatusCode, Json<DeliveryEnvelope>), ApiError> {
-    principal.require_any_scope(&[SCOPE_WEBHOOKS_MANAGE])?;
+    principal.require_any(&[Scope::WebhooksManage])?;
     let not_found =
         || ApiError::not_found("webhook_delivery_not_found", "webhook delivery not found");
     let Path((endpoint_id, delivery_id)) = ids.map_err(|_| endpoint_not_found())?;

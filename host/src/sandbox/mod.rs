@@ -126,10 +126,136 @@ impl std::str::FromStr for Step {
     }
 }
 
-enum Pre {
+enum PreKind {
     Policy(bindings::PolicyStepPre<CallState>),
     Provider(bindings::provider::ProviderStepPre<CallState>),
     Economics(bindings::economics::EconomicsStepPre<CallState>),
+}
+
+/// A component's pre-instantiation, opaque outside the sandbox.
+pub struct Pre(PreKind);
+
+/// The store of one call, opaque outside the sandbox.
+pub struct CallStore<'a>(&'a mut Store<CallState>);
+
+/// One step's world as the host calls it: what goes in, what comes out, and how to call
+/// the export. [`Sandbox::run`] is the one way to run any step.
+pub trait World {
+    const STEP: Step;
+    type Input: Serialize;
+    type Output: Serialize;
+
+    /// The step's clock and seed, which the virtualised WASI serves.
+    fn env(input: &Self::Input) -> &logic::StepEnv;
+
+    /// Instantiates and calls the export; `None` when `pre` is another step's.
+    #[doc(hidden)]
+    fn call(
+        pre: &Pre,
+        store: CallStore<'_>,
+        input: &Self::Input,
+    ) -> Option<wasmtime::Result<Result<Self::Output, logic::StepError>>>;
+}
+
+/// The three worlds of `wit/chain.wit`.
+pub mod worlds {
+    use super::*;
+
+    /// `policy-step`: `decide`.
+    #[derive(Debug)]
+    pub struct Policy;
+    /// `provider-step`: `rank`.
+    #[derive(Debug)]
+    pub struct Provider;
+    /// `economics-step`: `evaluate`.
+    #[derive(Debug)]
+    pub struct Economics;
+
+    impl World for Policy {
+        const STEP: Step = Step::Policy;
+        type Input = logic::PolicyInput;
+        type Output = logic::PolicyDecision;
+
+        fn env(input: &Self::Input) -> &logic::StepEnv {
+            &input.env
+        }
+
+        fn call(
+            pre: &Pre,
+            CallStore(store): CallStore<'_>,
+            input: &Self::Input,
+        ) -> Option<wasmtime::Result<Result<Self::Output, logic::StepError>>> {
+            let PreKind::Policy(pre) = &pre.0 else {
+                return None;
+            };
+            let arg = input.clone().into();
+            Some((|| {
+                let out = pre
+                    .instantiate(&mut *store)?
+                    .pixgate_chain_policy()
+                    .call_decide(&mut *store, &arg)?;
+                Ok(out.map(Into::into).map_err(Into::into))
+            })())
+        }
+    }
+
+    impl World for Provider {
+        const STEP: Step = Step::Provider;
+        type Input = logic::ProviderInput;
+        type Output = logic::ProviderDecision;
+
+        fn env(input: &Self::Input) -> &logic::StepEnv {
+            &input.env
+        }
+
+        fn call(
+            pre: &Pre,
+            CallStore(store): CallStore<'_>,
+            input: &Self::Input,
+        ) -> Option<wasmtime::Result<Result<Self::Output, logic::StepError>>> {
+            let PreKind::Provider(pre) = &pre.0 else {
+                return None;
+            };
+            let arg = input.clone().into();
+            Some((|| {
+                let out = pre
+                    .instantiate(&mut *store)?
+                    .pixgate_chain_provider_selection()
+                    .call_rank(&mut *store, &arg)?;
+                Ok(out.map(Into::into).map_err(Into::into))
+            })())
+        }
+    }
+
+    impl World for Economics {
+        const STEP: Step = Step::Economics;
+        type Input = logic::EconomicsInput;
+        type Output = Vec<logic::CandidateEconomics>;
+
+        fn env(input: &Self::Input) -> &logic::StepEnv {
+            &input.env
+        }
+
+        fn call(
+            pre: &Pre,
+            CallStore(store): CallStore<'_>,
+            input: &Self::Input,
+        ) -> Option<wasmtime::Result<Result<Self::Output, logic::StepError>>> {
+            let PreKind::Economics(pre) = &pre.0 else {
+                return None;
+            };
+            let arg = input.clone().into();
+            Some((|| {
+                let out = pre
+                    .instantiate(&mut *store)?
+                    .pixgate_chain_economics()
+                    .call_evaluate(&mut *store, &arg)?;
+                Ok(out
+                    .map(|verdicts| verdicts.into_iter().map(Into::into).collect())
+                    .map_err(Into::into))
+            })())
+        }
+    }
 }
 
 /// A validated, compiled and pre-instantiated component, ready for calls.
@@ -296,15 +422,15 @@ impl Sandbox {
             step,
             detail: format!("{e:#}"),
         };
-        let pre = match step {
-            Step::Policy => Pre::Policy(bindings::PolicyStepPre::new(pre).map_err(wrong)?),
+        let pre = Pre(match step {
+            Step::Policy => PreKind::Policy(bindings::PolicyStepPre::new(pre).map_err(wrong)?),
             Step::Provider => {
-                Pre::Provider(bindings::provider::ProviderStepPre::new(pre).map_err(wrong)?)
+                PreKind::Provider(bindings::provider::ProviderStepPre::new(pre).map_err(wrong)?)
             }
             Step::Economics => {
-                Pre::Economics(bindings::economics::EconomicsStepPre::new(pre).map_err(wrong)?)
+                PreKind::Economics(bindings::economics::EconomicsStepPre::new(pre).map_err(wrong)?)
             }
-        };
+        });
         Ok(LoadedComponent {
             step,
             sha256,
@@ -318,67 +444,24 @@ impl Sandbox {
         self.load(step, step.bundled_wasm())
     }
 
-    pub fn run_policy(
+    /// Runs one call of `component` (a component of `W`'s step) on `input` in a fresh store
+    /// with the budgets of [`Limits`].
+    pub fn run<W: World>(
         &self,
         component: &LoadedComponent,
-        input: &logic::PolicyInput,
-    ) -> Result<StepRun<logic::PolicyDecision>, SandboxError> {
-        let Pre::Policy(pre) = &component.pre else {
-            return Err(mismatch(Step::Policy, component));
-        };
+        input: &W::Input,
+    ) -> Result<StepRun<W::Output>, SandboxError> {
+        if component.step != W::STEP {
+            return Err(SandboxError::StepMismatch {
+                expected: W::STEP,
+                found: component.step,
+            });
+        }
         self.check_input(input)?;
-        let arg = input.clone().into();
-        self.invoke(
-            &input.env,
-            |store| {
-                pre.instantiate(&mut *store)?
-                    .pixgate_chain_policy()
-                    .call_decide(&mut *store, &arg)
-            },
-            Into::into,
-        )
-    }
-
-    pub fn run_provider(
-        &self,
-        component: &LoadedComponent,
-        input: &logic::ProviderInput,
-    ) -> Result<StepRun<logic::ProviderDecision>, SandboxError> {
-        let Pre::Provider(pre) = &component.pre else {
-            return Err(mismatch(Step::Provider, component));
-        };
-        self.check_input(input)?;
-        let arg = input.clone().into();
-        self.invoke(
-            &input.env,
-            |store| {
-                pre.instantiate(&mut *store)?
-                    .pixgate_chain_provider_selection()
-                    .call_rank(&mut *store, &arg)
-            },
-            Into::into,
-        )
-    }
-
-    pub fn run_economics(
-        &self,
-        component: &LoadedComponent,
-        input: &logic::EconomicsInput,
-    ) -> Result<StepRun<Vec<logic::CandidateEconomics>>, SandboxError> {
-        let Pre::Economics(pre) = &component.pre else {
-            return Err(mismatch(Step::Economics, component));
-        };
-        self.check_input(input)?;
-        let arg = input.clone().into();
-        self.invoke(
-            &input.env,
-            |store| {
-                pre.instantiate(&mut *store)?
-                    .pixgate_chain_economics()
-                    .call_evaluate(&mut *store, &arg)
-            },
-            |verdicts| verdicts.into_iter().map(Into::into).collect(),
-        )
+        self.invoke(W::env(input), |store| {
+            W::call(&component.pre, CallStore(store), input)
+                .unwrap_or_else(|| Err(wasmtime::Error::msg("pre-instantiation of another step")))
+        })
     }
 
     fn check_input(&self, input: &impl Serialize) -> Result<(), SandboxError> {
@@ -393,16 +476,11 @@ impl Sandbox {
     }
 
     /// Runs `call` in a fresh store and turns whatever went wrong into a named error.
-    fn invoke<W, T, E>(
+    fn invoke<T: Serialize>(
         &self,
         env: &logic::StepEnv,
-        call: impl FnOnce(&mut Store<CallState>) -> wasmtime::Result<Result<W, E>>,
-        convert: impl FnOnce(W) -> T,
-    ) -> Result<StepRun<T>, SandboxError>
-    where
-        E: Into<logic::StepError>,
-        T: Serialize,
-    {
+        call: impl FnOnce(&mut Store<CallState>) -> wasmtime::Result<Result<T, logic::StepError>>,
+    ) -> Result<StepRun<T>, SandboxError> {
         let limits = &self.limits;
         let mut store = Store::new(&self.engine, CallState::new(limits, env));
         store.limiter(|s| &mut s.limiter);
@@ -428,7 +506,7 @@ impl Sandbox {
                     limit: limits.log_bytes,
                 });
             }
-            Ok(output) => output.map(convert).map_err(Into::into),
+            Ok(output) => output,
             Err(e) => return Err(classify(e, &state, limits, &log)),
         };
         let size = match &output {
@@ -454,13 +532,6 @@ fn hostcall_fuel(limits: &Limits) -> usize {
     (limits.output_bytes * 8)
         .max(limits.log_bytes * 2)
         .max(64 << 10)
-}
-
-fn mismatch(expected: Step, component: &LoadedComponent) -> SandboxError {
-    SandboxError::StepMismatch {
-        expected,
-        found: component.step,
-    }
 }
 
 fn json_len(value: &impl Serialize) -> usize {

@@ -13,7 +13,7 @@ use tokio::sync::{Semaphore, mpsc, watch};
 
 use super::deliver::{self, AttemptOutcome, Outgoing};
 use super::{Settings, TEST_EVENT};
-use crate::bootstrap::AppState;
+use crate::app::AppState;
 use crate::db::{self, webhooks as sql};
 
 /// Deliveries claimed in one statement, at most.
@@ -180,7 +180,7 @@ pub async fn deliver_test(
     let body = serde_json::json!({
         "id": id,
         "type": TEST_EVENT,
-        "createdAt": crate::http::views::iso8601(now),
+        "createdAt": crate::domain::time::iso8601(now),
         "data": {"endpointId": endpoint.id, "test": true},
     })
     .to_string();

@@ -3,8 +3,9 @@
 //!
 //! Fee: MDR (basis points of the amount, rounded half up to the centavo) plus the fixed fee,
 //! raised to the minimum fee and capped at the maximum fee of the gateway's terms. A candidate
-//! is rejected when its release class is not `D<n>`, when the fee would take the whole
-//! amount, or when the fee is above the store's `economics.max-fee-bps` share of the amount.
+//! is rejected when its release class is not `D<n>` or when the fee is above the store's
+//! `economics.max-fee-bps` share of the amount. The fee never exceeds the amount: a charge
+//! below a gateway's minimum fee nets zero.
 //! Settlement: the first business day on or after the charge's Brasília date, plus `n`
 //! business days; weekends and the holidays the host supplies are not business days.
 
@@ -49,14 +50,14 @@ pub fn evaluate(input: &EconomicsInput) -> Result<Vec<CandidateEconomics>, StepE
         .candidates
         .iter()
         .map(|g| {
-            let fee = fee_for(amount, &g.fee_terms);
+            // A fee never exceeds the charge: a charge below a gateway's minimum fee costs the
+            // whole amount and nets zero, rather than being refused or leaving the merchant
+            // owing money on it.
+            let fee = fee_for(amount, &g.fee_terms).min(amount);
             let outcome = match release_days(&g.release_class) {
                 None => {
                     CandidateOutcome::Rejected(format!("unknown release class {}", g.release_class))
                 }
-                Some(_) if fee >= amount => CandidateOutcome::Rejected(format!(
-                    "fee of {fee} centavos would take the whole amount"
-                )),
                 Some(_)
                     if max_fee_bps.is_some_and(|bps| {
                         u128::from(fee) * 10_000 > u128::from(amount) * u128::from(bps)
@@ -158,13 +159,14 @@ mod tests {
     }
 
     #[test]
-    fn rejects_fees_that_eat_the_amount_and_unknown_classes() {
+    fn caps_the_fee_at_the_amount_and_rejects_unknown_classes() {
         let mut pricey = gateway("a", "D0", 0, 0);
         pricey.fee_terms.min_fee_centavos = 100;
-        let out = evaluate(&input(100, 0, vec![pricey, gateway("b", "T+1", 0, 0)])).unwrap();
-        assert!(
-            matches!(&out[0].outcome, CandidateOutcome::Rejected(r) if r.contains("whole amount"))
-        );
+        let out = evaluate(&input(1, 0, vec![pricey, gateway("b", "T+1", 0, 0)])).unwrap();
+        let CandidateOutcome::Accepted(q) = &out[0].outcome else {
+            panic!("a charge below the minimum fee is accepted: {:?}", out[0]);
+        };
+        assert_eq!((q.fee_centavos, q.net_centavos), (1, 0));
         assert!(matches!(&out[1].outcome, CandidateOutcome::Rejected(r) if r.contains("T+1")));
     }
 

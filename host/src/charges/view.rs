@@ -1,25 +1,14 @@
-//! Response bodies of the merchant API, as the contract and DESIGN.md section 5 name them.
+//! The PaymentIntent as merchants see it (contract section 2.3, DESIGN.md section 5): the
+//! response body of the charge and status routes, and what an Idempotency-Key replays.
 
-use pixgate_policy_logic::calendar::Day;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::db::catalog::Store;
 use crate::db::intents::Intent;
 use crate::domain::money::brl;
-
-/// `2026-11-22T01:36:38.123Z` for a Unix time in milliseconds.
-pub fn iso8601(ms: i64) -> String {
-    let day = Day(ms.div_euclid(86_400_000));
-    let in_day = ms.rem_euclid(86_400_000);
-    let (h, m, s, milli) = (
-        in_day / 3_600_000,
-        in_day / 60_000 % 60,
-        in_day / 1000 % 60,
-        in_day % 1000,
-    );
-    format!("{day}T{h:02}:{m:02}:{s:02}.{milli:03}Z")
-}
+use crate::domain::time::iso8601;
+use crate::domain::{IntentStatus, StoreMode};
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct StoreRef {
@@ -31,9 +20,7 @@ pub struct StoreRef {
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Routing {
-    /// `SHADOW` or `LIVE`.
-    #[schema(example = "SHADOW")]
-    pub mode: String,
+    pub mode: StoreMode,
     /// The routing policy the policy step chose.
     #[schema(example = "d0-first")]
     pub policy: String,
@@ -82,8 +69,7 @@ pub struct PaymentIntent {
     pub payment_intent_id: String,
     /// True when this response replays an earlier request with the same Idempotency-Key.
     pub idempotent_replay: bool,
-    #[schema(example = "SHADOW_ONLY")]
-    pub status: String,
+    pub status: IntentStatus,
     /// Amount in BRL.
     #[schema(example = 129.9)]
     pub amount: f64,
@@ -131,7 +117,7 @@ impl PaymentIntent {
         Self {
             payment_intent_id: intent.id.clone(),
             idempotent_replay: replay,
-            status: intent.status.clone(),
+            status: intent.status,
             amount: brl(intent.amount_centavos as u64),
             currency: intent.currency.clone(),
             reference: intent.reference.clone(),
@@ -141,7 +127,7 @@ impl PaymentIntent {
                 name: store.name.clone(),
             },
             routing: Routing {
-                mode: intent.routing_mode.clone(),
+                mode: intent.routing_mode,
                 policy: intent.routing_policy.clone(),
                 provider_code: intent.provider_code.clone(),
                 gateway_alias: intent.gateway_alias.clone(),
@@ -163,17 +149,5 @@ impl PaymentIntent {
             updated_at: iso8601(intent.updated_at),
             completed_at: intent.completed_at.map(iso8601),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn iso8601_is_utc_with_milliseconds() {
-        assert_eq!(super::iso8601(0), "1970-01-01T00:00:00.000Z");
-        assert_eq!(
-            super::iso8601(1_795_100_400_123),
-            "2026-11-19T15:00:00.123Z"
-        );
     }
 }

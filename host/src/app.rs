@@ -1,0 +1,155 @@
+//! The composition root: [`App::build`] wires the database, the sandbox, the component
+//! registry, the webhook sender and both HTTP listeners together. `pixgate serve` and the
+//! tests call it (the tests with port 0).
+
+use std::net::SocketAddr;
+use std::num::NonZeroU32;
+use std::sync::Arc;
+use std::time::Duration;
+
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use tokio::net::TcpListener;
+
+use crate::bootstrap::{self, Generated, Prepared};
+use crate::components::{self, Registry};
+use crate::config::ServeConfig;
+use crate::crypto::MasterKey;
+use crate::db::{self, Db};
+use crate::metrics::Metrics;
+use crate::sandbox::{Limits, Sandbox};
+
+/// Everything the services and handlers share.
+pub struct AppState {
+    pub db: Db,
+    pub sandbox: Sandbox,
+    /// The component versions each store runs, loaded and ready.
+    pub components: Registry,
+    pub master_key: MasterKey,
+    /// SHA-256 (hex) of the admin token.
+    pub admin_token_hash: String,
+    pub rate_limiter: Option<DefaultKeyedRateLimiter<String>>,
+    pub metrics: Metrics,
+    pub idempotency_retention_ms: i64,
+    /// Stores with their gateways and active component versions, for the charge path.
+    pub stores: db::store_cache::StoreCache,
+    /// Webhook settings, the egress-safe client and the sender's wake-up signal.
+    pub webhooks: crate::webhooks::Webhooks,
+}
+
+impl std::fmt::Debug for AppState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AppState")
+            .field("db", &self.db.backend)
+            .finish()
+    }
+}
+
+/// Both listeners, bound, with the state they serve.
+pub struct App {
+    merchant: TcpListener,
+    admin: TcpListener,
+    state: Arc<AppState>,
+    pub merchant_addr: SocketAddr,
+    pub admin_addr: SocketAddr,
+    /// Secrets generated on this start (shown once by `pixgate serve`).
+    pub generated: Generated,
+}
+
+impl App {
+    /// Opens the database (migrating it), prepares the sandbox and the components, and
+    /// binds both listeners.
+    pub async fn build(config: &ServeConfig) -> anyhow::Result<Self> {
+        // Bad webhook settings (a CA file, a CIDR) stop the start before anything is opened.
+        let webhooks = crate::webhooks::Webhooks::new(&config.webhooks)?;
+        let Prepared {
+            db,
+            master_key,
+            admin_token_hash,
+            generated,
+        } = bootstrap::prepare(config).await?;
+        let sandbox = Sandbox::new(Limits::default(), Some(config.data_dir.join("modules")))?;
+        let components = Registry::new(&sandbox, config.components.clone())?;
+        components.record_bundled(&db).await?;
+        let rate_limiter = NonZeroU32::new(config.rate_limit_per_second).map(|rate| {
+            let burst = NonZeroU32::new(config.rate_limit_burst).unwrap_or(rate);
+            RateLimiter::keyed(Quota::per_second(rate).allow_burst(burst))
+        });
+        let state = AppState {
+            db,
+            sandbox,
+            components,
+            master_key,
+            admin_token_hash,
+            rate_limiter,
+            metrics: Metrics::new(),
+            idempotency_retention_ms: i64::from(config.idempotency_retention_hours) * 3_600_000,
+            stores: db::store_cache::StoreCache::new(db::store_cache::StoreCache::TTL),
+            webhooks,
+        };
+        let merchant = TcpListener::bind(config.listen).await?;
+        let admin = TcpListener::bind(config.admin_listen).await?;
+        Ok(Self {
+            merchant_addr: merchant.local_addr()?,
+            admin_addr: admin.local_addr()?,
+            merchant,
+            admin,
+            state: Arc::new(state),
+            generated,
+        })
+    }
+
+    /// The shared state (benchmarks and in-process embedders write through it).
+    pub fn state(&self) -> Arc<AppState> {
+        self.state.clone()
+    }
+
+    /// Serves until `shutdown` resolves, then lets in-flight requests finish.
+    pub async fn run(
+        self,
+        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
+        let state = self.state;
+        spawn_housekeeping(state.clone());
+        let shadow = components::shadow::spawn(state.clone());
+        let merchant = crate::http::merchant_router(state.clone());
+        let admin = crate::http::admin_router(state.clone());
+
+        let (tx, rx) = tokio::sync::watch::channel(false);
+        tokio::spawn(async move {
+            shutdown.await;
+            let _ = tx.send(true);
+        });
+        let wait = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
+            let _ = rx.wait_for(|stop| *stop).await;
+        };
+        let sender = state
+            .webhooks
+            .settings
+            .worker
+            .then(|| tokio::spawn(crate::webhooks::worker::run(state.clone(), rx.clone())));
+        let merchant =
+            axum::serve(self.merchant, merchant).with_graceful_shutdown(wait(rx.clone()));
+        let admin = axum::serve(self.admin, admin).with_graceful_shutdown(wait(rx));
+        tokio::try_join!(merchant.into_future(), admin.into_future())?;
+        if let Some(sender) = sender {
+            let _ = sender.await;
+        }
+        shadow.abort();
+        Ok(())
+    }
+}
+
+/// Background work of a running server: expired idempotency records are purged.
+fn spawn_housekeeping(state: Arc<AppState>) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_secs(300));
+        loop {
+            tick.tick().await;
+            match db::idempotency::purge_expired(&state.db.write, db::now_ms()).await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(purged = n, "expired idempotency records purged"),
+                Err(e) => tracing::warn!(error = %e, "purging idempotency records failed"),
+            }
+        }
+    });
+}

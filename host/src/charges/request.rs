@@ -1,0 +1,671 @@
+//! The charge body as the API receives it (the serde types the OpenAPI documents are
+//! generated from) and as the service uses it: [`ChargeRequest`], built only by validation,
+//! whose fields are the domain's checked newtypes.
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use utoipa::ToSchema;
+
+use crate::crypto;
+use crate::domain::money::MoneyError;
+use crate::domain::{Email, Money, Phone, TaxId, TaxIdKind, valid_code};
+
+/// The payer. `taxId` is a CPF (11 digits) or CNPJ (14 characters: 12 of 0-9/A-Z, then two
+/// check digits; letters in either case), with valid check digits; `.`, `-`, `/` and spaces
+/// are accepted and ignored.
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Payer {
+    #[schema(
+        min_length = 1,
+        max_length = 200,
+        pattern = r"^[^\x00-\x1f\x7f]*\S[^\x00-\x1f\x7f]*$",
+        example = "Ana Souza"
+    )]
+    pub name: String,
+    #[schema(
+        pattern = r"^[./ -]*(([0-9][./ -]*){11}|([0-9A-Za-z][./ -]*){12}([0-9][./ -]*){2})$",
+        example = "529.982.247-25"
+    )]
+    pub tax_id: String,
+    #[schema(format = Email, max_length = 254, nullable = false, example = "ana@example.com")]
+    pub email: Option<String>,
+    /// 8 to 15 digits (E.164 without `+`); spaces, `+`, `(`, `)`, `-` and `.` are ignored.
+    #[schema(example = "+55 11 98765-4321", max_length = 32, nullable = false)]
+    pub phone: Option<String>,
+}
+
+/// The shape of a CPF or CNPJ with optional punctuation (`.`, `-`, `/`, spaces), as
+/// [`TaxId::parse`] reads it; the check digits are verified beyond this shape.
+pub const TAX_ID_PATTERN: &str =
+    r"^[./ -]*(([0-9][./ -]*){11}|([0-9A-Za-z][./ -]*){12}([0-9][./ -]*){2})$";
+
+/// Writes a charge body type: the fields every charge has, after the `$extra` ones. The
+/// merchant route's body has `store` in front; the admin evaluate route's has not, and a
+/// macro keeps the two from drifting apart.
+macro_rules! charge_body {
+    ($(#[$meta:meta])* $name:ident { $($extra:tt)* }) => {
+        #[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
+        #[serde(rename_all = "camelCase", deny_unknown_fields)]
+        $(#[$meta])*
+        pub struct $name {
+            $($extra)*
+            /// Amount in BRL: at least 0.01, at most 100000000.00, at most two decimals.
+            #[schema(minimum = 0.01, maximum = 100000000.0, multiple_of = 0.01, example = 129.9)]
+            pub amount: f64,
+            /// Only `BRL`, the default.
+            #[schema(pattern = "^BRL$", example = "BRL", nullable = false)]
+            pub currency: Option<String>,
+            /// The merchant's reference: 1 to 160 characters, no control characters.
+            #[schema(min_length = 1, max_length = 160, pattern = r"^[^\x00-\x1f\x7f]*$", example = "order-10042")]
+            pub reference: String,
+            /// At most 200 characters, no control characters.
+            #[schema(max_length = 200, pattern = r"^[^\x00-\x1f\x7f]*$", nullable = false)]
+            pub description: Option<String>,
+            pub payer: Payer,
+            /// Free-form object of at most 16 KB (as compact JSON); echoed in webhooks. Never secrets.
+            #[schema(value_type = Option<Object>, nullable = false)]
+            pub metadata: Option<Map<String, Value>>,
+        }
+    };
+}
+
+charge_body!(
+    /// Body of `POST /payments/charge`.
+    #[schema(example = json!({
+        "store": "demo-store", "amount": 129.9, "currency": "BRL", "reference": "order-10042",
+        "description": "Order 10042",
+        "payer": {"name": "Ana Souza", "taxId": "529.982.247-25", "email": "ana@example.com"},
+        "metadata": {"orderId": "10042", "attribution": {"utm_source": "newsletter"}}
+    }))]
+    CreatePaymentRequest {
+        /// Store code; the key must be granted this store.
+        #[schema(min_length = 1, max_length = 64, pattern = "^[A-Za-z0-9._-]{1,64}$", example = "demo-store")]
+        pub store: String,
+    }
+);
+
+charge_body!(
+    /// A charge as the merchant would send it, without `store` (the admin evaluate route).
+    ChargeBody {}
+);
+
+impl CreatePaymentRequest {
+    /// The store code and the rest of the charge.
+    pub fn split(self) -> (String, ChargeBody) {
+        let Self {
+            store,
+            amount,
+            currency,
+            reference,
+            description,
+            payer,
+            metadata,
+        } = self;
+        (
+            store,
+            ChargeBody {
+                amount,
+                currency,
+                reference,
+                description,
+                payer,
+                metadata,
+            },
+        )
+    }
+}
+
+/// A request that breaks a rule of the contract: a stable code, the field at fault and
+/// what to fix.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct Invalid {
+    pub code: &'static str,
+    pub field: Option<String>,
+    pub message: String,
+}
+
+impl Invalid {
+    pub fn new(code: &'static str, field: &str, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            field: (!field.is_empty()).then(|| field.to_owned()),
+            message: message.into(),
+        }
+    }
+}
+
+/// Reads a JSON body into `T`, naming the field at fault with a stable code. `field_codes`
+/// maps a field path to the code used when its value has the wrong type or shape.
+pub fn from_json<T: DeserializeOwned>(
+    value: Value,
+    field_codes: &[(&str, &'static str)],
+) -> Result<T, Invalid> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let path = if path == "." { String::new() } else { path };
+        let inner = e.into_inner().to_string();
+        let join = |name: &str| {
+            if path.is_empty() {
+                name.to_owned()
+            } else {
+                format!("{path}.{name}")
+            }
+        };
+        if let Some(name) = quoted(&inner, "missing field `") {
+            let field = join(name);
+            return Invalid::new("missing_field", &field, format!("`{field}` is required"));
+        }
+        if let Some(name) = quoted(&inner, "unknown field `") {
+            // The path already ends at the unknown field.
+            let field = if path.is_empty() {
+                name.to_owned()
+            } else {
+                path.clone()
+            };
+            return Invalid::new("unknown_field", &field, format!("unknown field `{field}`"));
+        }
+        if path.is_empty() {
+            return Invalid::new("invalid_request", "", "the body must be a JSON object");
+        }
+        // A required field sent as null is as missing as an absent one.
+        if inner.starts_with("invalid type: null") {
+            return Invalid::new("missing_field", &path, format!("`{path}` is required"));
+        }
+        let code = field_codes
+            .iter()
+            .find(|(p, _)| *p == path)
+            .map(|(_, code)| *code)
+            .unwrap_or("invalid_field");
+        let expected = inner.rsplit("expected ").next().unwrap_or("another type");
+        Invalid::new(
+            code,
+            &path,
+            format!("`{path}` has the wrong type: expected {expected}"),
+        )
+    })
+}
+
+fn quoted<'a>(message: &'a str, prefix: &str) -> Option<&'a str> {
+    message.strip_prefix(prefix)?.split('`').next()
+}
+
+/// The codes of type errors in a charge body, per field.
+pub const CHARGE_FIELD_CODES: &[(&str, &str)] = &[
+    ("amount", "invalid_amount"),
+    ("payer", "invalid_payer"),
+    ("metadata", "invalid_metadata"),
+    ("charge.amount", "invalid_amount"),
+    ("charge.payer", "invalid_payer"),
+    ("charge.metadata", "invalid_metadata"),
+];
+
+impl CreatePaymentRequest {
+    pub fn from_json(value: Value) -> Result<Self, Invalid> {
+        require_objects(&value, "", &["", "payer"])?;
+        from_json(value, CHARGE_FIELD_CODES)
+    }
+}
+
+/// serde reads a struct from a JSON array too (its fields in order); the API takes objects
+/// only, so the object positions of a body are checked before it is deserialised.
+/// `paths` are dotted paths from `value` (`""` for itself); an absent or null one passes.
+pub fn require_objects(value: &Value, prefix: &str, paths: &[&str]) -> Result<(), Invalid> {
+    for path in paths {
+        let mut at = Some(value);
+        if !path.is_empty() {
+            for part in path.split('.') {
+                at = at.and_then(|v| v.get(part));
+            }
+        }
+        match at {
+            None | Some(Value::Null) | Some(Value::Object(_)) => {}
+            Some(_) if path.is_empty() && prefix.is_empty() => {
+                return Err(Invalid::new(
+                    "invalid_request",
+                    "",
+                    "the body must be a JSON object",
+                ));
+            }
+            Some(_) => {
+                let field = format!("{prefix}{path}");
+                let code = CHARGE_FIELD_CODES
+                    .iter()
+                    .find(|(p, _)| *p == field)
+                    .map_or("invalid_field", |(_, c)| *c);
+                return Err(Invalid::new(
+                    code,
+                    &field,
+                    format!("`{field}` must be an object"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The payer after validation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValidPayer {
+    pub name: String,
+    pub tax_id: TaxId,
+    pub email: Option<Email>,
+    pub phone: Option<Phone>,
+}
+
+impl ValidPayer {
+    /// What is sealed at rest: the payer as JSON, with normalised values.
+    pub fn to_json(&self) -> Value {
+        serde_json::json!({
+            "name": self.name,
+            "taxId": self.tax_id.as_str(),
+            "email": self.email.as_ref().map(Email::as_str),
+            "phone": self.phone.as_ref().map(Phone::as_str),
+        })
+    }
+
+    pub fn kind(&self) -> TaxIdKind {
+        self.tax_id.kind()
+    }
+}
+
+/// A charge after validation: every field known good.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChargeRequest {
+    pub store: String,
+    pub amount: Money,
+    pub reference: String,
+    pub description: Option<String>,
+    pub payer: ValidPayer,
+    /// The metadata object as compact JSON (`{}` when absent), at most 16 KB.
+    pub metadata: String,
+}
+
+pub const METADATA_MAX_BYTES: usize = 16 * 1024;
+
+impl ChargeBody {
+    /// Checks every rule of the contract; `prefix` is put before field names in errors
+    /// (`charge.` for the evaluate route).
+    pub fn validate(self, store: String, prefix: &str) -> Result<ChargeRequest, Invalid> {
+        let f = |name: &str| format!("{prefix}{name}");
+        if !valid_code(&store) {
+            return Err(Invalid::new(
+                "invalid_store",
+                "store",
+                "`store` is not a store code",
+            ));
+        }
+        let amount = Money::from_brl(self.amount).map_err(|e| {
+            let message = match e {
+                MoneyError::NotFinite => "`amount` is not a usable number",
+                MoneyError::TooManyDecimals => "`amount` must have at most two decimals",
+                MoneyError::BelowMinimum => "`amount` must be at least 0.01",
+                MoneyError::AboveMaximum => "`amount` must be at most 100000000.00",
+            };
+            Invalid::new("invalid_amount", &f("amount"), message)
+        })?;
+        if let Some(currency) = &self.currency
+            && currency != "BRL"
+        {
+            return Err(Invalid::new(
+                "unsupported_currency",
+                &f("currency"),
+                "only BRL is supported",
+            ));
+        }
+        let reference = bounded(
+            &self.reference,
+            &f("reference"),
+            "invalid_reference",
+            1,
+            160,
+        )?;
+        let description = self
+            .description
+            .as_deref()
+            .map(|d| bounded(d, &f("description"), "invalid_description", 0, 200))
+            .transpose()?;
+        let payer = &self.payer;
+        let name = bounded(&payer.name, &f("payer.name"), "invalid_payer_name", 1, 200)?;
+        if name.trim().is_empty() {
+            return Err(Invalid::new(
+                "invalid_payer_name",
+                &f("payer.name"),
+                format!("`{}` must not be blank", f("payer.name")),
+            ));
+        }
+        let tax_id = TaxId::parse(&payer.tax_id).ok_or_else(|| {
+            Invalid::new(
+                "invalid_tax_id",
+                &f("payer.taxId"),
+                format!("`{}` is not a valid CPF or CNPJ", f("payer.taxId")),
+            )
+        })?;
+        let email = payer
+            .email
+            .as_deref()
+            .map(|e| {
+                Email::parse(e).ok_or_else(|| {
+                    Invalid::new(
+                        "invalid_email",
+                        &f("payer.email"),
+                        format!("`{}` is not an email address", f("payer.email")),
+                    )
+                })
+            })
+            .transpose()?;
+        let phone = payer
+            .phone
+            .as_deref()
+            .map(|p| {
+                Phone::parse(p).ok_or_else(|| {
+                    Invalid::new(
+                        "invalid_phone",
+                        &f("payer.phone"),
+                        format!("`{}` is not a phone number", f("payer.phone")),
+                    )
+                })
+            })
+            .transpose()?;
+        let metadata = match &self.metadata {
+            None => "{}".to_owned(),
+            Some(m) => {
+                let text = serde_json::to_string(m).unwrap_or_else(|_| "{}".into());
+                if text.len() > METADATA_MAX_BYTES {
+                    return Err(Invalid::new(
+                        "metadata_too_large",
+                        &f("metadata"),
+                        format!(
+                            "`{}` is {} bytes as JSON; the limit is 16 KB",
+                            f("metadata"),
+                            text.len()
+                        ),
+                    ));
+                }
+                text
+            }
+        };
+        Ok(ChargeRequest {
+            store,
+            amount,
+            reference,
+            description,
+            payer: ValidPayer {
+                name,
+                tax_id,
+                email,
+                phone,
+            },
+            metadata,
+        })
+    }
+}
+
+impl ChargeRequest {
+    /// The request's idempotency fingerprint: sha256 of its validated, normalised form, so
+    /// requests that mean the same charge are equal (`currency` omitted or `"BRL"`, `null`
+    /// or absent, a tax id with or without punctuation, key order, `100` or `100.0`).
+    pub fn fingerprint(&self) -> String {
+        let metadata: Value = serde_json::from_str(&self.metadata).unwrap_or(Value::Null);
+        let normalised = serde_json::json!({
+            "v": 2,
+            "store": self.store,
+            "amountCentavos": self.amount.centavos(),
+            "currency": "BRL",
+            "reference": self.reference,
+            "description": self.description,
+            "payer": self.payer.to_json(),
+            "metadata": canonical_json(&metadata),
+        });
+        crypto::sha256_hex(canonical_json(&normalised))
+    }
+}
+
+/// Text of `min` to `max` characters without control characters (PostgreSQL refuses NUL in
+/// text, and no merchant reference needs a control character).
+pub fn bounded(
+    value: &str,
+    path: &str,
+    code: &'static str,
+    min: usize,
+    max: usize,
+) -> Result<String, Invalid> {
+    let chars = value.chars().count();
+    if chars < min || chars > max {
+        return Err(Invalid::new(
+            code,
+            path,
+            format!("`{path}` must have {min} to {max} characters"),
+        ));
+    }
+    if value.chars().any(char::is_control) {
+        return Err(Invalid::new(
+            code,
+            path,
+            format!("`{path}` must not contain control characters"),
+        ));
+    }
+    Ok(value.to_owned())
+}
+
+/// JSON with object keys sorted and no insignificant whitespace; integral floats print as
+/// integers, so `100`, `100.0` and `1e2` are one number.
+pub fn canonical_json(value: &Value) -> String {
+    fn write(v: &Value, out: &mut String) {
+        match v {
+            Value::Object(map) => {
+                let mut keys: Vec<&String> = map.keys().collect();
+                keys.sort();
+                out.push('{');
+                for (i, k) in keys.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&Value::String((*k).clone()).to_string());
+                    out.push(':');
+                    write(&map[*k], out);
+                }
+                out.push('}');
+            }
+            Value::Array(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write(item, out);
+                }
+                out.push(']');
+            }
+            Value::Number(n) => match n.as_f64() {
+                Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 => {
+                    out.push_str(&(f as i64).to_string())
+                }
+                _ => out.push_str(&n.to_string()),
+            },
+            other => out.push_str(&other.to_string()),
+        }
+    }
+    let mut out = String::new();
+    write(value, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn body() -> Value {
+        json!({
+            "store": "demo-store", "amount": 129.9, "reference": "order-1",
+            "payer": {"name": "Ana Souza", "taxId": "529.982.247-25"},
+        })
+    }
+
+    fn valid(v: Value) -> ChargeRequest {
+        let (store, charge) = CreatePaymentRequest::from_json(v).unwrap().split();
+        charge.validate(store, "").unwrap()
+    }
+
+    fn invalid(v: Value) -> Invalid {
+        match CreatePaymentRequest::from_json(v) {
+            Err(e) => e,
+            Ok(r) => {
+                let (store, charge) = r.split();
+                charge.validate(store, "").unwrap_err()
+            }
+        }
+    }
+
+    #[test]
+    fn equivalent_bodies_have_one_fingerprint() {
+        let base = valid(body()).fingerprint();
+        let mut same = body();
+        same["currency"] = json!("BRL");
+        same["description"] = Value::Null;
+        same["metadata"] = Value::Null;
+        same["payer"]["taxId"] = json!("52998224725");
+        same["payer"]["email"] = Value::Null;
+        assert_eq!(valid(same).fingerprint(), base);
+        let mut hundred = body();
+        hundred["amount"] = json!(100);
+        let mut hundred_f = body();
+        hundred_f["amount"] = json!(100.0);
+        assert_eq!(valid(hundred).fingerprint(), valid(hundred_f).fingerprint());
+
+        let mut other = body();
+        other["amount"] = json!(129.91);
+        assert_ne!(valid(other).fingerprint(), base);
+        let mut other = body();
+        other["metadata"] = json!({"a": 1});
+        assert_ne!(valid(other).fingerprint(), base);
+    }
+
+    #[test]
+    fn metadata_key_order_does_not_change_the_fingerprint() {
+        let mut a = body();
+        a["metadata"] = serde_json::from_str(r#"{"b": 1, "a": {"y": [1, 2], "x": "s"}}"#).unwrap();
+        let mut b = body();
+        b["metadata"] = serde_json::from_str(r#"{"a":{"x":"s","y":[1,2]},"b":1.0}"#).unwrap();
+        assert_eq!(valid(a).fingerprint(), valid(b).fingerprint());
+    }
+
+    #[test]
+    fn errors_name_the_field_and_a_stable_code() {
+        let cases = [
+            (json!({"amount": 1}), "missing_field", "store"),
+            (
+                {
+                    let mut b = body();
+                    b["amont"] = json!(1);
+                    b
+                },
+                "unknown_field",
+                "amont",
+            ),
+            (
+                {
+                    let mut b = body();
+                    b["payer"]["cpf"] = json!(1);
+                    b
+                },
+                "unknown_field",
+                "payer.cpf",
+            ),
+            (
+                {
+                    let mut b = body();
+                    b["amount"] = json!("12");
+                    b
+                },
+                "invalid_amount",
+                "amount",
+            ),
+            (
+                {
+                    let mut b = body();
+                    b["amount"] = Value::Null;
+                    b
+                },
+                "missing_field",
+                "amount",
+            ),
+            (
+                {
+                    let mut b = body();
+                    b["metadata"] = json!([1]);
+                    b
+                },
+                "invalid_metadata",
+                "metadata",
+            ),
+            (
+                {
+                    let mut b = body();
+                    b["reference"] = json!(5);
+                    b
+                },
+                "invalid_field",
+                "reference",
+            ),
+            (
+                {
+                    let mut b = body();
+                    b["payer"]["taxId"] = json!("111.111.111-11");
+                    b
+                },
+                "invalid_tax_id",
+                "payer.taxId",
+            ),
+            (
+                {
+                    let mut b = body();
+                    b["amount"] = json!(1.001);
+                    b
+                },
+                "invalid_amount",
+                "amount",
+            ),
+        ];
+        for (v, code, field) in cases {
+            let e = invalid(v.clone());
+            assert_eq!((e.code, e.field.as_deref()), (code, Some(field)), "{v}");
+        }
+        assert_eq!(invalid(json!([1])).code, "invalid_request");
+        // serde would read a struct from an array; the API does not.
+        let mut as_array = body();
+        as_array["payer"] = json!(["Ana Souza", "529.982.247-25"]);
+        let e = invalid(as_array);
+        assert_eq!(
+            (e.code, e.field.as_deref()),
+            ("invalid_payer", Some("payer"))
+        );
+        let e = invalid(json!(["demo-store", 1.0, null, "r", null, {"name": "a", "taxId": "1"}]));
+        assert_eq!(e.code, "invalid_request");
+    }
+
+    #[test]
+    fn the_documented_tax_id_pattern_admits_every_id_the_parser_accepts() {
+        let schema = serde_json::to_value(<Payer as utoipa::PartialSchema>::schema()).unwrap();
+        assert_eq!(schema["properties"]["taxId"]["pattern"], TAX_ID_PATTERN);
+        let pattern = regex::Regex::new(TAX_ID_PATTERN).unwrap();
+        for id in [
+            "529.982.247-25",
+            "52998224725",
+            "111 444 777 35",
+            "11.222.333/0001-81",
+            "12.ABC.345/01DE-35",
+            "12abc34501de35",
+        ] {
+            assert!(TaxId::parse(id).is_some(), "{id}");
+            assert!(pattern.is_match(id), "{id}");
+        }
+        for shape in ["5299822472", "52998224a25", "12ABC34501DEAB", "", "x"] {
+            assert!(!pattern.is_match(shape), "{shape}");
+            assert!(TaxId::parse(shape).is_none(), "{shape}");
+        }
+    }
+}

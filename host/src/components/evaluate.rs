@@ -1,0 +1,123 @@
+//! Dry-run evaluation: a charge body and a store, optionally with candidate versions per
+//! step, run through the chain exactly as a charge would be; the decision and the full
+//! trace come back and nothing is written.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::report::Outcome;
+use super::{ComponentError, StepVersions};
+use crate::app::AppState;
+use crate::chain::{self, DecisionTrace};
+use crate::charges::{self, ChargeBody};
+use crate::db::{self, catalog};
+
+/// Body of `POST /evaluate`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EvaluateRequest {
+    /// Store code.
+    #[schema(pattern = "^[A-Za-z0-9._-]{1,64}$")]
+    pub store: String,
+    /// A merchant charge body without `store`.
+    pub charge: ChargeBody,
+    /// Versions to use instead of the store's active ones.
+    #[serde(default)]
+    pub components: StepVersions,
+}
+
+/// A route of the decision, in the order a LIVE charge would try them.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RouteView {
+    pub provider_code: String,
+    pub gateway_alias: String,
+    pub release_class: String,
+    pub fee_centavos: u64,
+    pub net_centavos: u64,
+    pub settlement_date: String,
+}
+
+/// What the chain decided, with the trace when it resolved.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Evaluation {
+    pub outcome: Outcome,
+    pub routes: Vec<RouteView>,
+    /// The decision trace: each step's component, exact input and output, fuel, duration
+    /// and log. `null` when a step refused or failed.
+    #[schema(value_type = Option<Object>)]
+    pub trace: Option<DecisionTrace>,
+}
+
+impl EvaluateRequest {
+    /// Reads the body, refusing arrays where objects belong (see
+    /// [`charges::request::require_objects`]).
+    pub fn from_json(value: serde_json::Value) -> Result<Self, charges::Invalid> {
+        charges::request::require_objects(&value, "", &["", "charge", "charge.payer"])?;
+        charges::request::from_json(value, charges::request::CHARGE_FIELD_CODES)
+    }
+}
+
+pub async fn evaluate(
+    state: &AppState,
+    request: EvaluateRequest,
+) -> Result<Evaluation, ComponentError> {
+    let charge = request
+        .charge
+        .validate(request.store.clone(), "charge.")
+        .map_err(|e| ComponentError::Invalid {
+            code: e.code,
+            field: e.field.unwrap_or_default(),
+            message: e.message,
+        })?;
+    let route = state
+        .stores
+        .get(&state.db, &request.store)
+        .await?
+        .ok_or_else(|| ComponentError::StoreNotFound(request.store.clone()))?;
+    let overrides = request.components.to_map();
+    for (step, version) in &overrides {
+        super::require_version(state, *step, version).await?;
+    }
+    let base = state
+        .components
+        .for_store(&state.db, &state.sandbox, &route.steps)
+        .await?;
+    let components = state
+        .components
+        .with_overrides(&state.db, &state.sandbox, &base, &overrides)
+        .await?;
+    let merchant = catalog::merchant_code(&state.db.read, &route.store.merchant_id).await?;
+    // The seed comes from the request itself, so evaluating the same body twice decides
+    // the same (a charge's seed comes from its id).
+    let input = charges::chain_input(
+        &route.store,
+        &route.gateways,
+        &merchant,
+        &charge,
+        &charge.fingerprint(),
+        db::now_ms(),
+    );
+    let result =
+        tokio::task::block_in_place(|| chain::resolve(&state.sandbox, &components, &input));
+    let outcome = chain::outcome_of(&result);
+    let trace = result.ok();
+    let routes = trace
+        .iter()
+        .flat_map(|t| &t.routes)
+        .map(|r| RouteView {
+            provider_code: r.gateway.provider_code.clone(),
+            gateway_alias: r.gateway.gateway_alias.clone(),
+            release_class: r.quote.release_class.clone(),
+            fee_centavos: r.quote.fee_centavos,
+            net_centavos: r.quote.net_centavos,
+            settlement_date: r.quote.settlement_date.clone(),
+        })
+        .collect();
+    Ok(Evaluation {
+        outcome,
+        routes,
+        trace,
+    })
+}

@@ -1,0 +1,391 @@
+//! Replay (DESIGN.md section 9): re-runs a store's recorded charges from their recorded
+//! inputs, with candidate versions for the chosen steps and the recorded version for the
+//! others, and reports what changes. A candidate's changed output flows into the later
+//! steps, because the whole chain runs again from the recorded chain input.
+//!
+//! Traces are read in pages and each page is parsed and re-run on every core; nothing is
+//! written.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use super::report::{ChangedCharge, FuelSummary, Outcome, ReplayReport, changes, zero_counts};
+use super::{ComponentError, StepVersions};
+use crate::app::AppState;
+use crate::chain::{self, Components, DecisionTrace};
+use crate::db::components as sql;
+use crate::domain::time::{iso8601, parse_iso8601};
+use crate::sandbox::{LoadedComponent, Step};
+
+/// Body of `POST /replays`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ReplayRequest {
+    /// Store code.
+    #[schema(pattern = "^[A-Za-z0-9._-]{1,64}$")]
+    pub store: String,
+    /// Candidate versions per step; a step left out keeps each charge's recorded version.
+    #[serde(default)]
+    pub components: StepVersions,
+    /// Charges created at or after this instant (ISO 8601, UTC).
+    #[schema(format = DateTime, nullable = false)]
+    pub since: Option<String>,
+    /// Charges created before this instant.
+    #[schema(format = DateTime, nullable = false)]
+    pub until: Option<String>,
+    /// At most this many charges, oldest first: 1 to 100000 (default 10000).
+    #[schema(minimum = 1, maximum = 100000, nullable = false)]
+    pub limit: Option<u32>,
+}
+
+pub const DEFAULT_LIMIT: u32 = 10_000;
+pub const MAX_LIMIT: u32 = 100_000;
+const PAGE: i64 = 4_000;
+/// Changed charges listed in a report.
+const FIRST_CHANGED: usize = 20;
+
+fn invalid(field: &str, message: impl Into<String>) -> ComponentError {
+    ComponentError::Invalid {
+        code: "invalid_replay",
+        field: field.to_owned(),
+        message: message.into(),
+    }
+}
+
+/// What one charge's replay gave (`None`: its trace or a recorded version is unreadable).
+struct Replayed {
+    id: String,
+    created_at: i64,
+    before: Outcome,
+    after: Outcome,
+    fuel: Option<u64>,
+}
+
+/// Replays `request` and reports.
+pub async fn replay(
+    state: &AppState,
+    request: ReplayRequest,
+) -> Result<ReplayReport, ComponentError> {
+    let started = Instant::now();
+    let store = super::store(state, &request.store).await?;
+    let time = |field: &str, v: &Option<String>, default: i64| match v {
+        None => Ok(default),
+        Some(text) => parse_iso8601(text)
+            .ok_or_else(|| invalid(field, format!("`{field}` is not an ISO 8601 UTC time"))),
+    };
+    let since = time("since", &request.since, 0)?;
+    let until = time("until", &request.until, i64::MAX)?;
+    let limit = request.limit.unwrap_or(DEFAULT_LIMIT);
+    if !(1..=MAX_LIMIT).contains(&limit) {
+        return Err(invalid(
+            "limit",
+            format!("`limit` must be 1 to {MAX_LIMIT}"),
+        ));
+    }
+    let overrides = request.components.to_map();
+    let mut candidates: HashMap<Step, Arc<LoadedComponent>> = HashMap::new();
+    for (step, version) in &overrides {
+        super::require_version(state, *step, version).await?;
+        let loaded = state
+            .components
+            .load(&state.db, &state.sandbox, *step, version)
+            .await?;
+        candidates.insert(*step, loaded);
+    }
+
+    let mut acc = Accumulator::default();
+    let mut cursor: Option<(i64, String)> = None;
+    let mut remaining = i64::from(limit);
+    loop {
+        let want = remaining.min(PAGE);
+        let page = sql::recorded_traces(
+            &state.db.read,
+            &store.id,
+            since,
+            until,
+            cursor.as_ref().map(|(at, id)| (*at, id.as_str())),
+            want,
+        )
+        .await?;
+        let Some(last) = page.last() else { break };
+        cursor = Some((last.created_at, last.payment_intent_id.clone()));
+        let traces = tokio::task::block_in_place(|| parse_all(&page));
+        let components = recorded_components(state, &traces, &candidates).await?;
+        let results = tokio::task::block_in_place(|| run_all(state, &traces, &components));
+        for r in results {
+            acc.add(r);
+        }
+        remaining -= page.len() as i64;
+        if (page.len() as i64) < want || remaining == 0 {
+            break;
+        }
+    }
+
+    let step_names = Step::ALL
+        .iter()
+        .map(|s| {
+            let v = overrides
+                .get(s)
+                .cloned()
+                .unwrap_or_else(|| "recorded".to_owned());
+            (s.as_str().to_owned(), v)
+        })
+        .collect();
+    Ok(acc.report(
+        store.code,
+        step_names,
+        request.since,
+        request.until,
+        started,
+    ))
+}
+
+/// The recorded traces of a page, parsed on every core.
+fn parse_all(page: &[sql::RecordedTrace]) -> Vec<Option<(String, i64, DecisionTrace)>> {
+    parallel_map(page, |r| {
+        serde_json::from_str::<DecisionTrace>(&r.trace)
+            .ok()
+            .map(|t| (r.payment_intent_id.clone(), r.created_at, t))
+    })
+}
+
+/// Every recorded version the page needs, loaded once; a version that is gone is absent.
+async fn recorded_components(
+    state: &AppState,
+    traces: &[Option<(String, i64, DecisionTrace)>],
+    candidates: &HashMap<Step, Arc<LoadedComponent>>,
+) -> Result<HashMap<(Step, String), Arc<LoadedComponent>>, ComponentError> {
+    let mut wanted: Vec<(Step, String)> = Vec::new();
+    for (_, _, trace) in traces.iter().flatten() {
+        for step in Step::ALL {
+            if candidates.contains_key(&step) {
+                continue;
+            }
+            let key = (step, trace.version(step).to_owned());
+            if !wanted.contains(&key) {
+                wanted.push(key);
+            }
+        }
+    }
+    let mut out = HashMap::new();
+    for (step, version) in wanted {
+        let loaded = if version == state.components.bundled().get(step).sha256() {
+            Ok(state.components.bundled().get(step).clone())
+        } else {
+            state
+                .components
+                .load(&state.db, &state.sandbox, step, &version)
+                .await
+        };
+        match loaded {
+            Ok(c) => {
+                out.insert((step, version), c);
+            }
+            Err(ComponentError::NotFound { .. }) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    for (step, c) in candidates {
+        out.insert((*step, CANDIDATE.to_owned()), c.clone());
+    }
+    Ok(out)
+}
+
+/// The key under which a step's candidate sits in the component map.
+const CANDIDATE: &str = "candidate";
+
+fn run_all(
+    state: &AppState,
+    traces: &[Option<(String, i64, DecisionTrace)>],
+    components: &HashMap<(Step, String), Arc<LoadedComponent>>,
+) -> Vec<Option<Replayed>> {
+    parallel_map(traces, |t| {
+        let (id, created_at, trace) = t.as_ref()?;
+        let pick = |step: Step| {
+            components
+                .get(&(step, CANDIDATE.to_owned()))
+                .or_else(|| components.get(&(step, trace.version(step).to_owned())))
+                .cloned()
+        };
+        let set = Components {
+            policy: pick(Step::Policy)?,
+            provider: pick(Step::Provider)?,
+            economics: pick(Step::Economics)?,
+        };
+        let result = chain::resolve(&state.sandbox, &set, &trace.chain_input());
+        Some(Replayed {
+            id: id.clone(),
+            created_at: *created_at,
+            before: trace.outcome(),
+            fuel: result.as_ref().ok().map(DecisionTrace::fuel_used),
+            after: chain::outcome_of(&result),
+        })
+    })
+}
+
+/// `f` over `items` on every core, in order.
+fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if threads <= 1 || items.len() < 64 {
+        return items.iter().map(f).collect();
+    }
+    let chunk = items.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| scope.spawn(|| part.iter().map(&f).collect::<Vec<R>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    })
+}
+
+#[derive(Default)]
+struct Accumulator {
+    replayed: u64,
+    unchanged: u64,
+    changed: u64,
+    errors: u64,
+    unreadable: u64,
+    changes_by_kind: BTreeMap<super::report::Change, u64>,
+    providers_before: BTreeMap<String, u64>,
+    providers_after: BTreeMap<String, u64>,
+    fee_delta: i64,
+    net_delta: i64,
+    errors_by_kind: BTreeMap<String, u64>,
+    fuel: Vec<u64>,
+    first_changed: Vec<ChangedCharge>,
+}
+
+impl Accumulator {
+    fn add(&mut self, r: Option<Replayed>) {
+        let Some(Replayed {
+            id,
+            created_at,
+            before,
+            after,
+            fuel,
+        }) = r
+        else {
+            self.unreadable += 1;
+            return;
+        };
+        if self.changes_by_kind.is_empty() {
+            self.changes_by_kind = zero_counts();
+        }
+        self.replayed += 1;
+        *self
+            .providers_before
+            .entry(before.provider_key().to_owned())
+            .or_default() += 1;
+        *self
+            .providers_after
+            .entry(after.provider_key().to_owned())
+            .or_default() += 1;
+        if let (
+            Outcome::Resolved {
+                fee_centavos: f1,
+                net_centavos: n1,
+                ..
+            },
+            Outcome::Resolved {
+                fee_centavos: f2,
+                net_centavos: n2,
+                ..
+            },
+        ) = (&before, &after)
+        {
+            self.fee_delta += *f2 as i64 - *f1 as i64;
+            self.net_delta += *n2 as i64 - *n1 as i64;
+        }
+        if let Outcome::Failed { code, .. } = &after {
+            self.errors += 1;
+            *self.errors_by_kind.entry(code.clone()).or_default() += 1;
+        }
+        if let Some(fuel) = fuel {
+            self.fuel.push(fuel);
+        }
+        let kinds = changes(&before, &after);
+        if kinds.is_empty() {
+            self.unchanged += 1;
+            return;
+        }
+        self.changed += 1;
+        for k in &kinds {
+            *self.changes_by_kind.entry(*k).or_default() += 1;
+        }
+        if self.first_changed.len() < FIRST_CHANGED {
+            self.first_changed.push(ChangedCharge {
+                payment_intent_id: id,
+                created_at: iso8601(created_at),
+                kinds,
+                before,
+                after,
+            });
+        }
+    }
+
+    fn report(
+        mut self,
+        store: String,
+        components: BTreeMap<String, String>,
+        since: Option<String>,
+        until: Option<String>,
+        started: Instant,
+    ) -> ReplayReport {
+        self.fuel.sort_unstable();
+        let pct = |p: usize| -> u64 {
+            if self.fuel.is_empty() {
+                return 0;
+            }
+            let i = (self.fuel.len() * p).div_ceil(100).saturating_sub(1);
+            self.fuel[i.min(self.fuel.len() - 1)]
+        };
+        let fuel = FuelSummary {
+            p50: pct(50),
+            p99: pct(99),
+        };
+        let elapsed = started.elapsed();
+        if self.changes_by_kind.is_empty() {
+            self.changes_by_kind = zero_counts();
+        }
+        // Every provider appears on both sides, so the distributions line up.
+        for key in self.providers_before.keys() {
+            self.providers_after.entry(key.clone()).or_insert(0);
+        }
+        for key in self.providers_after.keys() {
+            self.providers_before.entry(key.clone()).or_insert(0);
+        }
+        ReplayReport {
+            store,
+            components,
+            since,
+            until,
+            replayed: self.replayed,
+            unchanged: self.unchanged,
+            changed: self.changed,
+            errors: self.errors,
+            unreadable: self.unreadable,
+            changes_by_kind: self.changes_by_kind,
+            providers_before: self.providers_before,
+            providers_after: self.providers_after,
+            fee_delta_centavos: self.fee_delta,
+            net_delta_centavos: self.net_delta,
+            errors_by_kind: self.errors_by_kind,
+            fuel,
+            first_changed: self.first_changed,
+            duration_ms: elapsed.as_millis() as u64,
+            charges_per_second: if elapsed.as_secs_f64() > 0.0 {
+                self.replayed as f64 / elapsed.as_secs_f64()
+            } else {
+                0.0
+            },
+        }
+    }
+}

@@ -1,0 +1,232 @@
+//! Shadow candidates: a version attached to a store's step runs on every new charge of the
+//! store, after the charge is answered, on a worker of its own; where it decides otherwise
+//! than the active version, the difference is recorded. It never changes a charge. The
+//! queue is bounded: when it is full a comparison is skipped (and counted), never a charge
+//! delayed.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use serde::{Deserialize, Serialize};
+use tokio::sync::mpsc;
+use utoipa::ToSchema;
+
+use super::ComponentError;
+use super::report::{Change, Outcome, changes, zero_counts};
+use crate::app::AppState;
+use crate::chain::{self, Components, DecisionTrace};
+use crate::db::components::{self as sql, StoreStep};
+use crate::db::{self, Flag};
+use crate::domain::time::iso8601;
+use crate::sandbox::Step;
+
+/// One charge to compare.
+#[derive(Debug)]
+pub struct Job {
+    pub store_id: String,
+    pub payment_intent_id: String,
+    pub trace: Arc<DecisionTrace>,
+    /// What the charge ran with.
+    pub active: Components,
+    /// Steps with a candidate: (step, candidate version).
+    pub candidates: Vec<(Step, String)>,
+}
+
+/// The bounded hand-off from the charge path to the shadow worker.
+pub struct Queue {
+    tx: mpsc::Sender<Job>,
+    rx: Mutex<Option<mpsc::Receiver<Job>>>,
+}
+
+impl Queue {
+    pub fn new(capacity: usize) -> Self {
+        let (tx, rx) = mpsc::channel(capacity.max(1));
+        Self {
+            tx,
+            rx: Mutex::new(Some(rx)),
+        }
+    }
+
+    /// Hands a charge to the worker; false when the queue is full (the comparison is
+    /// skipped).
+    pub fn offer(&self, job: Job) -> bool {
+        self.tx.try_send(job).is_ok()
+    }
+}
+
+/// The candidates attached to a store's steps.
+pub fn candidates(steps: &[StoreStep]) -> Vec<(Step, String)> {
+    steps
+        .iter()
+        .filter_map(|s| Some((s.step.parse().ok()?, s.candidate_version.clone()?)))
+        .collect()
+}
+
+/// Starts the worker that runs the comparisons.
+pub fn spawn(state: Arc<AppState>) -> tokio::task::JoinHandle<()> {
+    let rx = state
+        .components
+        .shadow
+        .rx
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take();
+    tokio::spawn(async move {
+        let Some(mut rx) = rx else { return };
+        while let Some(job) = rx.recv().await {
+            for (step, candidate) in &job.candidates {
+                if let Err(e) = compare(&state, &job, *step, candidate).await {
+                    tracing::warn!(%step, error = %e, "shadow comparison not recorded");
+                }
+            }
+        }
+    })
+}
+
+async fn compare(
+    state: &AppState,
+    job: &Job,
+    step: Step,
+    candidate: &str,
+) -> Result<(), ComponentError> {
+    let loaded = state
+        .components
+        .load(&state.db, &state.sandbox, step, candidate)
+        .await?;
+    let mut components = job.active.clone();
+    components.set(step, loaded);
+    let input = job.trace.chain_input();
+    let result =
+        tokio::task::block_in_place(|| chain::resolve(&state.sandbox, &components, &input));
+    let before = job.trace.outcome();
+    let after = chain::outcome_of(&result);
+    let kinds = changes(&before, &after);
+    let error_code = match &after {
+        Outcome::Failed { code, .. } => Some(code.clone()),
+        _ => None,
+    };
+    let row = sql::ShadowResult {
+        id: uuid::Uuid::now_v7().to_string(),
+        store_id: job.store_id.clone(),
+        step: step.as_str().to_owned(),
+        candidate_version: candidate.to_owned(),
+        active_version: job.active.get(step).sha256().to_owned(),
+        payment_intent_id: job.payment_intent_id.clone(),
+        changed: Flag(!kinds.is_empty()),
+        kinds: serde_json::to_string(&kinds).unwrap_or_else(|_| "[]".into()),
+        error_code,
+        before_outcome: serde_json::to_string(&before).unwrap_or_default(),
+        after_outcome: serde_json::to_string(&after).unwrap_or_default(),
+        created_at: db::now_ms(),
+    };
+    sql::insert_shadow_result(&state.db.write, &row).await?;
+    state.metrics.observe_shadow(
+        step.as_str(),
+        if row.changed.0 { "changed" } else { "same" },
+    );
+    Ok(())
+}
+
+/// One compared charge.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ShadowDifference {
+    pub payment_intent_id: String,
+    #[schema(format = DateTime)]
+    pub at: String,
+    pub kinds: Vec<Change>,
+    pub before: Outcome,
+    pub after: Outcome,
+}
+
+/// The running comparison of a store step's candidate against the active version.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ShadowComparison {
+    pub store: String,
+    #[schema(value_type = String)]
+    pub step: Step,
+    /// `null` when no candidate is attached.
+    pub candidate: Option<String>,
+    pub active: String,
+    #[schema(format = DateTime)]
+    pub since: Option<String>,
+    pub charges: u64,
+    pub unchanged: u64,
+    pub changed: u64,
+    /// Charges on which the candidate failed in the sandbox.
+    pub errors: u64,
+    #[schema(value_type = BTreeMap<String, u64>)]
+    pub changes_by_kind: BTreeMap<Change, u64>,
+    pub errors_by_kind: BTreeMap<String, u64>,
+    /// The latest differences, newest first (at most 20).
+    pub recent: Vec<ShadowDifference>,
+}
+
+/// The comparison of the candidate attached to `code`'s `step`, since it was attached.
+pub async fn comparison(
+    state: &AppState,
+    code: &str,
+    step: Step,
+) -> Result<ShadowComparison, ComponentError> {
+    let store = super::store(state, code).await?;
+    let row = sql::store_steps(&state.db.read, &store.id)
+        .await?
+        .into_iter()
+        .find(|r| r.step == step.as_str());
+    let active = row
+        .as_ref()
+        .map_or(sql::BUNDLED.to_owned(), |r| r.active_version.clone());
+    let mut out = ShadowComparison {
+        store: store.code.clone(),
+        step,
+        candidate: None,
+        active,
+        since: None,
+        charges: 0,
+        unchanged: 0,
+        changed: 0,
+        errors: 0,
+        changes_by_kind: zero_counts(),
+        errors_by_kind: BTreeMap::new(),
+        recent: Vec::new(),
+    };
+    let Some((candidate, since)) =
+        row.and_then(|r| Some((r.candidate_version?, r.candidate_since?)))
+    else {
+        return Ok(out);
+    };
+    out.candidate = Some(candidate.clone());
+    out.since = Some(iso8601(since));
+    let results =
+        sql::shadow_results(&state.db.read, &store.id, step.as_str(), &candidate, since).await?;
+    for r in results {
+        out.charges += 1;
+        if let Some(code) = &r.error_code {
+            out.errors += 1;
+            *out.errors_by_kind.entry(code.clone()).or_default() += 1;
+        }
+        if !r.changed.0 {
+            out.unchanged += 1;
+            continue;
+        }
+        out.changed += 1;
+        let kinds: Vec<Change> = serde_json::from_str(&r.kinds).unwrap_or_default();
+        for k in &kinds {
+            *out.changes_by_kind.entry(*k).or_default() += 1;
+        }
+        let parse = |text: &str| serde_json::from_str::<Outcome>(text).ok();
+        if let (Some(before), Some(after)) = (parse(&r.before_outcome), parse(&r.after_outcome)) {
+            out.recent.push(ShadowDifference {
+                payment_intent_id: r.payment_intent_id,
+                at: iso8601(r.created_at),
+                kinds,
+                before,
+                after,
+            });
+        }
+    }
+    out.recent.reverse();
+    out.recent.truncate(20);
+    Ok(out)
+}

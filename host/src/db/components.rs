@@ -1,0 +1,394 @@
+//! Component versions, what each store runs, the activation history, kill-switch settings
+//! and shadow comparisons.
+
+use sqlx::{Any, Executor};
+
+use super::Flag;
+
+/// The version name of the component compiled into the binary.
+pub const BUNDLED: &str = "bundled";
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Version {
+    pub step: String,
+    pub version: String,
+    pub source: String,
+    pub size_bytes: i64,
+    pub created_at: i64,
+}
+
+/// Inserts a version unless it exists; true when this call inserted it.
+pub async fn insert_version<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    v: &Version,
+    wasm: &[u8],
+) -> sqlx::Result<bool> {
+    let done = sqlx::query(
+        "insert into component_versions (step, version, source, size_bytes, wasm, created_at) \
+         values ($1, $2, $3, $4, $5, $6) on conflict (step, version) do nothing",
+    )
+    .bind(&v.step)
+    .bind(&v.version)
+    .bind(&v.source)
+    .bind(v.size_bytes)
+    .bind(wasm)
+    .bind(v.created_at)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+pub async fn version<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    step: &str,
+    version: &str,
+) -> sqlx::Result<Option<Version>> {
+    sqlx::query_as(
+        "select step, version, source, size_bytes, created_at from component_versions \
+         where step = $1 and version = $2",
+    )
+    .bind(step)
+    .bind(version)
+    .fetch_optional(ex)
+    .await
+}
+
+pub async fn wasm<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    step: &str,
+    version: &str,
+) -> sqlx::Result<Option<Vec<u8>>> {
+    sqlx::query_scalar("select wasm from component_versions where step = $1 and version = $2")
+        .bind(step)
+        .bind(version)
+        .fetch_optional(ex)
+        .await
+}
+
+/// A step's versions, newest first.
+pub async fn versions<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    step: &str,
+) -> sqlx::Result<Vec<Version>> {
+    sqlx::query_as(
+        "select step, version, source, size_bytes, created_at from component_versions \
+         where step = $1 order by created_at desc, version",
+    )
+    .bind(step)
+    .fetch_all(ex)
+    .await
+}
+
+pub async fn delete_version<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    step: &str,
+    version: &str,
+) -> sqlx::Result<bool> {
+    let done = sqlx::query("delete from component_versions where step = $1 and version = $2")
+        .bind(step)
+        .bind(version)
+        .execute(ex)
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Where a version is in use: `(store code, "active" | "candidate")`.
+pub async fn uses<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    step: &str,
+    version: &str,
+) -> sqlx::Result<Vec<(String, String)>> {
+    sqlx::query_as(
+        "select s.code, case when sc.active_version = $2 then 'active' else 'candidate' end \
+         from store_components sc join stores s on s.id = sc.store_id \
+         where sc.step = $1 and (sc.active_version = $2 or sc.candidate_version = $2) \
+         order by s.code",
+    )
+    .bind(step)
+    .bind(version)
+    .fetch_all(ex)
+    .await
+}
+
+/// What a store runs for one step.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct StoreStep {
+    pub store_id: String,
+    pub step: String,
+    pub active_version: String,
+    pub previous_version: Option<String>,
+    pub activated_at: Option<i64>,
+    pub candidate_version: Option<String>,
+    pub candidate_since: Option<i64>,
+    pub updated_at: i64,
+}
+
+const STORE_STEP_COLUMNS: &str = "store_id, step, active_version, previous_version, \
+    activated_at, candidate_version, candidate_since, updated_at";
+
+pub async fn store_steps<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    store_id: &str,
+) -> sqlx::Result<Vec<StoreStep>> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "select {STORE_STEP_COLUMNS} from store_components where store_id = $1 order by step"
+    )))
+    .bind(store_id)
+    .fetch_all(ex)
+    .await
+}
+
+/// The row for update: on PostgreSQL it is locked until the transaction ends, so two
+/// activations of one store's step are serialised (SQLite has one writer anyway).
+pub async fn store_step_for_update<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    store_id: &str,
+    step: &str,
+    postgres: bool,
+) -> sqlx::Result<Option<StoreStep>> {
+    let lock = if postgres { " for update" } else { "" };
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "select {STORE_STEP_COLUMNS} from store_components where store_id = $1 and step = $2{lock}"
+    )))
+    .bind(store_id)
+    .bind(step)
+    .fetch_optional(ex)
+    .await
+}
+
+pub async fn upsert_store_step<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    s: &StoreStep,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "insert into store_components (store_id, step, active_version, previous_version, \
+           activated_at, candidate_version, candidate_since, updated_at) \
+         values ($1, $2, $3, $4, $5, $6, $7, $8) \
+         on conflict (store_id, step) do update set active_version = excluded.active_version, \
+           previous_version = excluded.previous_version, activated_at = excluded.activated_at, \
+           candidate_version = excluded.candidate_version, \
+           candidate_since = excluded.candidate_since, updated_at = excluded.updated_at",
+    )
+    .bind(&s.store_id)
+    .bind(&s.step)
+    .bind(&s.active_version)
+    .bind(&s.previous_version)
+    .bind(s.activated_at)
+    .bind(&s.candidate_version)
+    .bind(s.candidate_since)
+    .bind(s.updated_at)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Activation {
+    pub id: String,
+    pub store_id: String,
+    pub step: String,
+    pub version: String,
+    pub previous_version: Option<String>,
+    pub action: String,
+    pub reason: Option<String>,
+    pub created_at: i64,
+}
+
+pub async fn insert_activation<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    a: &Activation,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "insert into component_activations (id, store_id, step, version, previous_version, \
+           action, reason, created_at) values ($1, $2, $3, $4, $5, $6, $7, $8)",
+    )
+    .bind(&a.id)
+    .bind(&a.store_id)
+    .bind(&a.step)
+    .bind(&a.version)
+    .bind(&a.previous_version)
+    .bind(&a.action)
+    .bind(&a.reason)
+    .bind(a.created_at)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+/// A store's activation history, newest first.
+pub async fn activations<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    store_id: &str,
+    limit: i64,
+) -> sqlx::Result<Vec<Activation>> {
+    sqlx::query_as(
+        "select id, store_id, step, version, previous_version, action, reason, created_at \
+         from component_activations where store_id = $1 \
+         order by created_at desc, id desc limit $2",
+    )
+    .bind(store_id)
+    .bind(limit)
+    .fetch_all(ex)
+    .await
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct KillSwitch {
+    #[sqlx(try_from = "i64")]
+    pub enabled: Flag,
+    pub error_rate_percent: i64,
+    pub window_seconds: i64,
+    pub min_calls: i64,
+}
+
+impl Default for KillSwitch {
+    fn default() -> Self {
+        Self {
+            enabled: Flag(true),
+            error_rate_percent: 50,
+            window_seconds: 60,
+            min_calls: 20,
+        }
+    }
+}
+
+pub async fn kill_switch<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    store_id: &str,
+) -> sqlx::Result<KillSwitch> {
+    let row: Option<KillSwitch> = sqlx::query_as(
+        "select enabled, error_rate_percent, window_seconds, min_calls from store_kill_switch \
+         where store_id = $1",
+    )
+    .bind(store_id)
+    .fetch_optional(ex)
+    .await?;
+    Ok(row.unwrap_or_default())
+}
+
+pub async fn set_kill_switch<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    store_id: &str,
+    k: &KillSwitch,
+    now: i64,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "insert into store_kill_switch (store_id, enabled, error_rate_percent, window_seconds, \
+           min_calls, updated_at) values ($1, $2, $3, $4, $5, $6) \
+         on conflict (store_id) do update set enabled = excluded.enabled, \
+           error_rate_percent = excluded.error_rate_percent, \
+           window_seconds = excluded.window_seconds, min_calls = excluded.min_calls, \
+           updated_at = excluded.updated_at",
+    )
+    .bind(store_id)
+    .bind(k.enabled.as_i64())
+    .bind(k.error_rate_percent)
+    .bind(k.window_seconds)
+    .bind(k.min_calls)
+    .bind(now)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ShadowResult {
+    pub id: String,
+    pub store_id: String,
+    pub step: String,
+    pub candidate_version: String,
+    pub active_version: String,
+    pub payment_intent_id: String,
+    #[sqlx(try_from = "i64")]
+    pub changed: Flag,
+    pub kinds: String,
+    pub error_code: Option<String>,
+    pub before_outcome: String,
+    pub after_outcome: String,
+    pub created_at: i64,
+}
+
+pub async fn insert_shadow_result<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    r: &ShadowResult,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "insert into shadow_results (id, store_id, step, candidate_version, active_version, \
+           payment_intent_id, changed, kinds, error_code, before_outcome, after_outcome, \
+           created_at) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+    )
+    .bind(&r.id)
+    .bind(&r.store_id)
+    .bind(&r.step)
+    .bind(&r.candidate_version)
+    .bind(&r.active_version)
+    .bind(&r.payment_intent_id)
+    .bind(r.changed.as_i64())
+    .bind(&r.kinds)
+    .bind(&r.error_code)
+    .bind(&r.before_outcome)
+    .bind(&r.after_outcome)
+    .bind(r.created_at)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+/// Every comparison of a candidate since `since`, oldest first (the running comparison is
+/// folded from these).
+pub async fn shadow_results<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    store_id: &str,
+    step: &str,
+    candidate: &str,
+    since: i64,
+) -> sqlx::Result<Vec<ShadowResult>> {
+    sqlx::query_as(
+        "select id, store_id, step, candidate_version, active_version, payment_intent_id, \
+           changed, kinds, error_code, before_outcome, after_outcome, created_at \
+         from shadow_results where store_id = $1 and step = $2 and candidate_version = $3 \
+           and created_at >= $4 order by created_at, id",
+    )
+    .bind(store_id)
+    .bind(step)
+    .bind(candidate)
+    .bind(since)
+    .fetch_all(ex)
+    .await
+}
+
+/// A recorded charge's trace, for replay.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct RecordedTrace {
+    pub payment_intent_id: String,
+    pub created_at: i64,
+    pub trace: String,
+}
+
+/// A page of a store's recorded traces created in `[since, until)`, oldest first, after
+/// `after` (the last `(created_at, id)` of the previous page), at most `limit`.
+pub async fn recorded_traces<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    store_id: &str,
+    since: i64,
+    until: i64,
+    after: Option<(i64, &str)>,
+    limit: i64,
+) -> sqlx::Result<Vec<RecordedTrace>> {
+    let (after_at, after_id) = after.unwrap_or((i64::MIN, ""));
+    sqlx::query_as(
+        "select p.id as payment_intent_id, p.created_at, t.trace from payment_intents p \
+         join decision_traces t on t.payment_intent_id = p.id \
+         where p.store_id = $1 and p.created_at >= $2 and p.created_at < $3 \
+           and (p.created_at > $4 or (p.created_at = $4 and p.id > $5)) \
+         order by p.created_at, p.id limit $6",
+    )
+    .bind(store_id)
+    .bind(since)
+    .bind(until)
+    .bind(after_at)
+    .bind(after_id)
+    .bind(limit)
+    .fetch_all(ex)
+    .await
+}

@@ -1,0 +1,333 @@
+//! Admin routes for policy components: versions, what each store runs (activation,
+//! rollback, shadow candidates, kill switch), dry-run evaluation and replay.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::IntoResponse;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::extract::{JsonBody, parse};
+use super::{ApiError, ErrorEnvelope};
+use crate::app::AppState;
+use crate::components::evaluate::{self, EvaluateRequest, Evaluation};
+use crate::components::replay::{self, ReplayRequest};
+use crate::components::report::ReplayReport;
+use crate::components::shadow::{self, ShadowComparison};
+use crate::components::{self, KillSwitchPatch, StoreComponents, VersionView};
+use crate::sandbox::Step;
+
+pub fn routes() -> OpenApiRouter<Arc<AppState>> {
+    // An upload is read to its end before its size is judged (so the 413 reaches the
+    // client), up to a bound far above any configurable limit.
+    OpenApiRouter::new()
+        .routes(routes!(upload, list))
+        .layer(DefaultBodyLimit::max(UPLOAD_READ_LIMIT))
+        .routes(routes!(delete))
+        .routes(routes!(store_components))
+        .routes(routes!(activate))
+        .routes(routes!(rollback))
+        .routes(routes!(set_candidate, clear_candidate))
+        .routes(routes!(shadow_comparison))
+        .routes(routes!(set_kill_switch))
+        .routes(routes!(evaluate))
+        .routes(routes!(replays))
+}
+
+const UPLOAD_READ_LIMIT: usize = 80 << 20;
+
+#[derive(Debug, Serialize, ToSchema)]
+struct Envelope<T> {
+    success: bool,
+    data: T,
+}
+
+fn ok<T: Serialize>(status: StatusCode, data: T) -> impl IntoResponse {
+    (
+        status,
+        Json(Envelope {
+            success: true,
+            data,
+        }),
+    )
+}
+
+fn step(raw: &str) -> Result<Step, ApiError> {
+    raw.parse().map_err(|_| {
+        ApiError::not_found(
+            "unknown_step",
+            "the step must be policy, provider or economics",
+        )
+    })
+}
+
+/// Uploads a component: validated against the step's world, stored under its sha256.
+///
+/// The same bytes again answer 200 with the same version.
+#[utoipa::path(post, path = "/components/{step}", tag = "components",
+    params(("step" = String, Path, pattern = "^(policy|provider|economics)$")),
+    request_body(content = Vec<u8>, content_type = "application/wasm",
+                 description = "The component's bytes (wasm32 component model binary)"),
+    responses(
+        (status = 201, description = "Stored", body = Envelope<VersionView>),
+        (status = 200, description = "These bytes were stored before", body = Envelope<VersionView>),
+        (status = 400, description = "`invalid_component`, `wrong_world` (names the missing export), `unsupported_import`", body = ErrorEnvelope),
+        (status = 401, body = ErrorEnvelope),
+        (status = 404, description = "`unknown_step`", body = ErrorEnvelope),
+        (status = 413, description = "`component_too_large` (`PIXGATE_COMPONENT_MAX_BYTES`, default 4 MiB)", body = ErrorEnvelope),
+        (status = 415, description = "Content-Type is not application/wasm", body = ErrorEnvelope),
+    ))]
+async fn upload(
+    State(state): State<Arc<AppState>>,
+    Path(raw_step): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<impl IntoResponse, ApiError> {
+    let step = step(&raw_step)?;
+    let wasm_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .map(|v| {
+            let v = v.trim().to_ascii_lowercase();
+            v == "application/wasm" || v == "application/octet-stream"
+        })
+        .unwrap_or(false);
+    if !wasm_type {
+        return Err(ApiError::WrongContentType {
+            expected: "application/wasm",
+        });
+    }
+    let body = body.map_err(|_| ApiError::TooLarge {
+        code: "component_too_large",
+        message: format!(
+            "the component is larger than {} bytes",
+            state.components.settings.component_max_bytes
+        ),
+    })?;
+    let uploaded = components::upload(&state, step, &body).await?;
+    let status = if uploaded.created {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    Ok(ok(status, uploaded.view))
+}
+
+/// Lists a step's versions, newest first, with the stores that use each.
+#[utoipa::path(get, path = "/components/{step}", tag = "components",
+    params(("step" = String, Path, pattern = "^(policy|provider|economics)$")),
+    responses((status = 200, body = Envelope<Vec<VersionView>>), (status = 401, body = ErrorEnvelope),
+              (status = 404, description = "`unknown_step`", body = ErrorEnvelope)))]
+async fn list(
+    State(state): State<Arc<AppState>>,
+    Path(raw_step): Path<String>,
+) -> Result<impl IntoResponse, ApiError> {
+    Ok(ok(
+        StatusCode::OK,
+        components::list(&state, step(&raw_step)?).await?,
+    ))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct Deleted {
+    version: String,
+    #[schema(value_type = String)]
+    step: Step,
+    deleted: bool,
+}
+
+/// Deletes a version that no store runs or shadows.
+#[utoipa::path(delete, path = "/components/{step}/{version}", tag = "components",
+    params(("step" = String, Path, pattern = "^(policy|provider|economics)$"), ("version" = String, Path)),
+    responses((status = 200, body = Envelope<Deleted>), (status = 401, body = ErrorEnvelope),
+              (status = 404, description = "`component_not_found`, `unknown_step`", body = ErrorEnvelope),
+              (status = 409, description = "`component_in_use`, `component_bundled`", body = ErrorEnvelope)))]
+async fn delete(
+    State(state): State<Arc<AppState>>,
+    Path((raw_step, version)): Path<(String, String)>,
+) -> Result<impl IntoResponse, ApiError> {
+    let step = step(&raw_step)?;
+    components::delete(&state, step, &version).await?;
+    Ok(ok(
+        StatusCode::OK,
+        Deleted {
+            version,
+            step,
+            deleted: true,
+        },
+    ))
+}
+
+/// What a store runs per step, its kill switch and its activation history.
+#[utoipa::path(get, path = "/stores/{code}/components", tag = "components",
+    params(("code" = String, Path)),
+    responses((status = 200, body = Envelope<StoreComponents>), (status = 401, body = ErrorEnvelope),
+              (status = 404, body = ErrorEnvelope)))]
+async fn store_components(
+    State(state): State<Arc<AppState>>,
+    Path(code): Path<String>,
+) -> Result<impl IntoResponse, ApiError> {
+    Ok(ok(
+        StatusCode::OK,
+        components::store_components(&state, &code).await?,
+    ))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+struct VersionBody {
+    /// `bundled` or a version (sha256) of this step.
+    #[schema(pattern = "^(bundled|[0-9a-f]{64})$")]
+    version: String,
+}
+
+/// Activates a version for a store's step, atomically; charges in flight finish on the
+/// versions they started with.
+#[utoipa::path(put, path = "/stores/{code}/components/{step}", tag = "components",
+    params(("code" = String, Path), ("step" = String, Path, pattern = "^(policy|provider|economics)$")),
+    request_body = VersionBody,
+    responses((status = 200, body = Envelope<StoreComponents>), (status = 400, body = ErrorEnvelope),
+              (status = 401, body = ErrorEnvelope),
+              (status = 404, description = "`store_not_found`, `component_not_found`, `unknown_step`", body = ErrorEnvelope),
+              (status = 413, body = ErrorEnvelope), (status = 415, body = ErrorEnvelope)))]
+async fn activate(
+    State(state): State<Arc<AppState>>,
+    Path((code, raw_step)): Path<(String, String)>,
+    JsonBody(body): JsonBody,
+) -> Result<impl IntoResponse, ApiError> {
+    let step = step(&raw_step)?;
+    let body: VersionBody = parse(body)?;
+    Ok(ok(
+        StatusCode::OK,
+        components::activate(&state, &code, step, &body.version).await?,
+    ))
+}
+
+/// Goes back to the version that was active before the current one.
+#[utoipa::path(post, path = "/stores/{code}/components/{step}/rollback", tag = "components",
+    params(("code" = String, Path), ("step" = String, Path, pattern = "^(policy|provider|economics)$")),
+    responses((status = 200, body = Envelope<StoreComponents>), (status = 401, body = ErrorEnvelope),
+              (status = 404, body = ErrorEnvelope),
+              (status = 409, description = "`nothing_to_roll_back`", body = ErrorEnvelope)))]
+async fn rollback(
+    State(state): State<Arc<AppState>>,
+    Path((code, raw_step)): Path<(String, String)>,
+) -> Result<impl IntoResponse, ApiError> {
+    let step = step(&raw_step)?;
+    Ok(ok(
+        StatusCode::OK,
+        components::rollback(&state, &code, step).await?,
+    ))
+}
+
+/// Attaches a shadow candidate to a store's step: it runs on every new charge off the
+/// request path and its differences are recorded (the comparison restarts).
+#[utoipa::path(put, path = "/stores/{code}/components/{step}/candidate", tag = "components",
+    params(("code" = String, Path), ("step" = String, Path, pattern = "^(policy|provider|economics)$")),
+    request_body = VersionBody,
+    responses((status = 200, body = Envelope<StoreComponents>), (status = 400, body = ErrorEnvelope),
+              (status = 401, body = ErrorEnvelope), (status = 404, body = ErrorEnvelope),
+              (status = 413, body = ErrorEnvelope), (status = 415, body = ErrorEnvelope)))]
+async fn set_candidate(
+    State(state): State<Arc<AppState>>,
+    Path((code, raw_step)): Path<(String, String)>,
+    JsonBody(body): JsonBody,
+) -> Result<impl IntoResponse, ApiError> {
+    let step = step(&raw_step)?;
+    let body: VersionBody = parse(body)?;
+    Ok(ok(
+        StatusCode::OK,
+        components::set_candidate(&state, &code, step, Some(&body.version)).await?,
+    ))
+}
+
+/// Detaches the shadow candidate.
+#[utoipa::path(delete, path = "/stores/{code}/components/{step}/candidate", tag = "components",
+    params(("code" = String, Path), ("step" = String, Path, pattern = "^(policy|provider|economics)$")),
+    responses((status = 200, body = Envelope<StoreComponents>), (status = 401, body = ErrorEnvelope),
+              (status = 404, body = ErrorEnvelope)))]
+async fn clear_candidate(
+    State(state): State<Arc<AppState>>,
+    Path((code, raw_step)): Path<(String, String)>,
+) -> Result<impl IntoResponse, ApiError> {
+    let step = step(&raw_step)?;
+    Ok(ok(
+        StatusCode::OK,
+        components::set_candidate(&state, &code, step, None).await?,
+    ))
+}
+
+/// The running comparison of the step's shadow candidate against the active version.
+#[utoipa::path(get, path = "/stores/{code}/components/{step}/shadow", tag = "components",
+    params(("code" = String, Path), ("step" = String, Path, pattern = "^(policy|provider|economics)$")),
+    responses((status = 200, body = Envelope<ShadowComparison>), (status = 401, body = ErrorEnvelope),
+              (status = 404, body = ErrorEnvelope)))]
+async fn shadow_comparison(
+    State(state): State<Arc<AppState>>,
+    Path((code, raw_step)): Path<(String, String)>,
+) -> Result<impl IntoResponse, ApiError> {
+    let step = step(&raw_step)?;
+    Ok(ok(
+        StatusCode::OK,
+        shadow::comparison(&state, &code, step).await?,
+    ))
+}
+
+/// Changes a store's kill switch: an activated version whose share of failed calls over
+/// the window reaches the threshold is rolled back automatically.
+#[utoipa::path(put, path = "/stores/{code}/kill-switch", tag = "components",
+    params(("code" = String, Path)), request_body = KillSwitchPatch,
+    responses((status = 200, body = Envelope<StoreComponents>), (status = 400, body = ErrorEnvelope),
+              (status = 401, body = ErrorEnvelope), (status = 404, body = ErrorEnvelope),
+              (status = 413, body = ErrorEnvelope), (status = 415, body = ErrorEnvelope)))]
+async fn set_kill_switch(
+    State(state): State<Arc<AppState>>,
+    Path(code): Path<String>,
+    JsonBody(body): JsonBody,
+) -> Result<impl IntoResponse, ApiError> {
+    let patch: KillSwitchPatch = parse(body)?;
+    Ok(ok(
+        StatusCode::OK,
+        components::set_kill_switch(&state, &code, patch).await?,
+    ))
+}
+
+/// Runs a charge through a store's chain (optionally with other versions) and returns the
+/// decision with its full trace. Persists nothing.
+#[utoipa::path(post, path = "/evaluate", tag = "components", request_body = EvaluateRequest,
+    responses((status = 200, body = Envelope<Evaluation>), (status = 400, body = ErrorEnvelope),
+              (status = 401, body = ErrorEnvelope),
+              (status = 404, description = "`store_not_found`, `component_not_found`", body = ErrorEnvelope),
+              (status = 413, body = ErrorEnvelope), (status = 415, body = ErrorEnvelope)))]
+async fn evaluate(
+    State(state): State<Arc<AppState>>,
+    JsonBody(body): JsonBody,
+) -> Result<impl IntoResponse, ApiError> {
+    let request = EvaluateRequest::from_json(body)?;
+    Ok(ok(
+        StatusCode::OK,
+        evaluate::evaluate(&state, request).await?,
+    ))
+}
+
+/// Replays a store's recorded charges with candidate versions and reports what changes.
+#[utoipa::path(post, path = "/replays", tag = "components", request_body = ReplayRequest,
+    responses((status = 200, body = Envelope<ReplayReport>), (status = 400, body = ErrorEnvelope),
+              (status = 401, body = ErrorEnvelope),
+              (status = 404, description = "`store_not_found`, `component_not_found`", body = ErrorEnvelope),
+              (status = 413, body = ErrorEnvelope), (status = 415, body = ErrorEnvelope)))]
+async fn replays(
+    State(state): State<Arc<AppState>>,
+    JsonBody(body): JsonBody,
+) -> Result<impl IntoResponse, ApiError> {
+    let request: ReplayRequest = parse(body)?;
+    Ok(ok(StatusCode::OK, replay::replay(&state, request).await?))
+}
