@@ -1,11 +1,21 @@
-//! The `pixgate` command line.
+//! The `pixgate` command line: `serve`, and `policy` to write, try and manage the policy
+//! components of a running instance.
+//!
+//! `policy run` works offline; the other `policy` commands are clients of the
+//! admin API ([`admin`]). Exit status: 0 on success, 1 on an error (printed), 2 on a usage
+//! error (clap's).
 
+mod admin;
+mod manage;
+mod report;
 mod run;
 
 use std::process::ExitCode;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
 
+use crate::sandbox::Step;
 use run::{RunArgs, policy_run};
 
 #[derive(Debug, Parser)]
@@ -27,10 +37,14 @@ enum Command {
 }
 
 #[derive(Debug, Subcommand)]
+// Parsed once at start-up; the size difference does not matter.
+#[allow(clippy::large_enum_variant)]
 enum PolicyCommand {
     /// Run one step (or the whole chain) on a JSON input and print the JSON output, the fuel
     /// used and the duration. Exit status 0 with a decision, 1 with an error or a refusal.
     Run(RunArgs),
+    #[command(flatten)]
+    Manage(manage::ManageCommand),
 }
 
 pub fn main() -> ExitCode {
@@ -47,6 +61,28 @@ pub fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Command::Policy(PolicyCommand::Manage(command)) => report_result(manage::run(command)),
+    }
+}
+
+/// `--step policy|provider|economics`.
+fn step_arg() -> impl TypedValueParser<Value = Step> {
+    PossibleValuesParser::new(Step::ALL.map(Step::as_str)).map(|name| {
+        Step::ALL
+            .into_iter()
+            .find(|step| step.as_str() == name)
+            .expect("the parser admits only the steps' names")
+    })
+}
+
+/// Exit status 1 with the error on standard error.
+fn report_result(result: Result<(), admin::CliError>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("pixgate: {e}");
+            ExitCode::FAILURE
+        }
     }
 }
 
