@@ -1,12 +1,13 @@
 //! The `pixgate` command line: `serve`, and `policy` to write, try and manage the policy
 //! components of a running instance.
 //!
-//! `policy run` works offline; the other `policy` commands are clients of the
+//! `policy new` and `policy run` work offline; the other `policy` commands are clients of the
 //! admin API ([`admin`]). Exit status: 0 on success, 1 on an error (printed), 2 on a usage
 //! error (clap's).
 
 mod admin;
 mod manage;
+mod new;
 mod report;
 mod run;
 
@@ -40,6 +41,8 @@ enum Command {
 // Parsed once at start-up; the size difference does not matter.
 #[allow(clippy::large_enum_variant)]
 enum PolicyCommand {
+    /// Write a new component crate for a step, ready to build outside this repository.
+    New(new::NewArgs),
     /// Run one step (or the whole chain) on a JSON input and print the JSON output, the fuel
     /// used and the duration. Exit status 0 with a decision, 1 with an error or a refusal.
     Run(RunArgs),
@@ -61,6 +64,7 @@ pub fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Command::Policy(PolicyCommand::New(args)) => report_result(new::new(&args)),
         Command::Policy(PolicyCommand::Manage(command)) => report_result(manage::run(command)),
     }
 }
