@@ -11,6 +11,9 @@ const GUESTS: &[&str] = &[
     "pixgate-guest-economics",
     "pixgate-fixture-misbehave",
     "pixgate-fixture-wrong-world",
+    "pixgate-fixture-costliest-first",
+    "pixgate-fixture-flaky",
+    "pixgate-fixture-renamed",
 ];
 /// The guests' shadow stack: small frames only, and less memory to reset per instance.
 const GUEST_RUSTFLAGS: &str = "-Clink-arg=-zstack-size=65536";

@@ -43,11 +43,15 @@ pub fn pixgate_bin() -> PathBuf {
     bin
 }
 
+/// The cargo target directory the tests were built in (the workspace's `target/` unless
+/// `CARGO_TARGET_DIR` moved it).
+pub fn target_dir() -> PathBuf {
+    profile_dir().parent().expect("target dir").to_owned()
+}
+
 /// A component built from `policies/` (e.g. `pixgate_fixture_misbehave`).
 pub fn guest_wasm(name: &str) -> PathBuf {
-    let path = profile_dir()
-        .parent()
-        .expect("target dir")
+    let path = target_dir()
         .join("wasm-guests/wasm32-wasip2/guest")
         .join(format!("{name}.wasm"));
     assert!(path.exists(), "{} was not built", path.display());

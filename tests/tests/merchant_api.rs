@@ -772,3 +772,55 @@ async fn edge_inputs_are_4xx_or_replays_on_every_backend() {
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_smallest_charge_resolves_on_a_fresh_install() {
+    for backend in backends() {
+        let server = Server::start(backend).await;
+        let mut body = charge_body("demo-store");
+        body["amount"] = json!(0.01);
+        let (status, body) = server.charge(&server.demo_key, "one-centavo", &body).await;
+        assert_eq!(status, 200, "{backend:?} {body}");
+        let data = &body["data"];
+        assert_eq!(data["status"], "SHADOW_ONLY");
+        // Every sandbox gateway's minimum fee is at least a centavo: the fee is capped at
+        // the amount and the charge nets zero.
+        assert_eq!(data["economics"]["feeAmount"], 0.01, "{data}");
+        assert_eq!(data["economics"]["netAmount"], 0.0, "{data}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn equivalent_bodies_replay_under_one_idempotency_key() {
+    for backend in backends() {
+        let server = Server::start(backend).await;
+        let mut first = charge_body("demo-store");
+        first.as_object_mut().unwrap().remove("currency");
+        first.as_object_mut().unwrap().remove("description");
+        first["payer"]["taxId"] = json!("529.982.247-25");
+        let (status, created) = server.charge(&server.demo_key, "equivalent", &first).await;
+        assert_eq!(status, 200, "{created}");
+        // The same charge written differently: currency spelled out, punctuation-free tax
+        // id, an explicit null, keys in another order.
+        let mut same = charge_body("demo-store");
+        same["currency"] = json!("BRL");
+        same["payer"]["taxId"] = json!("52998224725");
+        same["description"] = Value::Null;
+        let (status, replayed) = server.charge(&server.demo_key, "equivalent", &same).await;
+        assert_eq!(status, 200, "{backend:?} {replayed}");
+        assert_eq!(replayed["data"]["idempotentReplay"], true);
+        assert_eq!(
+            replayed["data"]["paymentIntentId"],
+            created["data"]["paymentIntentId"]
+        );
+        let mut different = same.clone();
+        different["amount"] = json!(129.91);
+        let (status, conflict) = server
+            .charge(&server.demo_key, "equivalent", &different)
+            .await;
+        assert_eq!(
+            (status, conflict["error"]["code"].as_str()),
+            (409, Some("idempotency_key_reused"))
+        );
+    }
+}

@@ -161,3 +161,132 @@ fn help_names_the_subcommands() {
         assert!(text.contains(flag), "{text}");
     }
 }
+
+/// Runs one step on `input` (a sample, changed by the test) with `component`, or the bundled
+/// component of the step when `None`.
+fn run_step(
+    step: &str,
+    component: Option<&str>,
+    input: &serde_json::Value,
+) -> (i32, serde_json::Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("input.json");
+    std::fs::write(&file, input.to_string()).unwrap();
+    let mut args = vec![
+        "policy",
+        "run",
+        "--step",
+        step,
+        "--input",
+        file.to_str().unwrap(),
+    ];
+    if let Some(component) = component {
+        args.extend(["--component", component]);
+    }
+    pixgate_json(&args)
+}
+
+fn sample_json(name: &str) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(sample(name)).unwrap()).unwrap()
+}
+
+fn ranking(out: &serde_json::Value) -> Vec<&str> {
+    out["output"]["ranking"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["gatewayAlias"].as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn the_costliest_first_fixture_ranks_by_fee_descending() {
+    let fixture = guest_wasm("pixgate_fixture_costliest_first");
+    let fixture = fixture.to_str();
+    let input = sample_json("provider");
+    let (code, out) = run_step("provider", fixture, &input);
+    assert_eq!(code, 0, "{out}");
+    // R$ 129.90 on the sample's terms: a-d0 1.39 % = 181, b-d0 1.19 % + 10 = 165,
+    // a-d1 0.99 % = 129, b-d30 0.49 % = 64. The policy's classes are not looked at.
+    assert_eq!(
+        ranking(&out),
+        [
+            "sandbox-a-d0",
+            "sandbox-b-d0",
+            "sandbox-a-d1",
+            "sandbox-b-d30"
+        ]
+    );
+    assert_eq!(
+        out["output"]["ranking"][0]["reason"],
+        "costliest first: fee 181 centavos"
+    );
+    assert_eq!(out["output"]["excluded"], serde_json::json!([]));
+    // The bundled step puts another gateway first on the same input.
+    let (_, bundled) = run_step("provider", None, &input);
+    assert_ne!(ranking(&bundled)[0], "sandbox-a-d0");
+
+    // Unavailable gateways are left out; equal fees are ordered by alias.
+    let mut input = input;
+    input["gateways"][0]["health"]["available"] = false.into();
+    input["gateways"][3]["feeTerms"] = input["gateways"][1]["feeTerms"].clone();
+    let (code, out) = run_step("provider", fixture, &input);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(
+        ranking(&out),
+        ["sandbox-b-d0", "sandbox-a-d1", "sandbox-b-d30"]
+    );
+    assert_eq!(
+        out["output"]["excluded"],
+        serde_json::json!([{"gatewayAlias": "sandbox-a-d0", "reason": "gateway unavailable"}])
+    );
+}
+
+#[test]
+fn the_flaky_fixture_decides_like_the_bundled_policy_and_traps_on_odd_amounts() {
+    let fixture = guest_wasm("pixgate_fixture_flaky");
+    let fixture = fixture.to_str();
+    let mut input = sample_json("policy");
+    for amount in [12_990, 60_000, 2] {
+        input["charge"]["amountCentavos"] = amount.into();
+        let (code, out) = run_step("policy", fixture, &input);
+        assert_eq!(code, 0, "{amount}: {out}");
+        let (_, bundled) = run_step("policy", None, &input);
+        assert_eq!(out["output"], bundled["output"], "{amount}");
+    }
+    for amount in [12_991, 1, 60_001] {
+        input["charge"]["amountCentavos"] = amount.into();
+        let (code, out) = run_step("policy", fixture, &input);
+        assert_eq!(code, 1, "{amount}: {out}");
+        assert_eq!(out["error"]["code"], "trapped", "{out}");
+        assert!(
+            out["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("odd amount of {amount} centavos")),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn the_renamed_fixture_is_the_bundled_policy_under_a_v2_name() {
+    let fixture = guest_wasm("pixgate_fixture_renamed");
+    let fixture = fixture.to_str();
+    let mut input = sample_json("policy");
+    for (amount, policy) in [(12_990, "v2-d0-first"), (60_000, "v2-lowest-cost")] {
+        input["charge"]["amountCentavos"] = amount.into();
+        let (code, out) = run_step("policy", fixture, &input);
+        assert_eq!(code, 0, "{out}");
+        let (_, bundled) = run_step("policy", None, &input);
+        let mut expected = bundled["output"].clone();
+        expected["policy"] = policy.into();
+        assert_eq!(out["output"], expected);
+    }
+    // The bundled policy's refusals stay refusals.
+    input["store"]["config"] =
+        serde_json::json!([{"key": "limits.max-amount-centavos", "value": "100"}]);
+    let (code, out) = run_step("policy", fixture, &input);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(out["error"]["code"], "amount_above_store_limit");
+}

@@ -1,0 +1,610 @@
+//! The `pixgate policy` commands that manage a running instance's components through its
+//! admin API: upload, list, activate, rollback, status, candidate, shadow and replay.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Subcommand};
+use reqwest::Method;
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use super::admin::{Admin, AdminArgs, Body, CliError, parse, store_code};
+use super::report::{self, ShadowComparison, Table, count};
+use super::step_arg;
+use crate::components::report::ReplayReport;
+use crate::sandbox::Step;
+
+#[derive(Debug, Subcommand)]
+pub(super) enum ManageCommand {
+    /// Upload a component (.wasm) for a step and print its version (the sha256 of the file).
+    Upload(UploadArgs),
+    /// List a step's versions, newest first, with the stores that use each.
+    List(ListArgs),
+    /// Make a version the active one of a store's step.
+    Activate(ActivateArgs),
+    /// Return a store's step to the version it had before the last activation.
+    Rollback(StoreStepArgs),
+    /// Show a store's versions per step (active, previous, candidate), its kill switch and
+    /// its activation history.
+    Status(StatusArgs),
+    /// Attach a shadow candidate to a store's step, or remove it with --clear.
+    Candidate(CandidateArgs),
+    /// Show how a store's shadow candidate compares with the active version so far.
+    Shadow(StoreStepArgs),
+    /// Re-run a store's recorded charges with other versions and report what would change.
+    Replay(ReplayArgs),
+}
+
+#[derive(Debug, Args)]
+pub(super) struct UploadArgs {
+    #[arg(long, value_parser = step_arg())]
+    step: Step,
+    /// The component file.
+    #[arg(value_name = "FILE.wasm")]
+    file: PathBuf,
+    #[command(flatten)]
+    admin: AdminArgs,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct ListArgs {
+    #[arg(long, value_parser = step_arg())]
+    step: Step,
+    /// Print the answer as JSON.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    admin: AdminArgs,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct ActivateArgs {
+    /// The store's code.
+    #[arg(long, value_parser = store_code)]
+    store: String,
+    #[arg(long, value_parser = step_arg())]
+    step: Step,
+    /// The version (sha256) to activate, or `bundled`.
+    version: String,
+    /// Print the store's components as JSON.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    admin: AdminArgs,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct StoreStepArgs {
+    /// The store's code.
+    #[arg(long, value_parser = store_code)]
+    store: String,
+    #[arg(long, value_parser = step_arg())]
+    step: Step,
+    /// Print the answer as JSON.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    admin: AdminArgs,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct StatusArgs {
+    /// The store's code.
+    #[arg(long, value_parser = store_code)]
+    store: String,
+    /// Print the answer as JSON.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    admin: AdminArgs,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct CandidateArgs {
+    /// The store's code.
+    #[arg(long, value_parser = store_code)]
+    store: String,
+    #[arg(long, value_parser = step_arg())]
+    step: Step,
+    /// The version (sha256) to run in shadow, or `bundled`.
+    #[arg(required_unless_present = "clear")]
+    version: Option<String>,
+    /// Remove the store's candidate for the step.
+    #[arg(long, conflicts_with = "version")]
+    clear: bool,
+    /// Print the store's components as JSON.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    admin: AdminArgs,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct ReplayArgs {
+    /// The store's code.
+    #[arg(long, value_parser = store_code)]
+    store: String,
+    /// Policy step to replay with: a version, `bundled`, or a .wasm file (uploaded first).
+    /// Left out, each charge keeps the version it was decided with.
+    #[arg(long, value_name = "VERSION|FILE")]
+    policy: Option<String>,
+    /// Provider step to replay with, as for --policy.
+    #[arg(long, value_name = "VERSION|FILE")]
+    provider: Option<String>,
+    /// Economics step to replay with, as for --policy.
+    #[arg(long, value_name = "VERSION|FILE")]
+    economics: Option<String>,
+    /// Start of the window of recorded charges (ISO 8601, e.g. 2026-11-01T00:00:00Z).
+    #[arg(long)]
+    since: Option<String>,
+    /// End of the window of recorded charges (ISO 8601).
+    #[arg(long)]
+    until: Option<String>,
+    /// At most this many charges (the API's default is 10,000).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    limit: Option<u32>,
+    /// Print the report as JSON instead of the text tables.
+    #[arg(long)]
+    json: bool,
+    /// Also write the report as a self-contained HTML page to this file.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    #[command(flatten)]
+    admin: AdminArgs,
+}
+
+pub(super) fn run(command: ManageCommand) -> Result<(), CliError> {
+    match command {
+        ManageCommand::Upload(args) => {
+            let admin = Admin::connect(&args.admin)?;
+            let version = upload_file(&admin, args.step, &args.file)?;
+            println!("{version}");
+            Ok(())
+        }
+        ManageCommand::List(args) => {
+            let admin = Admin::connect(&args.admin)?;
+            let (_, data) =
+                admin.send(Method::GET, &["components", args.step.as_str()], Body::None)?;
+            if args.json {
+                return print_json(&data);
+            }
+            let versions: Vec<ComponentVersion> = parse(data)?;
+            print!("{}", list_text(&versions));
+            Ok(())
+        }
+        ManageCommand::Activate(args) => {
+            let admin = Admin::connect(&args.admin)?;
+            let (_, data) = admin.send(
+                Method::PUT,
+                &["stores", &args.store, "components", args.step.as_str()],
+                Body::Json(json!({ "version": args.version })),
+            )?;
+            show_store(data, args.json)
+        }
+        ManageCommand::Rollback(args) => {
+            let admin = Admin::connect(&args.admin)?;
+            let (_, data) = admin.send(
+                Method::POST,
+                &[
+                    "stores",
+                    &args.store,
+                    "components",
+                    args.step.as_str(),
+                    "rollback",
+                ],
+                Body::None,
+            )?;
+            show_store(data, args.json)
+        }
+        ManageCommand::Status(args) => {
+            let admin = Admin::connect(&args.admin)?;
+            let (_, data) = admin.send(
+                Method::GET,
+                &["stores", &args.store, "components"],
+                Body::None,
+            )?;
+            show_store(data, args.json)
+        }
+        ManageCommand::Candidate(args) => {
+            let admin = Admin::connect(&args.admin)?;
+            let path = [
+                "stores",
+                &args.store,
+                "components",
+                args.step.as_str(),
+                "candidate",
+            ];
+            let (_, data) = match &args.version {
+                Some(version) if !args.clear => admin.send(
+                    Method::PUT,
+                    &path,
+                    Body::Json(json!({ "version": version })),
+                )?,
+                _ => admin.send(Method::DELETE, &path, Body::None)?,
+            };
+            show_store(data, args.json)
+        }
+        ManageCommand::Shadow(args) => {
+            let admin = Admin::connect(&args.admin)?;
+            let (_, data) = admin.send(
+                Method::GET,
+                &[
+                    "stores",
+                    &args.store,
+                    "components",
+                    args.step.as_str(),
+                    "shadow",
+                ],
+                Body::None,
+            )?;
+            if args.json {
+                return print_json(&data);
+            }
+            let comparison: ShadowComparison = parse(data)?;
+            print!("{}", report::shadow_text(&comparison));
+            Ok(())
+        }
+        ManageCommand::Replay(args) => replay(&args),
+    }
+}
+
+fn replay(args: &ReplayArgs) -> Result<(), CliError> {
+    let admin = Admin::connect(&args.admin)?;
+    let mut components = Map::new();
+    for (step, given) in [
+        (Step::Policy, &args.policy),
+        (Step::Provider, &args.provider),
+        (Step::Economics, &args.economics),
+    ] {
+        if let Some(given) = given {
+            let version = version_or_upload(&admin, step, given)?;
+            components.insert(step.as_str().to_owned(), Value::String(version));
+        }
+    }
+    let mut body = json!({ "store": args.store, "components": components });
+    for (key, value) in [("since", &args.since), ("until", &args.until)] {
+        if let Some(value) = value {
+            body[key] = Value::String(value.clone());
+        }
+    }
+    if let Some(limit) = args.limit {
+        body["limit"] = limit.into();
+    }
+    let (_, data) = admin.send(Method::POST, &["replays"], Body::Json(body))?;
+    if args.json {
+        print_json(&data)?;
+        if args.html.is_none() {
+            return Ok(());
+        }
+    }
+    let report: ReplayReport = parse(data)?;
+    if !args.json {
+        print!("{}", report::text(&report));
+    }
+    if let Some(file) = &args.html {
+        std::fs::write(file, report::html(&report)).map_err(|e| {
+            CliError::local("report_unwritable", format!("{}: {e}", file.display()))
+        })?;
+        eprintln!("pixgate: wrote the HTML report to {}", file.display());
+    }
+    Ok(())
+}
+
+/// A `VERSION|FILE` argument: an existing file is uploaded (harmless: versions are
+/// immutable and deduplicated) and its version used; anything else is a version.
+fn version_or_upload(admin: &Admin, step: Step, given: &str) -> Result<String, CliError> {
+    let path = Path::new(given);
+    if path.is_file() {
+        return upload_file(admin, step, path);
+    }
+    // A version never looks like a path: a missing file is a typo, not a version.
+    if given.contains(['/', '\\']) || given.ends_with(".wasm") {
+        return Err(CliError::local(
+            "component_unreadable",
+            format!("{given}: no such file"),
+        ));
+    }
+    Ok(given.to_owned())
+}
+
+/// Uploads a component file; its version. Says on stderr whether the version is new.
+fn upload_file(admin: &Admin, step: Step, path: &Path) -> Result<String, CliError> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| CliError::local("component_unreadable", format!("{}: {e}", path.display())))?;
+    let (version, new) = admin.upload(step, bytes)?;
+    eprintln!(
+        "pixgate: {} {} as {} version {version}",
+        if new { "uploaded" } else { "already uploaded:" },
+        path.display(),
+        step.as_str()
+    );
+    Ok(version)
+}
+
+fn print_json(data: &Value) -> Result<(), CliError> {
+    let text = serde_json::to_string_pretty(data)
+        .map_err(|e| CliError::local("unexpected_response", e.to_string()))?;
+    println!("{text}");
+    Ok(())
+}
+
+/// A StoreComponents answer, as JSON or as text.
+fn show_store(data: Value, json: bool) -> Result<(), CliError> {
+    if json {
+        return print_json(&data);
+    }
+    let store: StoreComponents = parse(data)?;
+    print!("{}", store_text(&store));
+    Ok(())
+}
+
+/// One entry of `GET /components/{step}`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ComponentVersion {
+    version: String,
+    size_bytes: u64,
+    created_at: Option<String>,
+    source: String,
+    #[serde(default)]
+    in_use: Vec<InUse>,
+}
+
+#[derive(Debug, Deserialize)]
+struct InUse {
+    store: String,
+    role: String,
+}
+
+/// A store's components: `StoreComponents` of the admin API.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StoreComponents {
+    store: String,
+    steps: BTreeMap<String, StepVersions>,
+    kill_switch: Option<KillSwitch>,
+    #[serde(default)]
+    history: Vec<HistoryEntry>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StepVersions {
+    active: String,
+    previous: Option<String>,
+    candidate: Option<String>,
+    activated_at: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct KillSwitch {
+    enabled: bool,
+    error_rate_percent: f64,
+    window_seconds: u64,
+    min_calls: u64,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct HistoryEntry {
+    step: String,
+    version: String,
+    previous_version: Option<String>,
+    action: String,
+    reason: Option<String>,
+    at: String,
+}
+
+fn list_text(versions: &[ComponentVersion]) -> String {
+    if versions.is_empty() {
+        return "no versions\n".to_owned();
+    }
+    let mut table = Table::new(&["VERSION", "SOURCE", "BYTES", "CREATED", "IN USE"]).numeric(&[2]);
+    for v in versions {
+        let in_use = v
+            .in_use
+            .iter()
+            .map(|u| format!("{} ({})", u.store, u.role))
+            .collect::<Vec<_>>()
+            .join(", ");
+        table.row(vec![
+            v.version.clone(),
+            v.source.clone(),
+            count(v.size_bytes),
+            v.created_at.clone().unwrap_or_else(|| "-".to_owned()),
+            if in_use.is_empty() {
+                "-".to_owned()
+            } else {
+                in_use
+            },
+        ]);
+    }
+    table.render()
+}
+
+/// The first 12 hex digits name a version well enough in a history line.
+fn short(version: &str) -> String {
+    if version.len() == 64 && version.bytes().all(|b| b.is_ascii_hexdigit()) {
+        format!("{}…", &version[..12])
+    } else {
+        version.to_owned()
+    }
+}
+
+fn store_text(store: &StoreComponents) -> String {
+    let mut out = format!("Store {}\n", store.store);
+    let mut steps = Table::plain(3);
+    // Chain order; a step the instance adds later still shows, after the known ones.
+    let mut names: Vec<&String> = store.steps.keys().collect();
+    names.sort_by_key(|n| {
+        Step::ALL
+            .iter()
+            .position(|s| s.as_str() == n.as_str())
+            .unwrap_or(usize::MAX)
+    });
+    for name in names {
+        let s = &store.steps[name];
+        let since = s
+            .activated_at
+            .as_ref()
+            .map(|at| format!("since {at}"))
+            .unwrap_or_default();
+        steps.row(vec![
+            name.clone(),
+            "active".to_owned(),
+            format!("{} {since}", s.active),
+        ]);
+        if let Some(previous) = &s.previous {
+            steps.row(vec![String::new(), "previous".to_owned(), previous.clone()]);
+        }
+        if let Some(candidate) = &s.candidate {
+            steps.row(vec![
+                String::new(),
+                "candidate".to_owned(),
+                candidate.clone(),
+            ]);
+        }
+    }
+    out.push_str(&steps.render());
+
+    match &store.kill_switch {
+        Some(k) if k.enabled => out.push_str(&format!(
+            "\nKill switch: on; an activated version whose error rate passes {} % over {} s \
+             (from {} calls) is rolled back\n",
+            k.error_rate_percent, k.window_seconds, k.min_calls
+        )),
+        Some(_) => out.push_str("\nKill switch: off\n"),
+        None => {}
+    }
+
+    out.push_str("\nHistory\n");
+    if store.history.is_empty() {
+        out.push_str("  none\n");
+        return out;
+    }
+    let mut history = Table::new(&["AT", "STEP", "ACTION", "VERSION", "PREVIOUS", "REASON"]);
+    for h in &store.history {
+        history.row(vec![
+            h.at.clone(),
+            h.step.clone(),
+            h.action.clone(),
+            short(&h.version),
+            h.previous_version
+                .as_deref()
+                .map(short)
+                .unwrap_or_else(|| "-".to_owned()),
+            h.reason.clone().unwrap_or_default(),
+        ]);
+    }
+    out.push_str(&history.render());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_status_reads_the_contract_example_and_shows_each_step() {
+        let sha = "ab".repeat(32);
+        let store: StoreComponents = serde_json::from_value(json!({
+            "store": "demo-store",
+            "steps": {
+                "policy":    {"active": "bundled", "previous": null, "candidate": null, "activatedAt": null},
+                "provider":  {"active": sha, "previous": "bundled", "candidate": "cd".repeat(32),
+                              "activatedAt": "2026-11-22T10:00:00.000Z"},
+                "economics": {"active": "bundled", "previous": null, "candidate": null, "activatedAt": null}
+            },
+            "killSwitch": {"enabled": true, "errorRatePercent": 50, "windowSeconds": 60, "minCalls": 20},
+            "history": [{"step": "provider", "version": sha, "previousVersion": "bundled",
+                         "action": "kill_switch", "reason": "error rate 60 % over 60 s", "at": "2026-11-22T10:05:00.000Z"}]
+        }))
+        .unwrap();
+        let text = store_text(&store);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "Store demo-store");
+        let words = |i: usize| lines[i].split_whitespace().collect::<Vec<_>>();
+        assert_eq!(words(1), ["policy", "active", "bundled"]);
+        assert_eq!(
+            words(2),
+            [
+                "provider",
+                "active",
+                &sha,
+                "since",
+                "2026-11-22T10:00:00.000Z"
+            ]
+        );
+        assert_eq!(words(3), ["previous", "bundled"]);
+        assert_eq!(words(4), ["candidate", &"cd".repeat(32)]);
+        assert_eq!(words(5), ["economics", "active", "bundled"]);
+        assert!(
+            text.contains("passes 50 % over 60 s (from 20 calls)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("kill_switch  abababababab…  bundled   error rate 60 % over 60 s"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn versions_list_with_their_stores() {
+        let versions: Vec<ComponentVersion> = serde_json::from_value(json!([
+            {"version": "ab".repeat(32), "step": "provider", "sizeBytes": 123456,
+             "createdAt": "2026-11-22T10:00:00.000Z", "source": "uploaded",
+             "inUse": [{"store": "s1", "role": "active"}, {"store": "s2", "role": "candidate"}]},
+            {"version": "bundled", "step": "provider", "sizeBytes": 99000, "createdAt": null,
+             "source": "bundled", "inUse": []}
+        ]))
+        .unwrap();
+        let text = list_text(&versions);
+        assert!(text.contains("123,456"), "{text}");
+        assert!(text.contains("s1 (active), s2 (candidate)"), "{text}");
+        assert!(
+            text.lines().nth(2).unwrap().starts_with("  bundled"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_missing_file_is_not_taken_for_a_version() {
+        let admin = Admin::connect(
+            &<AdminArgsOnly as clap::Parser>::parse_from([
+                "x",
+                "--admin-token",
+                "t",
+                "--admin-url",
+                "http://127.0.0.1:9",
+            ])
+            .admin,
+        )
+        .unwrap();
+        for given in ["./nope.wasm", "dir/x", "nope.wasm"] {
+            let e = version_or_upload(&admin, Step::Provider, given).unwrap_err();
+            assert!(
+                matches!(
+                    e,
+                    CliError::Local {
+                        code: "component_unreadable",
+                        ..
+                    }
+                ),
+                "{e}"
+            );
+        }
+        // No request is made for a version.
+        assert_eq!(
+            version_or_upload(&admin, Step::Provider, "bundled").unwrap(),
+            "bundled"
+        );
+    }
+
+    #[derive(Debug, clap::Parser)]
+    struct AdminArgsOnly {
+        #[command(flatten)]
+        admin: AdminArgs,
+    }
+}

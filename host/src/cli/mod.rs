@@ -1,0 +1,167 @@
+//! The `pixgate` command line: `serve`, and `policy` to write, try and manage the policy
+//! components of a running instance.
+//!
+//! `policy new` and `policy run` work offline; the other `policy` commands are clients of the
+//! admin API ([`admin`]). Exit status: 0 on success, 1 on an error (printed), 2 on a usage
+//! error (clap's).
+
+mod admin;
+mod manage;
+mod new;
+mod report;
+mod run;
+
+use std::process::ExitCode;
+
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{Parser, Subcommand};
+
+use crate::sandbox::Step;
+use run::{RunArgs, policy_run};
+
+#[derive(Debug, Parser)]
+#[command(name = "pixgate", version, about = "PIX merchant payment service")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+// Parsed once at start-up; the size difference does not matter.
+#[allow(clippy::large_enum_variant)]
+enum Command {
+    /// Run the service: merchant API, admin API, health and metrics.
+    Serve(crate::config::ServeConfig),
+    /// Work with policy components.
+    #[command(subcommand)]
+    Policy(PolicyCommand),
+}
+
+#[derive(Debug, Subcommand)]
+// Parsed once at start-up; the size difference does not matter.
+#[allow(clippy::large_enum_variant)]
+enum PolicyCommand {
+    /// Write a new component crate for a step, ready to build outside this repository.
+    New(new::NewArgs),
+    /// Run one step (or the whole chain) on a JSON input and print the JSON output, the fuel
+    /// used and the duration. Exit status 0 with a decision, 1 with an error or a refusal.
+    Run(RunArgs),
+    #[command(flatten)]
+    Manage(manage::ManageCommand),
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Serve(config) => serve(config),
+        Command::Policy(PolicyCommand::Run(args)) => match policy_run(&args) {
+            Ok(out) => {
+                println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+                ExitCode::SUCCESS
+            }
+            Err(out) => {
+                println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+                ExitCode::FAILURE
+            }
+        },
+        Command::Policy(PolicyCommand::New(args)) => report_result(new::new(&args)),
+        Command::Policy(PolicyCommand::Manage(command)) => report_result(manage::run(command)),
+    }
+}
+
+/// `--step policy|provider|economics`.
+fn step_arg() -> impl TypedValueParser<Value = Step> {
+    PossibleValuesParser::new(Step::ALL.map(Step::as_str)).map(|name| {
+        Step::ALL
+            .into_iter()
+            .find(|step| step.as_str() == name)
+            .expect("the parser admits only the steps' names")
+    })
+}
+
+/// Exit status 1 with the error on standard error.
+fn report_result(result: Result<(), admin::CliError>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("pixgate: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn serve(config: crate::config::ServeConfig) -> ExitCode {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_new(&config.log).unwrap_or_else(|_| EnvFilter::new("info"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("pixgate: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(async move {
+        let app = match crate::app::App::build(&config).await {
+            Ok(app) => app,
+            Err(e) => {
+                eprintln!("pixgate: {e:#}");
+                return ExitCode::FAILURE;
+            }
+        };
+        // Machine-readable start-up lines on stdout; secrets appear here once and never in logs.
+        println!(
+            "pixgate: merchant API on http://{}/api/v1",
+            app.merchant_addr
+        );
+        println!("pixgate: admin API on http://{}/admin/v1", app.admin_addr);
+        if let Some(token) = &app.generated.admin_token {
+            println!(
+                "pixgate: admin token (shown once; also in {}): {token}",
+                config.data_dir.join("admin-token").display()
+            );
+        }
+        if let Some(demo) = &app.generated.demo {
+            println!(
+                "pixgate: demo merchant `{}` with SHADOW store `{}`; demo API key (shown once): {}",
+                demo.merchant, demo.store, demo.api_key
+            );
+        }
+        println!("pixgate: ready");
+        match app.run(shutdown_signal()).await {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("pixgate: {e:#}");
+                ExitCode::FAILURE
+            }
+        }
+    })
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+    tracing::info!("shutting down: finishing in-flight requests");
+}
