@@ -19,7 +19,8 @@ use super::views::iso8601;
 use super::{ApiError, ErrorEnvelope};
 use crate::bootstrap::AppState;
 use crate::crypto;
-use crate::db::{self, webhooks as sql};
+use crate::db;
+use crate::db::webhooks::{self as sql, DeliveryStatus, EndpointStatus};
 use crate::webhooks::{PAYMENT_EVENTS, worker};
 
 pub const SIGNING_ALGORITHM: &str = "HMAC-SHA256";
@@ -78,8 +79,7 @@ pub struct Endpoint {
     #[schema(example = json!(["payment.pending", "payment.succeeded", "payment.failed", "payment.canceled"]))]
     events: Vec<String>,
     /// `ACTIVE`, `DISABLED` (after failing continuously; see the enable route) or `REVOKED`.
-    #[schema(example = "ACTIVE")]
-    status: String,
+    status: EndpointStatus,
     /// Consecutive failed attempts; a success resets it.
     failure_count: i64,
     last_delivery: Option<LastDelivery>,
@@ -101,7 +101,7 @@ pub struct LastDelivery {
     #[schema(example = "payment.succeeded")]
     event: String,
     /// `PENDING` (retrying), `DELIVERED`, `FAILED` (a test), `EXHAUSTED` or `CANCELED`.
-    status: String,
+    status: DeliveryStatus,
     http_status: Option<i64>,
     attempted_at: Option<String>,
     error: Option<String>,
@@ -143,7 +143,7 @@ pub struct TestResult {
     #[schema(format = Uuid)]
     delivery_id: String,
     /// `DELIVERED` or `FAILED`.
-    status: String,
+    status: DeliveryStatus,
     http_status: Option<u16>,
     duration_ms: i64,
     /// Why it failed: a stable code then details, e.g. `http_status: HTTP 500`,
@@ -165,7 +165,7 @@ pub struct Delivery {
     delivery_id: String,
     event: String,
     /// `PENDING`, `DELIVERED`, `FAILED` (a test), `EXHAUSTED` or `CANCELED`.
-    status: String,
+    status: DeliveryStatus,
     attempt_count: i64,
     /// When the next attempt is due (PENDING only).
     next_attempt_at: Option<String>,
@@ -263,7 +263,7 @@ async fn view(state: &AppState, e: &sql::Endpoint) -> Result<Endpoint, ApiError>
         endpoint_url: e.url.clone(),
         events: serde_json::from_str(&e.events)
             .map_err(|err| ApiError::Internal(format!("endpoint {} events: {err}", e.id)))?,
-        status: e.status.clone(),
+        status: e.status,
         failure_count: e.failure_count,
         last_delivery,
         signing_algorithm: SIGNING_ALGORITHM,
@@ -389,7 +389,7 @@ async fn create_endpoint(
         url: url.clone(),
         url_normalized: url,
         events: serde_json::to_string(&events).unwrap_or_default(),
-        status: "ACTIVE".into(),
+        status: EndpointStatus::Active,
         secret_sealed: state.master_key.seal(secret.as_bytes())?,
         failure_count: 0,
         failing_since: None,
@@ -472,7 +472,7 @@ async fn test_endpoint(
     id: Result<Path<String>, axum::extract::rejection::PathRejection>,
 ) -> Result<Json<TestResultEnvelope>, ApiError> {
     let endpoint = managed_endpoint(&state, &principal, id).await?;
-    if endpoint.status == "REVOKED" {
+    if endpoint.status == EndpointStatus::Revoked {
         return Err(revoked());
     }
     let (delivery_id, outcome) = worker::deliver_test(&state, &endpoint)
@@ -483,11 +483,10 @@ async fn test_endpoint(
         data: TestResult {
             delivery_id,
             status: if outcome.succeeded() {
-                "DELIVERED"
+                DeliveryStatus::Delivered
             } else {
-                "FAILED"
-            }
-            .into(),
+                DeliveryStatus::Failed
+            },
             http_status: outcome.http_status,
             duration_ms: outcome.duration_ms,
             error: outcome.error,
@@ -528,8 +527,8 @@ async fn revoke_endpoint(
     if sql::set_endpoint_status(
         &mut *tx,
         &endpoint.id,
-        &["ACTIVE", "DISABLED"],
-        "REVOKED",
+        &[EndpointStatus::Active, EndpointStatus::Disabled],
+        EndpointStatus::Revoked,
         now,
     )
     .await?
@@ -567,14 +566,14 @@ async fn enable_endpoint(
     id: Result<Path<String>, axum::extract::rejection::PathRejection>,
 ) -> Result<Json<EndpointEnvelope>, ApiError> {
     let endpoint = managed_endpoint(&state, &principal, id).await?;
-    if endpoint.status == "REVOKED" {
+    if endpoint.status == EndpointStatus::Revoked {
         return Err(revoked());
     }
     sql::set_endpoint_status(
         &state.db.write,
         &endpoint.id,
-        &["DISABLED"],
-        "ACTIVE",
+        &[EndpointStatus::Disabled],
+        EndpointStatus::Active,
         db::now_ms(),
     )
     .await?;
@@ -600,7 +599,7 @@ fn delivery_view(d: sql::Delivery, attempts: &[sql::Attempt]) -> Delivery {
             .collect(),
         delivery_id: d.id,
         event: d.event_type,
-        next_attempt_at: (d.status == "PENDING")
+        next_attempt_at: (d.status == DeliveryStatus::Pending)
             .then_some(d.next_attempt_at)
             .flatten()
             .map(iso8601),
@@ -711,10 +710,10 @@ async fn resend_delivery(
         .await?
         .filter(|d| d.endpoint_id == endpoint.id)
         .ok_or_else(not_found)?;
-    if endpoint.status != "ACTIVE" {
+    if endpoint.status != EndpointStatus::Active {
         return Err(ApiError::Conflict {
             code: "endpoint_not_active",
-            message: format!("this webhook endpoint is {}", endpoint.status),
+            message: format!("this webhook endpoint is {}", endpoint.status.as_str()),
         });
     }
     if !sql::requeue(&state.db.write, &delivery_id, db::now_ms()).await? {
