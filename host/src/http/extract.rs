@@ -58,12 +58,56 @@ impl<S: Send + Sync> FromRequest<S> for JsonBody {
     }
 }
 
-/// Deserialises an admin request body, mapping serde's complaint to a 400.
+/// Deserialises a request body, a JSON object, into its serde type. A refusal is a 400 naming
+/// the field at fault as a path (`feeTerms.mdrBps`, `scopes[1]`): `missing_field`,
+/// `unknown_field` or `invalid_field` (wrong type or value); `invalid_request` when the body is
+/// not an object.
 pub fn parse<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, ApiError> {
-    serde_json::from_value(value).map_err(|e| ApiError::Invalid {
-        code: "invalid_request",
-        message: e.to_string(),
-        field: None,
+    // serde also reads a struct from an array of its fields' values; a body never is one.
+    if !value.is_object() {
+        return Err(ApiError::Invalid {
+            code: "invalid_request",
+            message: "the body must be a JSON object".into(),
+            field: None,
+        });
+    }
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let message = e.into_inner().to_string();
+        // The path ends at the object for these two; serde names the field in its message.
+        let named = |prefix: &str| {
+            let name = message.strip_prefix(prefix)?.split('`').next()?;
+            Some(match path.as_str() {
+                "." => name.to_owned(),
+                parent => format!("{parent}.{name}"),
+            })
+        };
+        if let Some(field) = named("missing field `") {
+            return ApiError::Invalid {
+                code: "missing_field",
+                message: format!("`{field}` is required"),
+                field: Some(field),
+            };
+        }
+        if message.starts_with("unknown field `") {
+            return ApiError::Invalid {
+                code: "unknown_field",
+                message: format!("unknown field `{path}`"),
+                field: Some(path),
+            };
+        }
+        if path == "." {
+            return ApiError::Invalid {
+                code: "invalid_request",
+                message,
+                field: None,
+            };
+        }
+        ApiError::Invalid {
+            code: "invalid_field",
+            message: format!("`{path}`: {message}"),
+            field: Some(path),
+        }
     })
 }
 
@@ -176,8 +220,88 @@ pub fn bounded(
 
 #[cfg(test)]
 mod tests {
-    use super::canonical_json;
+    use super::{canonical_json, parse};
     use serde_json::json;
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    #[allow(dead_code)] // only deserialised
+    struct Outer {
+        code: String,
+        fee_terms: Inner,
+        scopes: Vec<Scope>,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Inner {
+        mdr_bps: i64,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    enum Scope {
+        #[serde(rename = "a:b")]
+        Ab,
+    }
+
+    #[test]
+    fn parse_names_the_field_at_fault() {
+        let valid = json!({"code": "x", "feeTerms": {"mdrBps": 1}, "scopes": ["a:b"]});
+        assert!(parse::<Outer>(valid.clone()).is_ok());
+        let cases = [
+            ("/code", json!(null), "invalid_field", "code"),
+            (
+                "/feeTerms/mdrBps",
+                json!("1"),
+                "invalid_field",
+                "feeTerms.mdrBps",
+            ),
+            ("/scopes/0", json!("c:d"), "invalid_field", "scopes[0]"),
+            (
+                "/feeTerms/extra",
+                json!(1),
+                "unknown_field",
+                "feeTerms.extra",
+            ),
+            ("/extra", json!(1), "unknown_field", "extra"),
+        ];
+        for (pointer, value, code, field) in cases {
+            let mut body = valid.clone();
+            let (parent, key) = pointer.rsplit_once('/').unwrap();
+            match body.pointer_mut(parent).unwrap() {
+                serde_json::Value::Object(map) => {
+                    map.insert(key.to_owned(), value);
+                }
+                serde_json::Value::Array(list) => list[key.parse::<usize>().unwrap()] = value,
+                _ => unreachable!(),
+            }
+            let err = parse::<Outer>(body).unwrap_err();
+            assert_eq!(err.code(), code, "{pointer}: {err}");
+            assert!(
+                matches!(&err, super::ApiError::Invalid { field: Some(f), .. } if f == field),
+                "{pointer}: {err:?}"
+            );
+        }
+        for (missing, field) in [("/code", "code"), ("/feeTerms/mdrBps", "feeTerms.mdrBps")] {
+            let mut body = valid.clone();
+            let (parent, key) = missing.rsplit_once('/').unwrap();
+            body.pointer_mut(if parent.is_empty() { "" } else { parent })
+                .unwrap()
+                .as_object_mut()
+                .unwrap()
+                .remove(key);
+            let err = parse::<Outer>(body).unwrap_err();
+            assert_eq!(err.code(), "missing_field", "{err}");
+            assert!(
+                matches!(&err, super::ApiError::Invalid { field: Some(f), .. } if f == field),
+                "{err:?}"
+            );
+        }
+        // Not even an array of the fields' values.
+        let err = parse::<Outer>(json!(["x", {"mdrBps": 1}, []])).unwrap_err();
+        assert_eq!(err.code(), "invalid_request");
+    }
 
     #[test]
     fn key_order_and_whitespace_do_not_matter() {
