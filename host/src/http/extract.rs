@@ -111,6 +111,54 @@ pub fn parse<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, ApiErro
     })
 }
 
+/// An integer as JSON Schema counts them: `300`, `300.0` and `3e2` are the same integer and
+/// `300.5` is none, so a body the document's `type: integer` allows is never refused for its
+/// notation. Declare fields `#[schema(value_type = i64)]`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Integer(pub i64);
+
+impl<'de> serde::Deserialize<'de> for Integer {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Integer;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an integer")
+            }
+
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Integer, E> {
+                Ok(Integer(v))
+            }
+
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Integer, E> {
+                i64::try_from(v).map(Integer).map_err(|_| {
+                    E::invalid_value(serde::de::Unexpected::Unsigned(v), &"a 64-bit integer")
+                })
+            }
+
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Integer, E> {
+                // -2^63 and 2^63 are exact floats; i64 holds the first, not the second.
+                let bound = -(i64::MIN as f64);
+                if v.fract() == 0.0 && (-bound..bound).contains(&v) {
+                    Ok(Integer(v as i64))
+                } else {
+                    Err(E::invalid_value(serde::de::Unexpected::Float(v), &self))
+                }
+            }
+        }
+
+        deserializer.deserialize_any(Visitor)
+    }
+}
+
+impl serde::Serialize for Integer {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_i64(self.0)
+    }
+}
+
 /// The JSON form used for idempotency: object keys sorted, no insignificant whitespace.
 pub fn canonical_json(value: &serde_json::Value) -> String {
     fn write(v: &serde_json::Value, out: &mut String) {
@@ -243,6 +291,31 @@ mod tests {
     enum Scope {
         #[serde(rename = "a:b")]
         Ab,
+    }
+
+    #[test]
+    fn integers_are_read_whatever_their_notation() {
+        let read = |text: &str| serde_json::from_str::<super::Integer>(text).map(|i| i.0);
+        for (text, value) in [
+            ("300", 300),
+            ("300.0", 300),
+            ("3e2", 300),
+            ("-5", -5),
+            ("-0.0", 0),
+        ] {
+            assert_eq!(read(text).unwrap(), value, "{text}");
+        }
+        assert_eq!(read("9223372036854775807").unwrap(), i64::MAX);
+        for bad in [
+            "300.5",
+            "9223372036854775808",
+            "1e19",
+            "\"3\"",
+            "null",
+            "true",
+        ] {
+            assert!(read(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -2,21 +2,22 @@
 
 use std::sync::Arc;
 
+use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::{Envelope, ok, require_code};
-use crate::bootstrap::{AppState, new_api_key};
+use super::{Envelope, code_list_schema, ok, parse_body, require_code, uuid_param};
+use crate::bootstrap::{ALL_SCOPES, AppState, new_api_key};
 use crate::crypto;
 use crate::db::{self, catalog, keys};
 use crate::domain::valid_code;
 use crate::http::auth::{SCOPE_PAYMENTS_CREATE, SCOPE_PAYMENTS_READ, SCOPE_WEBHOOKS_MANAGE};
-use crate::http::extract::{JsonBody, parse};
+use crate::http::extract::JsonBody;
 use crate::http::views::iso8601;
 use crate::http::{ApiError, ErrorEnvelope};
 
@@ -26,20 +27,47 @@ pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
         .routes(routes!(revoke_api_key))
 }
 
+/// What a key may do.
+#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
+enum Scope {
+    /// Charge, and read the charges.
+    #[serde(rename = "payments:create")]
+    PaymentsCreate,
+    /// Read the charges.
+    #[serde(rename = "payments:read")]
+    PaymentsRead,
+    /// Every webhook-endpoint route.
+    #[serde(rename = "webhooks:manage")]
+    WebhooksManage,
+}
+
+impl Scope {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::PaymentsCreate => SCOPE_PAYMENTS_CREATE,
+            Self::PaymentsRead => SCOPE_PAYMENTS_READ,
+            Self::WebhooksManage => SCOPE_WEBHOOKS_MANAGE,
+        }
+    }
+}
+
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct CreateApiKey {
-    /// Merchant code.
+    /// The merchant's code.
+    #[schema(pattern = "^[A-Za-z0-9._-]{1,64}$", example = "acme")]
     merchant: String,
-    /// Store codes of that merchant the key may use.
+    /// Codes of that merchant's stores the key may use.
+    #[schema(schema_with = code_list_schema)]
     stores: Vec<String>,
-    /// Default: `payments:create` and `webhooks:manage`. Also `payments:read`.
-    scopes: Option<Vec<String>>,
+    /// Null or absent: `payments:create` and `webhooks:manage`.
+    scopes: Option<Vec<Scope>>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ApiKeyView {
+    #[schema(format = Uuid)]
     key_id: String,
     /// The secret: shown in the creation response only.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -47,6 +75,7 @@ struct ApiKeyView {
     /// The visible, non-secret part of the key.
     prefix: String,
     merchant: String,
+    #[schema(value_type = Vec<Scope>)]
     scopes: Vec<String>,
     stores: Vec<String>,
     created_at: String,
@@ -74,14 +103,23 @@ async fn key_view(
 
 /// Issues an API key; the secret is in this response only (SHA-256 is stored).
 #[utoipa::path(post, path = "/api-keys", tag = "admin", request_body = CreateApiKey,
-    responses((status = 201, body = Envelope<ApiKeyView>), (status = 400, body = ErrorEnvelope),
-              (status = 401, body = ErrorEnvelope), (status = 404, body = ErrorEnvelope)))]
+    responses(
+        (status = 201, description = "Issued; `apiKey` is the secret", body = Envelope<ApiKeyView>),
+        (status = 400, description = "The body breaks the schema (`invalid_json`, `invalid_request`, `missing_field`, `unknown_field`, `invalid_field`, `invalid_code`, `invalid_scope`); `field` names the field", body = ErrorEnvelope),
+        (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
+        (status = 404, description = "No merchant with this code (`merchant_not_found`), or it has no store with one of the codes (`store_not_found`)", body = ErrorEnvelope),
+        (status = 413, description = "Body over 64 KB (`payload_too_large`)", body = ErrorEnvelope),
+        (status = 415, description = "Content-Type is not application/json (`unsupported_media_type`)", body = ErrorEnvelope),
+    ))]
 async fn create_api_key(
     State(state): State<Arc<AppState>>,
     JsonBody(body): JsonBody,
 ) -> Result<impl IntoResponse, ApiError> {
-    let req: CreateApiKey = parse(body)?;
+    let req: CreateApiKey = parse_body(body, &[("scopes", "invalid_scope")])?;
     require_code(&req.merchant, "merchant")?;
+    for (i, code) in req.stores.iter().enumerate() {
+        require_code(code, &format!("stores[{i}]"))?;
+    }
     let merchant = catalog::merchant_by_code(&state.db.read, &req.merchant)
         .await?
         .ok_or_else(|| {
@@ -90,42 +128,17 @@ async fn create_api_key(
                 format!("merchant `{}` not found", req.merchant),
             )
         })?;
-    let known = [
-        SCOPE_PAYMENTS_CREATE,
-        SCOPE_PAYMENTS_READ,
-        SCOPE_WEBHOOKS_MANAGE,
-    ];
-    let scopes = req.scopes.unwrap_or_else(|| {
-        crate::bootstrap::ALL_SCOPES
-            .iter()
-            .map(|s| s.to_string())
-            .collect()
-    });
-    if let Some(bad) = scopes.iter().find(|s| !known.contains(&s.as_str())) {
-        return Err(ApiError::invalid(
-            "invalid_scope",
-            "scopes",
-            format!("unknown scope `{bad}`"),
-        ));
-    }
+    let scopes: Vec<&str> = match &req.scopes {
+        Some(scopes) => scopes.iter().map(|s| s.as_str()).collect(),
+        None => ALL_SCOPES.to_vec(),
+    };
     let mut store_ids = Vec::new();
     for code in &req.stores {
-        if !valid_code(code) {
-            return Err(ApiError::invalid(
-                "unknown_store",
-                "stores",
-                "not a store code",
-            ));
-        }
         let store = catalog::store_by_code(&state.db.read, code)
             .await?
             .filter(|s| s.merchant_id == merchant.id)
             .ok_or_else(|| {
-                ApiError::invalid(
-                    "unknown_store",
-                    "stores",
-                    format!("merchant has no store `{code}`"),
-                )
+                ApiError::not_found("store_not_found", format!("merchant has no store `{code}`"))
             })?;
         if !store_ids.contains(&store.id) {
             store_ids.push(store.id);
@@ -152,29 +165,45 @@ async fn create_api_key(
     ))
 }
 
-#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct KeyFilter {
-    /// Merchant code.
+    /// The merchant's code.
+    #[param(pattern = "^[A-Za-z0-9._-]{1,64}$")]
     merchant: String,
+}
+
+fn merchant_not_found() -> ApiError {
+    ApiError::not_found("merchant_not_found", "merchant not found")
 }
 
 /// Lists a merchant's API keys (never their secrets).
 #[utoipa::path(get, path = "/api-keys", tag = "admin", params(KeyFilter),
-    responses((status = 200, body = Envelope<Vec<ApiKeyView>>), (status = 400, body = ErrorEnvelope),
-              (status = 401, body = ErrorEnvelope), (status = 404, body = ErrorEnvelope)))]
+    responses(
+        (status = 200, description = "The merchant's keys, revoked ones included", body = Envelope<Vec<ApiKeyView>>),
+        (status = 400, description = "`merchant` is missing or repeated (`missing_field`, `invalid_field`)", body = ErrorEnvelope),
+        (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
+        (status = 404, description = "No merchant with this code (`merchant_not_found`)", body = ErrorEnvelope),
+    ))]
 async fn list_api_keys(
     State(state): State<Arc<AppState>>,
-    Query(filter): Query<KeyFilter>,
+    filter: Result<Query<KeyFilter>, QueryRejection>,
 ) -> Result<impl IntoResponse, ApiError> {
+    let Query(filter) = filter.map_err(|e| {
+        let text = e.body_text();
+        let code = if text.contains("missing field") {
+            "missing_field"
+        } else {
+            "invalid_field"
+        };
+        ApiError::invalid(code, "merchant", format!("`merchant`: {text}"))
+    })?;
     if !valid_code(&filter.merchant) {
-        return Err(ApiError::not_found(
-            "merchant_not_found",
-            "merchant not found",
-        ));
+        return Err(merchant_not_found());
     }
     let merchant = catalog::merchant_by_code(&state.db.read, &filter.merchant)
         .await?
-        .ok_or_else(|| ApiError::not_found("merchant_not_found", "merchant not found"))?;
+        .ok_or_else(merchant_not_found)?;
     let mut views = Vec::new();
     for key in keys::of_merchant(&state.db.read, &merchant.id).await? {
         views.push(key_view(&state, key, merchant.code.clone(), None).await?);
@@ -182,17 +211,20 @@ async fn list_api_keys(
     Ok(ok(StatusCode::OK, views))
 }
 
-/// Revokes an API key, effective immediately.
-#[utoipa::path(post, path = "/api-keys/{keyId}/revoke", tag = "admin", params(("keyId" = String, Path)),
-    responses((status = 200, body = Envelope<ApiKeyView>), (status = 401, body = ErrorEnvelope), (status = 404, body = ErrorEnvelope)))]
+/// Revokes an API key, effective immediately. Revoking a revoked key answers the same.
+#[utoipa::path(post, path = "/api-keys/{keyId}/revoke", tag = "admin",
+    params(("keyId" = String, Path, format = Uuid)),
+    responses(
+        (status = 200, description = "Revoked", body = Envelope<ApiKeyView>),
+        (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
+        (status = 404, description = "No such key (`api_key_not_found`)", body = ErrorEnvelope),
+    ))]
 async fn revoke_api_key(
     State(state): State<Arc<AppState>>,
-    Path(key_id): Path<String>,
+    key_id: Result<Path<String>, PathRejection>,
 ) -> Result<impl IntoResponse, ApiError> {
     let not_found = || ApiError::not_found("api_key_not_found", "API key not found");
-    let key_id = uuid::Uuid::parse_str(&key_id)
-        .map_err(|_| not_found())?
-        .to_string();
+    let key_id = uuid_param(key_id, not_found)?;
     keys::by_id(&state.db.write, &key_id)
         .await?
         .ok_or_else(not_found)?;

@@ -2,13 +2,14 @@
 
 use std::sync::Arc;
 
+use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::ok;
+use super::{ok, uuid_param};
 use crate::bootstrap::AppState;
 use crate::db::intents;
 use crate::http::{ApiError, ErrorEnvelope};
@@ -20,16 +21,18 @@ pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
 /// The decision trace of a PaymentIntent: each step's component, exact input and output,
 /// fuel and duration.
 #[utoipa::path(get, path = "/payment-intents/{paymentIntentId}/trace", tag = "admin",
-    params(("paymentIntentId" = String, Path)),
-    responses((status = 200, body = Envelope<Object>), (status = 401, body = ErrorEnvelope), (status = 404, body = ErrorEnvelope)))]
+    params(("paymentIntentId" = String, Path, format = Uuid)),
+    responses(
+        (status = 200, description = "The trace", body = Envelope<Object>),
+        (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
+        (status = 404, description = "No such PaymentIntent (`payment_intent_not_found`)", body = ErrorEnvelope),
+    ))]
 async fn get_trace(
     State(state): State<Arc<AppState>>,
-    Path(id): Path<String>,
+    id: Result<Path<String>, PathRejection>,
 ) -> Result<impl IntoResponse, ApiError> {
     let not_found = || ApiError::not_found("payment_intent_not_found", "payment intent not found");
-    let id = uuid::Uuid::parse_str(&id)
-        .map_err(|_| not_found())?
-        .to_string();
+    let id = uuid_param(id, not_found)?;
     let trace = intents::trace(&state.db.read, &id)
         .await?
         .ok_or_else(not_found)?;
