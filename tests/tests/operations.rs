@@ -333,6 +333,16 @@ async fn the_openapi_documents_every_route_at_version_1_0_0() {
         "uuid"
     );
     assert!(admin["paths"]["/gateways"]["post"]["responses"]["422"].is_object());
+    let hooks = &api["components"]["schemas"]["CreateEndpointRequest"];
+    assert_eq!(hooks["properties"]["endpointUrl"]["maxLength"], 2048);
+    assert!(hooks["properties"]["endpointUrl"]["pattern"].is_string());
+    let before = api["paths"]["/webhook-endpoints/{endpointId}/deliveries"]["get"]["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "before")
+        .unwrap();
+    assert_eq!(before["schema"]["format"], "uuid");
 }
 
 #[tokio::test(flavor = "multi_thread")]
