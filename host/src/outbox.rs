@@ -168,7 +168,7 @@ async fn emit(
                 event_id: Some(event.id.clone()),
                 event_type: event_type.to_owned(),
                 body: body.to_string(),
-                status: "PENDING".into(),
+                status: sql::DeliveryStatus::Pending,
                 attempts: 0,
                 next_attempt_at: Some(event.created_at),
                 claim_token: None,

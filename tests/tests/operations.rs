@@ -1,8 +1,9 @@
 //! What operators and scripts rely on: start-up output, health, metrics, request ids, logs
-//! without secrets or PII, the OpenAPI documents, graceful shutdown.
+//! without secrets or PII, the OpenAPI documents, admin input checks, graceful shutdown.
 
 use pixgate_e2e::server::{Backend, Server, backends, charge_body};
-use serde_json::Value;
+use reqwest::Method;
+use serde_json::{Value, json};
 
 #[tokio::test(flavor = "multi_thread")]
 async fn first_start_prints_the_admin_token_and_demo_key_once() {
@@ -288,6 +289,339 @@ async fn the_openapi_documents_every_route_at_version_1_0_0() {
         "/api-keys/{keyId}/revoke",
     ] {
         assert!(admin["paths"][path].is_object(), "admin {path}");
+    }
+    // Every admin answer is documented: 401 everywhere; a JSON body can also meet 400 (with
+    // the field), 413 and 415.
+    for (path, item) in admin["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let responses = op["responses"].as_object().unwrap();
+            let mut expected = vec!["401"];
+            if op.get("requestBody").is_some() {
+                expected.extend(["400", "413", "415"]);
+            }
+            for status in expected {
+                assert!(
+                    responses.contains_key(status),
+                    "admin {method} {path} {status}"
+                );
+            }
+        }
+    }
+    // The rules the handlers check are in the schemas.
+    let schemas = &admin["components"]["schemas"];
+    assert_eq!(
+        schemas["CreateMerchant"]["properties"]["code"]["pattern"],
+        "^[A-Za-z0-9._-]{1,64}$"
+    );
+    assert_eq!(schemas["CreateMerchant"]["additionalProperties"], false);
+    assert_eq!(schemas["StoreMode"]["enum"], json!(["SHADOW", "LIVE"]));
+    assert_eq!(
+        schemas["Scope"]["enum"],
+        json!(["payments:create", "payments:read", "webhooks:manage"])
+    );
+    assert_eq!(
+        schemas["FeeTerms"]["properties"]["mdrBps"]["maximum"],
+        10000
+    );
+    let expiry = &schemas["CreateStore"]["properties"]["chargeExpirySeconds"];
+    assert_eq!(
+        (&expiry["minimum"], &expiry["maximum"]),
+        (&json!(60), &json!(1209600))
+    );
+    assert_eq!(
+        admin["paths"]["/api-keys/{keyId}/revoke"]["post"]["parameters"][0]["schema"]["format"],
+        "uuid"
+    );
+    assert!(admin["paths"]["/gateways"]["post"]["responses"]["422"].is_object());
+    let hooks = &api["components"]["schemas"]["CreateEndpointRequest"];
+    assert_eq!(hooks["properties"]["endpointUrl"]["maxLength"], 2048);
+    assert!(hooks["properties"]["endpointUrl"]["pattern"].is_string());
+    let before = api["paths"]["/webhook-endpoints/{endpointId}/deliveries"]["get"]["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "before")
+        .unwrap();
+    assert_eq!(before["schema"]["format"], "uuid");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn admin_requests_are_refused_with_the_field_at_fault() {
+    for backend in backends() {
+        let server = Server::start(backend).await;
+        let store = |extra: Value| {
+            let mut body =
+                json!({"code": "s-1", "name": "S", "merchant": "demo", "mode": "SHADOW"});
+            body.as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            body
+        };
+        let gateway = |terms: Value, release: &str| json!({"providerCode": "p", "gatewayAlias": "g-1", "releaseClass": release, "feeTerms": terms});
+        let cases = [
+            (
+                Method::POST,
+                "/merchants",
+                json!({"code": "shop"}),
+                400,
+                "missing_field",
+                Some("name"),
+            ),
+            (
+                Method::POST,
+                "/merchants",
+                json!({"code": "shop", "name": " \u{3000} "}),
+                400,
+                "invalid_name",
+                Some("name"),
+            ),
+            (
+                Method::POST,
+                "/merchants",
+                json!({"code": "shop", "name": "S", "x": 1}),
+                400,
+                "unknown_field",
+                Some("x"),
+            ),
+            (
+                Method::POST,
+                "/merchants",
+                json!({"code": "sh op", "name": "S"}),
+                400,
+                "invalid_code",
+                Some("code"),
+            ),
+            (
+                Method::POST,
+                "/merchants",
+                json!(["shop", "S"]),
+                400,
+                "invalid_request",
+                None,
+            ),
+            (
+                Method::POST,
+                "/stores",
+                store(json!({"mode": "LIVELY"})),
+                400,
+                "invalid_mode",
+                Some("mode"),
+            ),
+            (
+                Method::POST,
+                "/stores",
+                store(json!({"chargeExpirySeconds": 59})),
+                400,
+                "invalid_charge_expiry",
+                Some("chargeExpirySeconds"),
+            ),
+            (
+                Method::POST,
+                "/stores",
+                store(json!({"chargeExpirySeconds": 60.5})),
+                400,
+                "invalid_field",
+                Some("chargeExpirySeconds"),
+            ),
+            (
+                Method::POST,
+                "/stores",
+                store(json!({"config": {"": "x"}})),
+                400,
+                "invalid_store_config",
+                Some("config"),
+            ),
+            (
+                Method::POST,
+                "/stores",
+                store(json!({"merchant": "nobody"})),
+                404,
+                "merchant_not_found",
+                None,
+            ),
+            (
+                Method::PATCH,
+                "/stores/demo-store",
+                json!({"liveEnabled": "yes"}),
+                400,
+                "invalid_field",
+                Some("liveEnabled"),
+            ),
+            (
+                Method::POST,
+                "/gateways",
+                gateway(json!({"mdrBps": "150"}), "D1"),
+                400,
+                "invalid_field",
+                Some("feeTerms.mdrBps"),
+            ),
+            (
+                Method::POST,
+                "/gateways",
+                gateway(json!({"mdrBps": 10001}), "D1"),
+                400,
+                "invalid_fee_terms",
+                Some("feeTerms.mdrBps"),
+            ),
+            (
+                Method::POST,
+                "/gateways",
+                gateway(json!({"mdrBps": 1, "fixedCentavos": -1}), "D1"),
+                400,
+                "invalid_fee_terms",
+                Some("feeTerms.fixedCentavos"),
+            ),
+            (
+                Method::POST,
+                "/gateways",
+                gateway(json!({"mdrBps": 1}), "D366"),
+                400,
+                "invalid_release_class",
+                Some("releaseClass"),
+            ),
+            // Each field is fine on its own; together they contradict each other.
+            (
+                Method::POST,
+                "/gateways",
+                gateway(
+                    json!({"mdrBps": 1, "minFeeCentavos": 100, "maxFeeCentavos": 50}),
+                    "D1",
+                ),
+                422,
+                "invalid_fee_terms",
+                Some("feeTerms.maxFeeCentavos"),
+            ),
+            (
+                Method::PATCH,
+                "/gateways/sandbox-a-d0",
+                json!({"feeTerms": {"mdrBps": 1, "extra": 0}}),
+                400,
+                "unknown_field",
+                Some("feeTerms.extra"),
+            ),
+            (
+                Method::POST,
+                "/api-keys",
+                json!({"merchant": "demo", "stores": [], "scopes": ["payments:create", "payments:refund"]}),
+                400,
+                "invalid_scope",
+                Some("scopes[1]"),
+            ),
+            (
+                Method::POST,
+                "/api-keys",
+                json!({"merchant": "demo", "stores": ["demo-store", "d s"]}),
+                400,
+                "invalid_code",
+                Some("stores[1]"),
+            ),
+            (
+                Method::POST,
+                "/api-keys",
+                json!({"merchant": "demo", "stores": ["demo-store", "nope"]}),
+                404,
+                "store_not_found",
+                None,
+            ),
+            (
+                Method::PUT,
+                "/stores/demo-store/gateways",
+                json!({"gateways": ["sandbox-a-d0", "nope"]}),
+                404,
+                "gateway_not_found",
+                None,
+            ),
+            (
+                Method::PUT,
+                "/stores/demo-store/gateways",
+                json!({"gateways": ["no pe"]}),
+                400,
+                "invalid_code",
+                Some("gateways[0]"),
+            ),
+        ];
+        for (method, path, body, status, code, field) in cases {
+            let (s, b) = server.admin(method.clone(), path, Some(body.clone())).await;
+            assert_eq!(
+                (s, b["error"]["code"].as_str(), b["error"]["field"].as_str()),
+                (status, Some(code), field),
+                "{backend:?} {method} {path} {body} -> {b}"
+            );
+        }
+        // Nothing of the refused gateway or key was kept.
+        let (_, gateways) = server.admin_get("/gateways").await;
+        assert!(
+            !gateways["data"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|g| g["gatewayAlias"] == "g-1")
+        );
+
+        // 300.0 is the integer 300; names are kept trimmed.
+        let (s, b) = server
+            .admin_patch(
+                "/stores/demo-store",
+                json!({"chargeExpirySeconds": 300.0, "name": "  Demo store  "}),
+            )
+            .await;
+        assert_eq!(s, 200, "{b}");
+        assert_eq!(b["data"]["chargeExpirySeconds"], 300);
+        assert_eq!(b["data"]["name"], "Demo store");
+
+        // The body's media type, size and syntax.
+        let url = format!("{}/merchants", server.admin);
+        let send = |content_type: &'static str, body: String| {
+            server
+                .client
+                .post(&url)
+                .bearer_auth(&server.admin_token)
+                .header("Content-Type", content_type)
+                .body(body)
+                .send()
+        };
+        for (content_type, body, status, code) in [
+            (
+                "text/plain",
+                r#"{"code": "m", "name": "M"}"#.to_owned(),
+                415,
+                "unsupported_media_type",
+            ),
+            (
+                "application/json",
+                format!(r#"{{"code": "m", "name": "{}"}}"#, "M".repeat(70_000)),
+                413,
+                "payload_too_large",
+            ),
+            (
+                "application/json",
+                r#"{"code": "m", "#.to_owned(),
+                400,
+                "invalid_json",
+            ),
+        ] {
+            let r = send(content_type, body).await.unwrap();
+            assert_eq!(r.status().as_u16(), status, "{content_type}");
+            let b: Value = r.json().await.unwrap();
+            assert_eq!(b["error"]["code"], code);
+        }
+        // Path parameters that do not decode are unknown, not malformed.
+        let (s, _) = server.admin_get("/stores/%FF").await;
+        assert_eq!(s, 404);
+        let (s, _) = server
+            .admin(Method::PATCH, "/gateways/%FF", Some(json!({})))
+            .await;
+        assert_eq!(s, 404);
+        let (s, b) = server.admin_get("/api-keys").await;
+        assert_eq!(
+            (s, b["error"]["code"].as_str(), b["error"]["field"].as_str()),
+            (400, Some("missing_field"), Some("merchant"))
+        );
+        assert!(
+            !server.logs().contains("internal error"),
+            "{}",
+            server.logs()
+        );
     }
 }
 

@@ -173,6 +173,20 @@ async fn endpoints_are_created_listed_and_revoked_as_the_contract_says() {
                 json!({"endpointUrl": "https://a.example/", "secret": "mine"}),
                 "unknown_field",
             ),
+            // What the URL parser would percent-encode is refused as sent: the document's
+            // pattern is the rule, and the stored URL is what the merchant sent.
+            (
+                json!({"endpointUrl": "https://a.example/pedidos/ação"}),
+                "invalid_endpoint_url",
+            ),
+            (
+                json!({"endpointUrl": "https://a.example/?q='1'"}),
+                "invalid_endpoint_url",
+            ),
+            (
+                json!({"endpointUrl": "https://[2001:db8::1::2]/hook"}),
+                "invalid_endpoint_url",
+            ),
         ] {
             let (s, b) = server
                 .merchant(
@@ -560,6 +574,29 @@ async fn payment_events_reach_subscribed_endpoints_through_the_outbox() {
             (s, b["error"]["code"].as_str()),
             (400, Some("invalid_limit"))
         );
+        // `before` is a delivery id: malformed is a 400, unknown to the endpoint a 404.
+        for (before, status, code) in [
+            ("not-a-uuid", 400, "invalid_before"),
+            (
+                "0193a4f0-0000-7000-8000-000000000009",
+                404,
+                "webhook_delivery_not_found",
+            ),
+        ] {
+            let (s, b) = server
+                .merchant(
+                    reqwest::Method::GET,
+                    &format!("/webhook-endpoints/{all_id}/deliveries?before={before}"),
+                    &key,
+                    None,
+                )
+                .await;
+            assert_eq!(
+                (s, b["error"]["code"].as_str()),
+                (status, Some(code)),
+                "{b}"
+            );
+        }
 
         // A terminal intent does not move again, and a SHADOW charge emits no event.
         let mut tx = db.write.begin().await.unwrap();

@@ -2,12 +2,13 @@
 //! generated from) and as the service uses it: [`ChargeRequest`], built only by validation,
 //! whose fields are the domain's checked newtypes.
 
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
 use crate::crypto;
+pub use crate::domain::json::Invalid;
+use crate::domain::json::{from_json, require_objects};
 use crate::domain::money::MoneyError;
 use crate::domain::{Email, Money, Phone, TaxId, TaxIdKind, valid_code};
 
@@ -17,10 +18,11 @@ use crate::domain::{Email, Money, Phone, TaxId, TaxIdKind, valid_code};
 #[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Payer {
+    /// 1 to 200 characters, not all blank, no control characters.
     #[schema(
         min_length = 1,
         max_length = 200,
-        pattern = r"^[^\x00-\x1f\x7f]*\S[^\x00-\x1f\x7f]*$",
+        pattern = r"^[^\u0000-\u001F\u007F-\u009F]*[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF][^\u0000-\u001F\u007F-\u009F]*$",
         example = "Ana Souza"
     )]
     pub name: String,
@@ -29,10 +31,12 @@ pub struct Payer {
         example = "529.982.247-25"
     )]
     pub tax_id: String,
-    #[schema(format = Email, max_length = 254, nullable = false, example = "ana@example.com")]
+    /// An address with a dotted domain (`ana@example.com`); `null` is the same as absent.
+    #[schema(format = Email, max_length = 254, example = "ana@example.com")]
     pub email: Option<String>,
-    /// 8 to 15 digits (E.164 without `+`); spaces, `+`, `(`, `)`, `-` and `.` are ignored.
-    #[schema(example = "+55 11 98765-4321", max_length = 32, nullable = false)]
+    /// 8 to 15 digits (E.164 without `+`); spaces, `+`, `(`, `)`, `-` and `.` are ignored;
+    /// `null` is the same as absent.
+    #[schema(example = "+55 11 98765-4321", max_length = 32)]
     pub phone: Option<String>,
 }
 
@@ -40,6 +44,11 @@ pub struct Payer {
 /// [`TaxId::parse`] reads it; the check digits are verified beyond this shape.
 pub const TAX_ID_PATTERN: &str =
     r"^[./ -]*(([0-9][./ -]*){11}|([0-9A-Za-z][./ -]*){12}([0-9][./ -]*){2})$";
+
+/// Free text of the charge: no control characters (C0, DEL or C1), as [`bounded`] checks.
+pub const TEXT_PATTERN: &str = r"^[^\u0000-\u001F\u007F-\u009F]*$";
+/// The only currency.
+pub const CURRENCY_PATTERN: &str = "^BRL$";
 
 /// Writes a charge body type: the fields every charge has, after the `$extra` ones. The
 /// merchant route's body has `store` in front; the admin evaluate route's has not, and a
@@ -54,18 +63,19 @@ macro_rules! charge_body {
             /// Amount in BRL: at least 0.01, at most 100000000.00, at most two decimals.
             #[schema(minimum = 0.01, maximum = 100000000.0, multiple_of = 0.01, example = 129.9)]
             pub amount: f64,
-            /// Only `BRL`, the default.
-            #[schema(pattern = "^BRL$", example = "BRL", nullable = false)]
+            /// Only `BRL`, the default (also when `null`).
+            #[schema(pattern = "^BRL$", example = "BRL")]
             pub currency: Option<String>,
             /// The merchant's reference: 1 to 160 characters, no control characters.
-            #[schema(min_length = 1, max_length = 160, pattern = r"^[^\x00-\x1f\x7f]*$", example = "order-10042")]
+            #[schema(min_length = 1, max_length = 160, pattern = r"^[^\u0000-\u001F\u007F-\u009F]*$", example = "order-10042")]
             pub reference: String,
-            /// At most 200 characters, no control characters.
-            #[schema(max_length = 200, pattern = r"^[^\x00-\x1f\x7f]*$", nullable = false)]
+            /// At most 200 characters, no control characters; `null` is the same as absent.
+            #[schema(max_length = 200, pattern = r"^[^\u0000-\u001F\u007F-\u009F]*$")]
             pub description: Option<String>,
             pub payer: Payer,
-            /// Free-form object of at most 16 KB (as compact JSON); echoed in webhooks. Never secrets.
-            #[schema(value_type = Option<Object>, nullable = false)]
+            /// Free-form object of at most 16 KB (as compact JSON); echoed in webhooks. Never
+            /// secrets. `null` is the same as absent.
+            #[schema(value_type = Option<Object>)]
             pub metadata: Option<Map<String, Value>>,
         }
     };
@@ -117,81 +127,6 @@ impl CreatePaymentRequest {
     }
 }
 
-/// A request that breaks a rule of the contract: a stable code, the field at fault and
-/// what to fix.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct Invalid {
-    pub code: &'static str,
-    pub field: Option<String>,
-    pub message: String,
-}
-
-impl Invalid {
-    pub fn new(code: &'static str, field: &str, message: impl Into<String>) -> Self {
-        Self {
-            code,
-            field: (!field.is_empty()).then(|| field.to_owned()),
-            message: message.into(),
-        }
-    }
-}
-
-/// Reads a JSON body into `T`, naming the field at fault with a stable code. `field_codes`
-/// maps a field path to the code used when its value has the wrong type or shape.
-pub fn from_json<T: DeserializeOwned>(
-    value: Value,
-    field_codes: &[(&str, &'static str)],
-) -> Result<T, Invalid> {
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let path = e.path().to_string();
-        let path = if path == "." { String::new() } else { path };
-        let inner = e.into_inner().to_string();
-        let join = |name: &str| {
-            if path.is_empty() {
-                name.to_owned()
-            } else {
-                format!("{path}.{name}")
-            }
-        };
-        if let Some(name) = quoted(&inner, "missing field `") {
-            let field = join(name);
-            return Invalid::new("missing_field", &field, format!("`{field}` is required"));
-        }
-        if let Some(name) = quoted(&inner, "unknown field `") {
-            // The path already ends at the unknown field.
-            let field = if path.is_empty() {
-                name.to_owned()
-            } else {
-                path.clone()
-            };
-            return Invalid::new("unknown_field", &field, format!("unknown field `{field}`"));
-        }
-        if path.is_empty() {
-            return Invalid::new("invalid_request", "", "the body must be a JSON object");
-        }
-        // A required field sent as null is as missing as an absent one.
-        if inner.starts_with("invalid type: null") {
-            return Invalid::new("missing_field", &path, format!("`{path}` is required"));
-        }
-        let code = field_codes
-            .iter()
-            .find(|(p, _)| *p == path)
-            .map(|(_, code)| *code)
-            .unwrap_or("invalid_field");
-        let expected = inner.rsplit("expected ").next().unwrap_or("another type");
-        Invalid::new(
-            code,
-            &path,
-            format!("`{path}` has the wrong type: expected {expected}"),
-        )
-    })
-}
-
-fn quoted<'a>(message: &'a str, prefix: &str) -> Option<&'a str> {
-    message.strip_prefix(prefix)?.split('`').next()
-}
-
 /// The codes of type errors in a charge body, per field.
 pub const CHARGE_FIELD_CODES: &[(&str, &str)] = &[
     ("amount", "invalid_amount"),
@@ -204,46 +139,9 @@ pub const CHARGE_FIELD_CODES: &[(&str, &str)] = &[
 
 impl CreatePaymentRequest {
     pub fn from_json(value: Value) -> Result<Self, Invalid> {
-        require_objects(&value, "", &["", "payer"])?;
+        require_objects(&value, &["payer"], CHARGE_FIELD_CODES)?;
         from_json(value, CHARGE_FIELD_CODES)
     }
-}
-
-/// serde reads a struct from a JSON array too (its fields in order); the API takes objects
-/// only, so the object positions of a body are checked before it is deserialised.
-/// `paths` are dotted paths from `value` (`""` for itself); an absent or null one passes.
-pub fn require_objects(value: &Value, prefix: &str, paths: &[&str]) -> Result<(), Invalid> {
-    for path in paths {
-        let mut at = Some(value);
-        if !path.is_empty() {
-            for part in path.split('.') {
-                at = at.and_then(|v| v.get(part));
-            }
-        }
-        match at {
-            None | Some(Value::Null) | Some(Value::Object(_)) => {}
-            Some(_) if path.is_empty() && prefix.is_empty() => {
-                return Err(Invalid::new(
-                    "invalid_request",
-                    "",
-                    "the body must be a JSON object",
-                ));
-            }
-            Some(_) => {
-                let field = format!("{prefix}{path}");
-                let code = CHARGE_FIELD_CODES
-                    .iter()
-                    .find(|(p, _)| *p == field)
-                    .map_or("invalid_field", |(_, c)| *c);
-                return Err(Invalid::new(
-                    code,
-                    &field,
-                    format!("`{field}` must be an object"),
-                ));
-            }
-        }
-    }
-    Ok(())
 }
 
 /// The payer after validation.
@@ -329,7 +227,10 @@ impl ChargeBody {
             .transpose()?;
         let payer = &self.payer;
         let name = bounded(&payer.name, &f("payer.name"), "invalid_payer_name", 1, 200)?;
-        if name.trim().is_empty() {
+        if name
+            .trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
+            .is_empty()
+        {
             return Err(Invalid::new(
                 "invalid_payer_name",
                 &f("payer.name"),
@@ -648,9 +549,33 @@ mod tests {
     }
 
     #[test]
+    fn the_documented_text_pattern_is_what_bounded_enforces() {
+        let pattern = regex::Regex::new(TEXT_PATTERN).unwrap();
+        for c in '\0'..='\u{2ff}' {
+            let s = format!("a{c}b");
+            assert_eq!(
+                pattern.is_match(&s),
+                bounded(&s, "f", "code", 0, 10).is_ok(),
+                "{c:?}"
+            );
+        }
+        let schema = serde_json::to_value(<ChargeBody as utoipa::PartialSchema>::schema()).unwrap();
+        assert_eq!(schema["properties"]["reference"]["pattern"], TEXT_PATTERN);
+        assert_eq!(schema["properties"]["description"]["pattern"], TEXT_PATTERN);
+        assert_eq!(
+            schema["properties"]["currency"]["pattern"],
+            CURRENCY_PATTERN
+        );
+    }
+
+    #[test]
     fn the_documented_tax_id_pattern_admits_every_id_the_parser_accepts() {
         let schema = serde_json::to_value(<Payer as utoipa::PartialSchema>::schema()).unwrap();
         assert_eq!(schema["properties"]["taxId"]["pattern"], TAX_ID_PATTERN);
+        assert_eq!(
+            schema["properties"]["name"]["pattern"],
+            crate::domain::NAME_PATTERN
+        );
         let pattern = regex::Regex::new(TAX_ID_PATTERN).unwrap();
         for id in [
             "529.982.247-25",

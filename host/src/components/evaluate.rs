@@ -52,10 +52,11 @@ pub struct Evaluation {
 
 impl EvaluateRequest {
     /// Reads the body, refusing arrays where objects belong (see
-    /// [`charges::request::require_objects`]).
+    /// [`crate::domain::json::require_objects`]).
     pub fn from_json(value: serde_json::Value) -> Result<Self, charges::Invalid> {
-        charges::request::require_objects(&value, "", &["", "charge", "charge.payer"])?;
-        charges::request::from_json(value, charges::request::CHARGE_FIELD_CODES)
+        let codes = charges::request::CHARGE_FIELD_CODES;
+        crate::domain::json::require_objects(&value, &["charge", "charge.payer"], codes)?;
+        crate::domain::json::from_json(value, codes)
     }
 }
 

@@ -22,8 +22,25 @@ use crate::app::AppState;
 use crate::chain::Components;
 use crate::db::components::{self as sql, BUNDLED, KillSwitch, StoreStep};
 use crate::db::{self, Db, DbError, catalog};
+use crate::domain::json::Integer;
 use crate::domain::time::iso8601;
 use crate::sandbox::{LoadedComponent, Sandbox, SandboxError, Step};
+
+/// A step in a path: the rule of `Step::from_str`.
+pub const STEP_PATTERN: &str = "^(policy|provider|economics)$";
+/// A version to activate or compare: `bundled` or a sha256, as [`valid_version`] checks.
+pub const VERSION_PATTERN: &str = "^(bundled|[0-9a-f]{64})$";
+/// A stored version's name.
+pub const SHA256_PATTERN: &str = "^[0-9a-f]{64}$";
+
+/// `bundled` or a lowercase hex sha256.
+pub fn valid_version(version: &str) -> bool {
+    version == BUNDLED
+        || (version.len() == 64
+            && version
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
+}
 
 /// Settings of `pixgate serve` for components.
 #[derive(Debug, Clone, clap::Args)]
@@ -488,12 +505,7 @@ async fn require_version(
     step: Step,
     version: &str,
 ) -> Result<(), ComponentError> {
-    let valid = version == BUNDLED
-        || (version.len() == 64
-            && version
-                .bytes()
-                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)));
-    if !valid {
+    if !valid_version(version) {
         return Err(ComponentError::NotFound {
             step,
             version: version.chars().take(80).collect(),
@@ -674,14 +686,14 @@ pub async fn kill(
 pub struct KillSwitchPatch {
     pub enabled: Option<bool>,
     /// 1 to 100.
-    #[schema(minimum = 1, maximum = 100)]
-    pub error_rate_percent: Option<u32>,
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 100)]
+    pub error_rate_percent: Option<Integer>,
     /// 10 to 86400.
-    #[schema(minimum = 10, maximum = 86400)]
-    pub window_seconds: Option<u32>,
-    /// At least 1.
-    #[schema(minimum = 1, maximum = 1000000)]
-    pub min_calls: Option<u32>,
+    #[schema(value_type = Option<i64>, minimum = 10, maximum = 86400)]
+    pub window_seconds: Option<Integer>,
+    /// 1 to 1000000.
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 1000000)]
+    pub min_calls: Option<Integer>,
 }
 
 pub async fn set_kill_switch(
@@ -699,29 +711,29 @@ pub async fn set_kill_switch(
     if let Some(enabled) = patch.enabled {
         k.enabled = db::Flag(enabled);
     }
-    if let Some(rate) = patch.error_rate_percent {
+    if let Some(Integer(rate)) = patch.error_rate_percent {
         if !(1..=100).contains(&rate) {
             return Err(invalid(
                 "errorRatePercent",
                 "`errorRatePercent` must be 1 to 100",
             ));
         }
-        k.error_rate_percent = i64::from(rate);
+        k.error_rate_percent = rate;
     }
-    if let Some(window) = patch.window_seconds {
+    if let Some(Integer(window)) = patch.window_seconds {
         if !(10..=86_400).contains(&window) {
             return Err(invalid(
                 "windowSeconds",
                 "`windowSeconds` must be 10 to 86400",
             ));
         }
-        k.window_seconds = i64::from(window);
+        k.window_seconds = window;
     }
-    if let Some(min) = patch.min_calls {
+    if let Some(Integer(min)) = patch.min_calls {
         if !(1..=1_000_000).contains(&min) {
             return Err(invalid("minCalls", "`minCalls` must be 1 to 1000000"));
         }
-        k.min_calls = i64::from(min);
+        k.min_calls = min;
     }
     sql::set_kill_switch(&state.db.write, &store.id, &k, db::now_ms()).await?;
     state.stores.clear();
@@ -732,11 +744,11 @@ pub async fn set_kill_switch(
 #[derive(Debug, Clone, Default, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StepVersions {
-    #[schema(pattern = "^(bundled|[0-9a-f]{64})$", nullable = false)]
+    #[schema(pattern = "^(bundled|[0-9a-f]{64})$")]
     pub policy: Option<String>,
-    #[schema(pattern = "^(bundled|[0-9a-f]{64})$", nullable = false)]
+    #[schema(pattern = "^(bundled|[0-9a-f]{64})$")]
     pub provider: Option<String>,
-    #[schema(pattern = "^(bundled|[0-9a-f]{64})$", nullable = false)]
+    #[schema(pattern = "^(bundled|[0-9a-f]{64})$")]
     pub economics: Option<String>,
 }
 
@@ -751,5 +763,40 @@ impl StepVersions {
         .into_iter()
         .filter_map(|(step, v)| Some((step, v.clone()?)))
         .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_documented_patterns_are_the_enforced_rules() {
+        let step = regex::Regex::new(STEP_PATTERN).unwrap();
+        let version = regex::Regex::new(VERSION_PATTERN).unwrap();
+        let sha = "0123456789abcdef".repeat(4);
+        for s in [
+            "policy",
+            "provider",
+            "economics",
+            "Policy",
+            "",
+            "chain",
+            "policy ",
+            &sha,
+        ] {
+            assert_eq!(step.is_match(s), s.parse::<Step>().is_ok(), "{s:?}");
+        }
+        for v in [
+            "bundled",
+            sha.as_str(),
+            &sha.to_uppercase(),
+            &sha[1..],
+            &format!("{sha}0"),
+            "Bundled",
+            "",
+        ] {
+            assert_eq!(version.is_match(v), valid_version(v), "{v:?}");
+        }
     }
 }

@@ -18,6 +18,7 @@ use super::{ComponentError, StepVersions};
 use crate::app::AppState;
 use crate::chain::{self, Components, DecisionTrace};
 use crate::db::components as sql;
+use crate::domain::json::Integer;
 use crate::domain::time::{iso8601, parse_iso8601};
 use crate::sandbox::{LoadedComponent, Step};
 
@@ -32,14 +33,14 @@ pub struct ReplayRequest {
     #[serde(default)]
     pub components: StepVersions,
     /// Charges created at or after this instant (ISO 8601, UTC).
-    #[schema(format = DateTime, nullable = false)]
+    #[schema(format = DateTime)]
     pub since: Option<String>,
     /// Charges created before this instant.
-    #[schema(format = DateTime, nullable = false)]
+    #[schema(format = DateTime)]
     pub until: Option<String>,
     /// At most this many charges, oldest first: 1 to 100000 (default 10000).
-    #[schema(minimum = 1, maximum = 100000, nullable = false)]
-    pub limit: Option<u32>,
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 100000)]
+    pub limit: Option<Integer>,
 }
 
 pub const DEFAULT_LIMIT: u32 = 10_000;
@@ -79,8 +80,10 @@ pub async fn replay(
     };
     let since = time("since", &request.since, 0)?;
     let until = time("until", &request.until, i64::MAX)?;
-    let limit = request.limit.unwrap_or(DEFAULT_LIMIT);
-    if !(1..=MAX_LIMIT).contains(&limit) {
+    let limit = request
+        .limit
+        .map_or(i64::from(DEFAULT_LIMIT), |Integer(n)| n);
+    if !(1..=i64::from(MAX_LIMIT)).contains(&limit) {
         return Err(invalid(
             "limit",
             format!("`limit` must be 1 to {MAX_LIMIT}"),
@@ -99,7 +102,7 @@ pub async fn replay(
 
     let mut acc = Accumulator::default();
     let mut cursor: Option<(i64, String)> = None;
-    let mut remaining = i64::from(limit);
+    let mut remaining = limit;
     loop {
         let want = remaining.min(PAGE);
         let page = sql::recorded_traces(

@@ -1,8 +1,94 @@
 //! Webhook endpoints, payment events (the outbox), deliveries and attempts.
+//!
+//! Statuses are enums here and their upper-case names in the text columns. A status the SQL
+//! fixes is written in it as a literal: as a bound parameter it would hide the partial index
+//! `webhook_deliveries_due_idx` (`where status = 'PENDING'`) from PostgreSQL's planner.
 
+use serde::{Deserialize, Serialize};
 use sqlx::{Any, AssertSqlSafe, Executor};
+use utoipa::ToSchema;
 
 use super::Backend;
+
+/// Where an endpoint is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum EndpointStatus {
+    /// Receives new events.
+    Active,
+    /// Failed continuously for too long; receives nothing until re-enabled.
+    Disabled,
+    /// Revoked by its owner; final.
+    Revoked,
+}
+
+impl EndpointStatus {
+    /// The column value.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Active => "ACTIVE",
+            Self::Disabled => "DISABLED",
+            Self::Revoked => "REVOKED",
+        }
+    }
+}
+
+impl TryFrom<String> for EndpointStatus {
+    type Error = String;
+
+    fn try_from(value: String) -> Result<Self, String> {
+        [Self::Active, Self::Disabled, Self::Revoked]
+            .into_iter()
+            .find(|s| s.as_str() == value)
+            .ok_or_else(|| format!("webhook endpoint status column holds `{value}`"))
+    }
+}
+
+/// Where a delivery is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum DeliveryStatus {
+    /// Due for its first attempt or a retry.
+    Pending,
+    /// A 2xx answered in time.
+    Delivered,
+    /// A test delivery that did not succeed (tests are not retried).
+    Failed,
+    /// Every attempt of the retry schedule failed.
+    Exhausted,
+    /// Its endpoint was revoked or disabled before it was delivered.
+    Canceled,
+}
+
+impl DeliveryStatus {
+    /// The column value.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => "PENDING",
+            Self::Delivered => "DELIVERED",
+            Self::Failed => "FAILED",
+            Self::Exhausted => "EXHAUSTED",
+            Self::Canceled => "CANCELED",
+        }
+    }
+}
+
+impl TryFrom<String> for DeliveryStatus {
+    type Error = String;
+
+    fn try_from(value: String) -> Result<Self, String> {
+        [
+            Self::Pending,
+            Self::Delivered,
+            Self::Failed,
+            Self::Exhausted,
+            Self::Canceled,
+        ]
+        .into_iter()
+        .find(|s| s.as_str() == value)
+        .ok_or_else(|| format!("webhook delivery status column holds `{value}`"))
+    }
+}
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Endpoint {
@@ -13,7 +99,8 @@ pub struct Endpoint {
     pub url_normalized: String,
     /// JSON array of event types.
     pub events: String,
-    pub status: String,
+    #[sqlx(try_from = "String")]
+    pub status: EndpointStatus,
     pub secret_sealed: String,
     pub failure_count: i64,
     pub failing_since: Option<i64>,
@@ -43,7 +130,7 @@ pub async fn insert_endpoint<'e>(
     .bind(&e.url)
     .bind(&e.url_normalized)
     .bind(&e.events)
-    .bind(&e.status)
+    .bind(e.status.as_str())
     .bind(&e.secret_sealed)
     .bind(e.failure_count)
     .bind(e.failing_since)
@@ -117,19 +204,19 @@ pub async fn active_endpoints<'e>(
 pub async fn set_endpoint_status<'e>(
     ex: impl Executor<'e, Database = Any>,
     id: &str,
-    from: &[&str],
-    to: &str,
+    from: &[EndpointStatus],
+    to: EndpointStatus,
     now: i64,
 ) -> sqlx::Result<bool> {
     let from = from
         .iter()
-        .map(|s| format!("'{s}'"))
+        .map(|s| format!("'{}'", s.as_str()))
         .collect::<Vec<_>>()
         .join(", ");
     let stamp = match to {
-        "REVOKED" => ", revoked_at = $2",
-        "DISABLED" => ", disabled_at = $2",
-        _ => {
+        EndpointStatus::Revoked => ", revoked_at = $2",
+        EndpointStatus::Disabled => ", disabled_at = $2",
+        EndpointStatus::Active => {
             ", disabled_at = null, failure_count = 0, failing_since = null, last_failure_at = null"
         }
     };
@@ -139,7 +226,7 @@ pub async fn set_endpoint_status<'e>(
     )))
     .bind(id)
     .bind(now)
-    .bind(to)
+    .bind(to.as_str())
     .execute(ex)
     .await?;
     Ok(done.rows_affected() == 1)
@@ -219,7 +306,8 @@ pub struct Delivery {
     pub event_id: Option<String>,
     pub event_type: String,
     pub body: String,
-    pub status: String,
+    #[sqlx(try_from = "String")]
+    pub status: DeliveryStatus,
     pub attempts: i64,
     pub next_attempt_at: Option<i64>,
     pub claim_token: Option<String>,
@@ -248,7 +336,7 @@ pub async fn insert_delivery<'e>(
     .bind(&d.event_id)
     .bind(&d.event_type)
     .bind(&d.body)
-    .bind(&d.status)
+    .bind(d.status.as_str())
     .bind(d.attempts)
     .bind(d.next_attempt_at)
     .bind(&d.claim_token)
@@ -406,14 +494,14 @@ pub async fn finish_attempt<'e>(
     ex: impl Executor<'e, Database = Any>,
     delivery_id: &str,
     claim_token: &str,
-    status: &str,
+    status: DeliveryStatus,
     next_attempt_at: Option<i64>,
     attempted_at: i64,
     http_status: Option<i64>,
     error: Option<&str>,
     now: i64,
 ) -> sqlx::Result<bool> {
-    let completed_at = (status != "PENDING").then_some(now);
+    let completed_at = (status != DeliveryStatus::Pending).then_some(now);
     let done = sqlx::query(
         "update webhook_deliveries set status = $3, next_attempt_at = $4, claim_token = null, \
          last_attempt_at = $5, last_http_status = $6, last_error = $7, updated_at = $8, \
@@ -421,7 +509,7 @@ pub async fn finish_attempt<'e>(
     )
     .bind(delivery_id)
     .bind(claim_token)
-    .bind(status)
+    .bind(status.as_str())
     .bind(next_attempt_at)
     .bind(attempted_at)
     .bind(http_status)
@@ -608,4 +696,46 @@ pub async fn release_claim<'e>(
     .execute(ex)
     .await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MIGRATION: &str = include_str!("../../../migrations/0002_webhooks.sql");
+
+    #[test]
+    fn statuses_round_trip_and_match_the_column_checks() {
+        let endpoint = [
+            EndpointStatus::Active,
+            EndpointStatus::Disabled,
+            EndpointStatus::Revoked,
+        ];
+        for s in endpoint {
+            assert_eq!(EndpointStatus::try_from(s.as_str().to_owned()), Ok(s));
+            assert_eq!(serde_json::to_value(s).unwrap(), s.as_str());
+        }
+        let delivery = [
+            DeliveryStatus::Pending,
+            DeliveryStatus::Delivered,
+            DeliveryStatus::Failed,
+            DeliveryStatus::Exhausted,
+            DeliveryStatus::Canceled,
+        ];
+        for s in delivery {
+            assert_eq!(DeliveryStatus::try_from(s.as_str().to_owned()), Ok(s));
+            assert_eq!(serde_json::to_value(s).unwrap(), s.as_str());
+        }
+        let names = |list: &[&str]| {
+            list.iter()
+                .map(|s| format!("'{s}'"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let endpoint_names: Vec<&str> = endpoint.iter().map(|s| s.as_str()).collect();
+        let delivery_names: Vec<&str> = delivery.iter().map(|s| s.as_str()).collect();
+        assert!(MIGRATION.contains(&format!("check (status in ({}))", names(&endpoint_names))));
+        assert!(MIGRATION.contains(&format!("check (status in ({}))", names(&delivery_names))));
+        assert!(EndpointStatus::try_from("active".to_owned()).is_err());
+    }
 }

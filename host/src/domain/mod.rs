@@ -1,6 +1,7 @@
 //! Validated values of the merchant API. Each is checked where it is built; a value of one
 //! of these types is known good.
 
+pub mod json;
 pub mod money;
 mod status;
 mod tax_id;
@@ -10,6 +11,10 @@ pub use money::Money;
 pub use status::{IntentStatus, StoreMode};
 pub use tax_id::{TaxId, TaxIdKind};
 
+/// Names: no control character, and at least one character that is neither blank nor control
+/// (admin names are stored trimmed; a payer's name is kept as sent). Blank is `char::is_whitespace` plus U+FEFF, which ECMA-262's
+/// `\s` also counts, so the document's regex dialect and ours agree on every character.
+pub const NAME_PATTERN: &str = r"^[^\u0000-\u001F\u007F-\u009F]*[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF][^\u0000-\u001F\u007F-\u009F]*$";
 /// The merchant's Idempotency-Key: 1 to 200 characters, no control characters.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct IdempotencyKey(String);

@@ -7,8 +7,10 @@ use utoipa::ToSchema;
 
 /// Writes an enum stored as text: `as_str`, `Display`, and `TryFrom<String>` for reading a
 /// column (`#[sqlx(try_from = "String")]`); an unknown name is a corrupt row, not a panic.
+/// The names are `tt`, not `literal`: utoipa does not see a `literal` fragment's string in
+/// `#[serde(rename)]`, and the OpenAPI document would show the variant names.
 macro_rules! text_enum {
-    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident = $text:literal),* $(,)? }) => {
+    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident = $text:tt),* $(,)? }) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
         pub enum $name {
@@ -88,6 +90,15 @@ mod tests {
             assert_eq!(s.as_str().parse::<IntentStatus>(), Ok(*s));
             assert_eq!(serde_json::to_value(s).unwrap(), s.as_str());
         }
+        // The OpenAPI documents list the same names.
+        let schema =
+            serde_json::to_value(<IntentStatus as utoipa::PartialSchema>::schema()).unwrap();
+        assert_eq!(
+            schema["enum"],
+            serde_json::json!(["SHADOW_ONLY", "PENDING", "SUCCEEDED", "FAILED", "CANCELED"])
+        );
+        let schema = serde_json::to_value(<StoreMode as utoipa::PartialSchema>::schema()).unwrap();
+        assert_eq!(schema["enum"], serde_json::json!(["SHADOW", "LIVE"]));
         for m in StoreMode::ALL {
             assert!(IntentStatus::try_from(m.as_str().to_owned()).is_err());
             assert_eq!(StoreMode::try_from(m.as_str().to_owned()), Ok(*m));

@@ -15,12 +15,34 @@ pub fn iso8601(ms: i64) -> String {
     format!("{day}T{h:02}:{m:02}:{s:02}.{milli:03}Z")
 }
 
-/// Reads `YYYY-MM-DDTHH:MM:SS[.fff]Z` (or a bare `YYYY-MM-DD`, midnight UTC) into Unix
-/// milliseconds; `None` for anything else.
+/// Reads an RFC 3339 date-time (`YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)`, `T` and `Z` in either
+/// case) or a bare `YYYY-MM-DD` (midnight UTC) into Unix milliseconds; `None` for anything
+/// else.
 pub fn parse_iso8601(text: &str) -> Option<i64> {
-    let (date, time) = match text.split_once('T') {
-        Some((d, t)) => (d, Some(t.strip_suffix('Z')?)),
+    let (date, time) = match text.split_once(['T', 't']) {
+        Some((d, t)) => (d, Some(t)),
         None => (text, None),
+    };
+    let (time, offset_ms) = match time {
+        None => (None, 0),
+        Some(t) => {
+            if let Some(t) = t.strip_suffix(['Z', 'z']) {
+                (Some(t), 0)
+            } else {
+                let at = t.rfind(['+', '-'])?;
+                let (t, offset) = t.split_at(at);
+                let sign = if offset.starts_with('-') { -1 } else { 1 };
+                let (h, m) = offset[1..].split_once(':')?;
+                let two = |p: &str, max: i64| -> Option<i64> {
+                    let ok = p.len() == 2 && p.bytes().all(|b| b.is_ascii_digit());
+                    ok.then(|| p.parse().ok()).flatten().filter(|v| *v <= max)
+                };
+                (
+                    Some(t),
+                    sign * (two(h, 23)? * 3_600_000 + two(m, 59)? * 60_000),
+                )
+            }
+        }
     };
     let day = Day::parse(date)?;
     let mut ms = day.0 * 86_400_000;
@@ -51,7 +73,7 @@ pub fn parse_iso8601(text: &str) -> Option<i64> {
             ms += digits[..3].parse::<i64>().ok()?;
         }
     }
-    Some(ms)
+    Some(ms - offset_ms)
 }
 
 #[cfg(test)]

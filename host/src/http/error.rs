@@ -14,6 +14,13 @@ pub enum ApiError {
         message: String,
         field: Option<String>,
     },
+    /// Schema-valid, but refused by a rule a JSON schema cannot state (one between fields).
+    #[error("{message}")]
+    Unprocessable {
+        code: &'static str,
+        message: String,
+        field: String,
+    },
     #[error("{message}")]
     Unauthorized { code: &'static str, message: String },
     #[error("{message}")]
@@ -59,6 +66,7 @@ impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
             Self::Invalid { .. } => StatusCode::BAD_REQUEST,
+            Self::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Self::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
             Self::Forbidden { .. } => StatusCode::FORBIDDEN,
             Self::NotFound { .. } => StatusCode::NOT_FOUND,
@@ -76,6 +84,7 @@ impl ApiError {
     pub fn code(&self) -> &'static str {
         match self {
             Self::Invalid { code, .. }
+            | Self::Unprocessable { code, .. }
             | Self::Unauthorized { code, .. }
             | Self::Forbidden { code, .. }
             | Self::NotFound { code, .. }
@@ -99,8 +108,8 @@ impl From<crate::access::MissingScope> for ApiError {
     }
 }
 
-impl From<crate::charges::Invalid> for ApiError {
-    fn from(e: crate::charges::Invalid) -> Self {
+impl From<crate::domain::json::Invalid> for ApiError {
+    fn from(e: crate::domain::json::Invalid) -> Self {
         Self::Invalid {
             code: e.code,
             message: e.message,
@@ -252,6 +261,7 @@ impl IntoResponse for ApiError {
             message: self.to_string(),
             field: match &self {
                 Self::Invalid { field, .. } => field.clone(),
+                Self::Unprocessable { field, .. } => Some(field.clone()),
                 _ => None,
             },
             request_id: String::new(),

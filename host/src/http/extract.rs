@@ -58,14 +58,15 @@ impl<S: Send + Sync> FromRequest<S> for JsonBody {
     }
 }
 
-/// Deserialises an admin request body, mapping serde's complaint to a 400.
+/// Deserialises a request body, a JSON object, into its serde type. A refusal is a 400 naming
+/// the field at fault as a path (`feeTerms.mdrBps`, `scopes[1]`): `missing_field`,
+/// `unknown_field` or `invalid_field` (wrong type or value); `invalid_request` when the body is
+/// not an object.
 pub fn parse<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, ApiError> {
-    serde_json::from_value(value).map_err(|e| ApiError::Invalid {
-        code: "invalid_request",
-        message: e.to_string(),
-        field: None,
-    })
+    crate::domain::json::from_json(value, &[]).map_err(ApiError::from)
 }
+
+pub use crate::domain::json::Integer;
 
 pub fn check_fields(
     object: &Map<String, Value>,
@@ -129,4 +130,90 @@ pub fn bounded(
         ));
     }
     Ok(value.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse;
+    use serde_json::json;
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    #[allow(dead_code)] // only deserialised
+    struct Outer {
+        code: String,
+        fee_terms: Inner,
+        scopes: Vec<Scope>,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Inner {
+        mdr_bps: i64,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    enum Scope {
+        #[serde(rename = "a:b")]
+        Ab,
+    }
+
+    #[test]
+    fn parse_names_the_field_at_fault() {
+        let valid = json!({"code": "x", "feeTerms": {"mdrBps": 1}, "scopes": ["a:b"]});
+        assert!(parse::<Outer>(valid.clone()).is_ok());
+        let cases = [
+            ("/code", json!(null), "missing_field", "code"),
+            (
+                "/feeTerms/mdrBps",
+                json!("1"),
+                "invalid_field",
+                "feeTerms.mdrBps",
+            ),
+            ("/scopes/0", json!("c:d"), "invalid_field", "scopes[0]"),
+            (
+                "/feeTerms/extra",
+                json!(1),
+                "unknown_field",
+                "feeTerms.extra",
+            ),
+            ("/extra", json!(1), "unknown_field", "extra"),
+        ];
+        for (pointer, value, code, field) in cases {
+            let mut body = valid.clone();
+            let (parent, key) = pointer.rsplit_once('/').unwrap();
+            match body.pointer_mut(parent).unwrap() {
+                serde_json::Value::Object(map) => {
+                    map.insert(key.to_owned(), value);
+                }
+                serde_json::Value::Array(list) => list[key.parse::<usize>().unwrap()] = value,
+                _ => unreachable!(),
+            }
+            let err = parse::<Outer>(body).unwrap_err();
+            assert_eq!(err.code(), code, "{pointer}: {err}");
+            assert!(
+                matches!(&err, super::ApiError::Invalid { field: Some(f), .. } if f == field),
+                "{pointer}: {err:?}"
+            );
+        }
+        for (missing, field) in [("/code", "code"), ("/feeTerms/mdrBps", "feeTerms.mdrBps")] {
+            let mut body = valid.clone();
+            let (parent, key) = missing.rsplit_once('/').unwrap();
+            body.pointer_mut(if parent.is_empty() { "" } else { parent })
+                .unwrap()
+                .as_object_mut()
+                .unwrap()
+                .remove(key);
+            let err = parse::<Outer>(body).unwrap_err();
+            assert_eq!(err.code(), "missing_field", "{err}");
+            assert!(
+                matches!(&err, super::ApiError::Invalid { field: Some(f), .. } if f == field),
+                "{err:?}"
+            );
+        }
+        // Not even an array of the fields' values.
+        let err = parse::<Outer>(json!(["x", {"mdrBps": 1}, []])).unwrap_err();
+        assert_eq!(err.code(), "invalid_request");
+    }
 }

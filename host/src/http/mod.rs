@@ -4,7 +4,6 @@
 
 pub mod admin;
 mod auth;
-mod components;
 mod error;
 mod extract;
 pub mod payments;

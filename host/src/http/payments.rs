@@ -97,7 +97,8 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
     post,
     path = "/payments/charge",
     tag = "payments",
-    params(("Idempotency-Key" = String, Header, description = "Stable key of one logical checkout attempt, at most 200 characters")),
+    params(("Idempotency-Key" = String, Header, min_length = 1, max_length = 200, pattern = "^[!-~]([ -~]{0,198}[!-~])?$",
+            description = "Stable key of one logical checkout attempt: 1 to 200 visible ASCII characters (spaces inside)")),
     request_body = CreatePaymentRequest,
     responses(
         (status = 200, description = "PaymentIntent resolved (or replayed)", body = PaymentIntentEnvelope),

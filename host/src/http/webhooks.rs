@@ -18,13 +18,72 @@ use super::{ApiError, ErrorEnvelope};
 use crate::access::{Principal, Scope};
 use crate::app::AppState;
 use crate::crypto;
-use crate::db::{self, webhooks as sql};
+use crate::db;
+use crate::db::webhooks::{self as sql, DeliveryStatus, EndpointStatus};
 use crate::domain::time::iso8601;
 use crate::webhooks::{PAYMENT_EVENTS, worker};
 
 pub const SIGNING_ALGORITHM: &str = "HMAC-SHA256";
 const URL_MAX_CHARS: usize = 2048;
 const NAME_MAX_CHARS: usize = 120;
+
+// Pieces of ENDPOINT_URL_PATTERN: macros, so that `concat!` can join them into one literal.
+macro_rules! h16 {
+    () => {
+        "[0-9A-Fa-f]{1,4}"
+    };
+}
+macro_rules! octet {
+    () => {
+        "(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])"
+    };
+}
+macro_rules! ipv4 {
+    () => {
+        concat!("(", octet!(), "[.]){3}", octet!())
+    };
+}
+macro_rules! ls32 {
+    () => {
+        concat!("(", h16!(), ":", h16!(), "|", ipv4!(), ")")
+    };
+}
+
+/// The endpoint URLs accepted, as sent: `https://`, a host, an optional port, then a path and
+/// a query of URL characters, anything else percent-encoded (and `'` in the query). Every
+/// match parses, and its normal form is at most two characters longer (the `/` of an empty
+/// path, and `1::3` written `1:0:3`), so the schema can state the rule exactly: the attribute
+/// on [`CreateEndpointRequest`] repeats this as one literal, and a test holds them together.
+// One alternative of the IPv6 grammar per line.
+#[rustfmt::skip]
+const ENDPOINT_URL_PATTERN: &str = concat!(
+    "^https://(",
+    // A host name: ASCII labels of letters and digits with inner single hyphens (so no
+    // `xn--` label that might not decode), the last starting with a letter (so it is not
+    // read as an IPv4 address).
+    "([A-Za-z0-9]+(-[A-Za-z0-9]+)*[.])*[A-Za-z][A-Za-z0-9]*(-[A-Za-z0-9]+)*",
+    "|", ipv4!(),
+    // RFC 3986's IPv6address, in brackets.
+    "|\\[(",
+    "(", h16!(), ":){6}", ls32!(),
+    "|::(", h16!(), ":){5}", ls32!(),
+    "|(", h16!(), ")?::(", h16!(), ":){4}", ls32!(),
+    "|((", h16!(), ":)?", h16!(), ")?::(", h16!(), ":){3}", ls32!(),
+    "|((", h16!(), ":){0,2}", h16!(), ")?::(", h16!(), ":){2}", ls32!(),
+    "|((", h16!(), ":){0,3}", h16!(), ")?::", h16!(), ":", ls32!(),
+    "|((", h16!(), ":){0,4}", h16!(), ")?::", ls32!(),
+    "|((", h16!(), ":){0,5}", h16!(), ")?::", h16!(),
+    "|((", h16!(), ":){0,6}", h16!(), ")?::",
+    ")\\])",
+    // An optional port, 0 to 65535.
+    "(:([0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?",
+    "(/([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*)?",
+    "([?]([A-Za-z0-9._~!$&()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?$",
+);
+
+static ENDPOINT_URL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(ENDPOINT_URL_PATTERN).expect("ENDPOINT_URL_PATTERN")
+});
 
 pub fn routes() -> OpenApiRouter<Arc<AppState>> {
     OpenApiRouter::new()
@@ -38,18 +97,24 @@ pub fn routes() -> OpenApiRouter<Arc<AppState>> {
 
 /// Body of `POST /webhook-endpoints`.
 #[derive(Debug, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[schema(example = json!({"name": "orders", "endpointUrl": "https://shop.example.com/webhooks/pixgate"}))]
 #[allow(dead_code)] // the schema; the handler validates the JSON itself for precise errors
 pub struct CreateEndpointRequest {
-    /// At most 120 characters.
-    #[schema(max_length = 120, nullable = false)]
+    /// At most 120 characters, no control characters (null or absent: empty).
+    #[schema(max_length = 120, pattern = r"^[^\u0000-\u001F\u007F-\u009F]*$")]
     name: Option<String>,
-    /// Absolute `https://` URL with a host, at most 2048 characters.
-    #[schema(format = "uri", max_length = 2048)]
+    /// `https://`; a host name (ASCII labels of letters and digits with inner single hyphens,
+    /// the last starting with a letter), an IPv4 address or a bracketed IPv6 address; an
+    /// optional port; then a path and a query of URL characters: percent-encode any other (and
+    /// `'` in the query). No credentials, no fragment. At most 2048 characters.
+    #[schema(
+        max_length = 2048,
+        pattern = r"^https://(([A-Za-z0-9]+(-[A-Za-z0-9]+)*[.])*[A-Za-z][A-Za-z0-9]*(-[A-Za-z0-9]+)*|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])[.]){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])|\[(([0-9A-Fa-f]{1,4}:){6}([0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])[.]){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))|::([0-9A-Fa-f]{1,4}:){5}([0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])[.]){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))|([0-9A-Fa-f]{1,4})?::([0-9A-Fa-f]{1,4}:){4}([0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])[.]){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))|(([0-9A-Fa-f]{1,4}:)?[0-9A-Fa-f]{1,4})?::([0-9A-Fa-f]{1,4}:){3}([0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])[.]){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))|(([0-9A-Fa-f]{1,4}:){0,2}[0-9A-Fa-f]{1,4})?::([0-9A-Fa-f]{1,4}:){2}([0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])[.]){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))|(([0-9A-Fa-f]{1,4}:){0,3}[0-9A-Fa-f]{1,4})?::[0-9A-Fa-f]{1,4}:([0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])[.]){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))|(([0-9A-Fa-f]{1,4}:){0,4}[0-9A-Fa-f]{1,4})?::([0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])[.]){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))|(([0-9A-Fa-f]{1,4}:){0,5}[0-9A-Fa-f]{1,4})?::[0-9A-Fa-f]{1,4}|(([0-9A-Fa-f]{1,4}:){0,6}[0-9A-Fa-f]{1,4})?::)\])(:([0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?(/([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*)?([?]([A-Za-z0-9._~!$&()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?$"
+    )]
     endpoint_url: String,
-    /// Payment events to receive; all four when omitted.
-    #[schema(nullable = false, min_items = 1)]
+    /// Payment events to receive, repeats ignored (null or absent: all four).
+    #[schema(min_items = 1)]
     events: Option<Vec<EventType>>,
 }
 
@@ -78,8 +143,7 @@ pub struct Endpoint {
     #[schema(example = json!(["payment.pending", "payment.succeeded", "payment.failed", "payment.canceled"]))]
     events: Vec<String>,
     /// `ACTIVE`, `DISABLED` (after failing continuously; see the enable route) or `REVOKED`.
-    #[schema(example = "ACTIVE")]
-    status: String,
+    status: EndpointStatus,
     /// Consecutive failed attempts; a success resets it.
     failure_count: i64,
     last_delivery: Option<LastDelivery>,
@@ -101,7 +165,7 @@ pub struct LastDelivery {
     #[schema(example = "payment.succeeded")]
     event: String,
     /// `PENDING` (retrying), `DELIVERED`, `FAILED` (a test), `EXHAUSTED` or `CANCELED`.
-    status: String,
+    status: DeliveryStatus,
     http_status: Option<i64>,
     attempted_at: Option<String>,
     error: Option<String>,
@@ -143,7 +207,7 @@ pub struct TestResult {
     #[schema(format = Uuid)]
     delivery_id: String,
     /// `DELIVERED` or `FAILED`.
-    status: String,
+    status: DeliveryStatus,
     http_status: Option<u16>,
     duration_ms: i64,
     /// Why it failed: a stable code then details, e.g. `http_status: HTTP 500`,
@@ -165,7 +229,7 @@ pub struct Delivery {
     delivery_id: String,
     event: String,
     /// `PENDING`, `DELIVERED`, `FAILED` (a test), `EXHAUSTED` or `CANCELED`.
-    status: String,
+    status: DeliveryStatus,
     attempt_count: i64,
     /// When the next attempt is due (PENDING only).
     next_attempt_at: Option<String>,
@@ -201,10 +265,12 @@ pub struct DeliveryEnvelope {
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct DeliveryQuery {
-    /// At most this many, newest first (1 to 200, default 50).
-    #[param(minimum = 1, maximum = 200)]
+    /// At most this many, newest first (default 50).
+    #[param(minimum = 1, maximum = 200, nullable = false)]
     limit: Option<i64>,
-    /// Only deliveries created before this delivery (the last one of the previous page).
+    /// A delivery id: only the deliveries created before it (the last one of the previous
+    /// page).
+    #[param(format = Uuid, nullable = false)]
     before: Option<String>,
 }
 
@@ -263,7 +329,7 @@ async fn view(state: &AppState, e: &sql::Endpoint) -> Result<Endpoint, ApiError>
         endpoint_url: e.url.clone(),
         events: serde_json::from_str(&e.events)
             .map_err(|err| ApiError::Internal(format!("endpoint {} events: {err}", e.id)))?,
-        status: e.status.clone(),
+        status: e.status,
         failure_count: e.failure_count,
         last_delivery,
         signing_algorithm: SIGNING_ALGORITHM,
@@ -286,12 +352,19 @@ pub fn normalise_url(raw: &str) -> Result<String, ApiError> {
     if raw.chars().count() > URL_MAX_CHARS {
         return Err(invalid("must have at most 2048 characters"));
     }
-    let url = url::Url::parse(raw.trim()).map_err(|e| invalid(&format!("is not a URL: {e}")))?;
+    let url = url::Url::parse(raw).map_err(|e| invalid(&format!("is not a URL: {e}")))?;
     if url.scheme() != "https" {
         return Err(ApiError::invalid(
             "endpoint_url_not_https",
             "endpointUrl",
             "`endpointUrl` must be an https:// URL",
+        ));
+    }
+    if !ENDPOINT_URL.is_match(raw) {
+        return Err(invalid(
+            "must be https:// with a host name of ASCII letters, digits and inner hyphens, an \
+             IP address, an optional port, and a path and query of URL characters \
+             (percent-encode the others)",
         ));
     }
     if url.host_str().is_none_or(str::is_empty) {
@@ -303,8 +376,8 @@ pub fn normalise_url(raw: &str) -> Result<String, ApiError> {
     if url.fragment().is_some() {
         return Err(invalid("must not have a fragment"));
     }
-    // Percent-encoding can make the normal form several times longer than what was sent.
-    if url.as_str().len() > URL_MAX_CHARS {
+    // The pattern leaves nothing to percent-encode (see ENDPOINT_URL_PATTERN).
+    if url.as_str().len() > URL_MAX_CHARS + 2 {
         return Err(invalid("must have at most 2048 characters once encoded"));
     }
     Ok(url.to_string())
@@ -389,7 +462,7 @@ async fn create_endpoint(
         url: url.clone(),
         url_normalized: url,
         events: serde_json::to_string(&events).unwrap_or_default(),
-        status: "ACTIVE".into(),
+        status: EndpointStatus::Active,
         secret_sealed: state.master_key.seal(secret.as_bytes())?,
         failure_count: 0,
         failing_since: None,
@@ -472,7 +545,7 @@ async fn test_endpoint(
     id: Result<Path<String>, axum::extract::rejection::PathRejection>,
 ) -> Result<Json<TestResultEnvelope>, ApiError> {
     let endpoint = managed_endpoint(&state, &principal, id).await?;
-    if endpoint.status == "REVOKED" {
+    if endpoint.status == EndpointStatus::Revoked {
         return Err(revoked());
     }
     let (delivery_id, outcome) = worker::deliver_test(&state, &endpoint)
@@ -483,11 +556,10 @@ async fn test_endpoint(
         data: TestResult {
             delivery_id,
             status: if outcome.succeeded() {
-                "DELIVERED"
+                DeliveryStatus::Delivered
             } else {
-                "FAILED"
-            }
-            .into(),
+                DeliveryStatus::Failed
+            },
             http_status: outcome.http_status,
             duration_ms: outcome.duration_ms,
             error: outcome.error,
@@ -528,8 +600,8 @@ async fn revoke_endpoint(
     if sql::set_endpoint_status(
         &mut *tx,
         &endpoint.id,
-        &["ACTIVE", "DISABLED"],
-        "REVOKED",
+        &[EndpointStatus::Active, EndpointStatus::Disabled],
+        EndpointStatus::Revoked,
         now,
     )
     .await?
@@ -567,14 +639,14 @@ async fn enable_endpoint(
     id: Result<Path<String>, axum::extract::rejection::PathRejection>,
 ) -> Result<Json<EndpointEnvelope>, ApiError> {
     let endpoint = managed_endpoint(&state, &principal, id).await?;
-    if endpoint.status == "REVOKED" {
+    if endpoint.status == EndpointStatus::Revoked {
         return Err(revoked());
     }
     sql::set_endpoint_status(
         &state.db.write,
         &endpoint.id,
-        &["DISABLED"],
-        "ACTIVE",
+        &[EndpointStatus::Disabled],
+        EndpointStatus::Active,
         db::now_ms(),
     )
     .await?;
@@ -600,7 +672,7 @@ fn delivery_view(d: sql::Delivery, attempts: &[sql::Attempt]) -> Delivery {
             .collect(),
         delivery_id: d.id,
         event: d.event_type,
-        next_attempt_at: (d.status == "PENDING")
+        next_attempt_at: (d.status == DeliveryStatus::Pending)
             .then_some(d.next_attempt_at)
             .flatten()
             .map(iso8601),
@@ -620,10 +692,10 @@ fn delivery_view(d: sql::Delivery, attempts: &[sql::Attempt]) -> Delivery {
     params(("endpointId" = String, Path, format = Uuid), DeliveryQuery),
     responses(
         (status = 200, description = "Deliveries with their attempts", body = DeliveryListEnvelope),
-        (status = 400, description = "`limit` out of range (`invalid_limit`)", body = ErrorEnvelope),
+        (status = 400, description = "`limit` out of range (`invalid_limit`) or `before` not a delivery id (`invalid_before`)", body = ErrorEnvelope),
         (status = 401, description = "API key missing, invalid or revoked", body = ErrorEnvelope),
         (status = 403, description = "The key lacks `webhooks:manage`", body = ErrorEnvelope),
-        (status = 404, description = "No such endpoint for this merchant", body = ErrorEnvelope),
+        (status = 404, description = "No such endpoint for this merchant (`webhook_endpoint_not_found`), or `before` is not one of its deliveries (`webhook_delivery_not_found`)", body = ErrorEnvelope),
         (status = 429, description = "Rate limit of the key exceeded; see Retry-After", body = ErrorEnvelope),
     )
 )]
@@ -647,19 +719,23 @@ async fn list_deliveries(
         return Err(invalid_limit());
     }
     let before = match &query.before {
-        Some(id) => Some(
-            sql::delivery(&state.db.read, id)
-                .await?
-                .filter(|d| d.endpoint_id == endpoint.id)
-                .map(|d| (d.created_at, d.id))
-                .ok_or_else(|| {
-                    ApiError::invalid(
-                        "invalid_before",
-                        "before",
-                        "`before` is not a delivery of this endpoint",
-                    )
-                })?,
-        ),
+        Some(id) => {
+            let id = uuid::Uuid::parse_str(id).map_err(|_| {
+                ApiError::invalid("invalid_before", "before", "`before` must be a delivery id")
+            })?;
+            Some(
+                sql::delivery(&state.db.read, &id.to_string())
+                    .await?
+                    .filter(|d| d.endpoint_id == endpoint.id)
+                    .map(|d| (d.created_at, d.id))
+                    .ok_or_else(|| {
+                        ApiError::not_found(
+                            "webhook_delivery_not_found",
+                            "`before` is not a delivery of this endpoint",
+                        )
+                    })?,
+            )
+        }
         None => None,
     };
     let rows = sql::deliveries_of_endpoint(&state.db.read, &endpoint.id, before, limit).await?;
@@ -711,10 +787,10 @@ async fn resend_delivery(
         .await?
         .filter(|d| d.endpoint_id == endpoint.id)
         .ok_or_else(not_found)?;
-    if endpoint.status != "ACTIVE" {
+    if endpoint.status != EndpointStatus::Active {
         return Err(ApiError::Conflict {
             code: "endpoint_not_active",
-            message: format!("this webhook endpoint is {}", endpoint.status),
+            message: format!("this webhook endpoint is {}", endpoint.status.as_str()),
         });
     }
     if !sql::requeue(&state.db.write, &delivery_id, db::now_ms()).await? {
@@ -768,6 +844,58 @@ mod tests {
             code(&format!("https://e.com/{}", "a".repeat(2048))),
             "invalid_endpoint_url"
         );
+        // What would need percent-encoding, or could not be a host, is refused as sent.
+        for refused in [
+            " https://shop.example.com/",
+            "https://shop.example.com/caf\u{e9}",
+            "https://shop.example.com/a b",
+            "https://shop.example.com/?q='x'",
+            "https://shop.example.com/%zz",
+            "https://xn--caf-dma.example/",
+            "https://1.2.3.999/",
+            "https://shop.example.com:65536/",
+            "https://[1:2]/",
+            "https://[::1%25eth0]/",
+            "https://shop.example.com./",
+            "https://-shop.example.com/",
+        ] {
+            assert_eq!(code(refused), "invalid_endpoint_url", "{refused}");
+        }
+        // Up to 2048 characters as sent, even where the normal form adds the root path.
+        let host = format!("{}.com", "a".repeat(2048 - "https://.com".len()));
+        assert_eq!(
+            normalise_url(&format!("https://{host}")).unwrap(),
+            format!("https://{host}/")
+        );
+        assert!(normalise_url(&format!("https://{host}a")).is_err());
+    }
+
+    /// The schema repeats the pattern as a literal.
+    #[test]
+    fn the_document_states_the_url_and_name_rules() {
+        let doc = serde_json::to_value(super::super::payments::openapi()).unwrap();
+        let request = &doc["components"]["schemas"]["CreateEndpointRequest"]["properties"];
+        assert_eq!(request["endpointUrl"]["pattern"], ENDPOINT_URL_PATTERN);
+        assert_eq!(request["endpointUrl"]["maxLength"], URL_MAX_CHARS);
+        assert_eq!(request["name"]["maxLength"], NAME_MAX_CHARS);
+        // Every match parses and stays within the limit once normalised.
+        for url in [
+            "https://a",
+            "https://a1-b2.c-d.example:8443/p/a/t/h;x=1?q=1&r=/?:@%2F",
+            "https://127.0.0.1:0/%41'()*+,;=:@!$&~._-",
+            "https://255.255.255.255:65535",
+            "https://0.0.0.0/../..",
+            "https://A.EXAMPLE:443/x",
+            "https://[::1]",
+            "https://[::]:8443/",
+            "https://[::ffff:127.0.0.1]/",
+            "https://[1:2:3:4:5:6:7::]",
+            "https://[1::3:4:5:6:1.2.3.4]/x",
+            "https://[FE80:0000::0001]",
+        ] {
+            assert!(ENDPOINT_URL.is_match(url), "{url}");
+            assert!(normalise_url(url).is_ok(), "{url}");
+        }
     }
 
     #[test]

@@ -14,7 +14,8 @@ use tokio::sync::{Semaphore, mpsc, watch};
 use super::deliver::{self, AttemptOutcome, Outgoing};
 use super::{Settings, TEST_EVENT};
 use crate::app::AppState;
-use crate::db::{self, webhooks as sql};
+use crate::db;
+use crate::db::webhooks::{self as sql, DeliveryStatus, EndpointStatus};
 
 /// Deliveries claimed in one statement, at most.
 const CLAIM_BATCH: usize = 256;
@@ -128,8 +129,8 @@ async fn send_claimed(state: &AppState, claim: &sql::Claimed) -> Option<AttemptO
             return None;
         }
     };
-    if endpoint.status != "ACTIVE" {
-        let reason = format!("endpoint_{}", endpoint.status.to_lowercase());
+    if endpoint.status != EndpointStatus::Active {
+        let reason = format!("endpoint_{}", endpoint.status.as_str().to_lowercase());
         if let Err(e) = sql::cancel_claimed(
             &state.db.write,
             &claim.id,
@@ -194,7 +195,7 @@ pub async fn deliver_test(
             event_id: None,
             event_type: TEST_EVENT.to_owned(),
             body: body.clone(),
-            status: "PENDING".into(),
+            status: DeliveryStatus::Pending,
             attempts: 1,
             next_attempt_at: Some(now + state.webhooks.settings.lease().as_millis() as i64),
             claim_token: Some(token.clone()),
@@ -452,20 +453,20 @@ fn next_step(
     claim: &sql::Claimed,
     outcome: &AttemptOutcome,
     now: i64,
-) -> (&'static str, Option<i64>) {
+) -> (DeliveryStatus, Option<i64>) {
     if outcome.succeeded() {
-        return ("DELIVERED", None);
+        return (DeliveryStatus::Delivered, None);
     }
     if claim.event_type == TEST_EVENT {
-        return ("FAILED", None);
+        return (DeliveryStatus::Failed, None);
     }
     let index = usize::try_from(claim.attempts - 1).unwrap_or(usize::MAX);
     match settings.retry_schedule.get(index) {
         Some(wait) => (
-            "PENDING",
+            DeliveryStatus::Pending,
             Some(now + jittered(*wait, settings.jitter_percent).as_millis() as i64),
         ),
-        None => ("EXHAUSTED", None),
+        None => (DeliveryStatus::Exhausted, None),
     }
 }
 
@@ -518,23 +519,23 @@ mod tests {
         let s = settings();
         let failed = outcome(Some("http_status: HTTP 500"));
         let (status, next) = next_step(&s, &claim("payment.succeeded", 1), &failed, 1_000_000);
-        assert_eq!(status, "PENDING");
+        assert_eq!(status, DeliveryStatus::Pending);
         let wait = next.unwrap() - 1_000_000;
         assert!((4_000..=6_000).contains(&wait), "{wait}");
         let (status, next) = next_step(&s, &claim("payment.succeeded", 2), &failed, 0);
-        assert_eq!(status, "PENDING");
+        assert_eq!(status, DeliveryStatus::Pending);
         assert!((240_000..=360_000).contains(&next.unwrap()));
         assert_eq!(
             next_step(&s, &claim("payment.succeeded", 3), &failed, 0),
-            ("EXHAUSTED", None)
+            (DeliveryStatus::Exhausted, None)
         );
         assert_eq!(
             next_step(&s, &claim("payment.succeeded", 3), &outcome(None), 0),
-            ("DELIVERED", None)
+            (DeliveryStatus::Delivered, None)
         );
         assert_eq!(
             next_step(&s, &claim(TEST_EVENT, 1), &failed, 0),
-            ("FAILED", None)
+            (DeliveryStatus::Failed, None)
         );
     }
 

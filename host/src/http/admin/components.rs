@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
@@ -13,17 +12,18 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::extract::{JsonBody, parse};
-use super::{ApiError, ErrorEnvelope};
+use super::{Envelope, ok};
 use crate::app::AppState;
 use crate::components::evaluate::{self, EvaluateRequest, Evaluation};
 use crate::components::replay::{self, ReplayRequest};
 use crate::components::report::ReplayReport;
 use crate::components::shadow::{self, ShadowComparison};
 use crate::components::{self, KillSwitchPatch, StoreComponents, VersionView};
+use crate::http::extract::{JsonBody, parse};
+use crate::http::{ApiError, ErrorEnvelope};
 use crate::sandbox::Step;
 
-pub fn routes() -> OpenApiRouter<Arc<AppState>> {
+pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
     // An upload is read to its end before its size is judged (so the 413 reaches the
     // client), up to a bound far above any configurable limit.
     OpenApiRouter::new()
@@ -41,22 +41,6 @@ pub fn routes() -> OpenApiRouter<Arc<AppState>> {
 }
 
 const UPLOAD_READ_LIMIT: usize = 80 << 20;
-
-#[derive(Debug, Serialize, ToSchema)]
-struct Envelope<T> {
-    success: bool,
-    data: T,
-}
-
-fn ok<T: Serialize>(status: StatusCode, data: T) -> impl IntoResponse {
-    (
-        status,
-        Json(Envelope {
-            success: true,
-            data,
-        }),
-    )
-}
 
 fn step(raw: &str) -> Result<Step, ApiError> {
     raw.parse().map_err(|_| {

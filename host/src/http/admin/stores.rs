@@ -1,0 +1,361 @@
+//! `/stores`: create, read and change a store; the gateways it may use.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use axum::extract::rejection::PathRejection;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa::openapi::{ObjectBuilder, Type};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::{
+    Envelope, code_list_schema, conflict, ok, parse_body, path_param, require_code, require_name,
+};
+use crate::app::AppState;
+use crate::db::{self, catalog, violated_constraint};
+use crate::domain::time::iso8601;
+use crate::domain::{StoreMode, valid_code};
+use crate::http::extract::{Integer, JsonBody};
+use crate::http::{ApiError, ErrorEnvelope};
+
+pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
+    OpenApiRouter::new()
+        .routes(routes!(create_store))
+        .routes(routes!(get_store, patch_store))
+        .routes(routes!(put_store_gateways))
+}
+
+const CONFIG_MAX_KEYS: usize = 100;
+const CONFIG_KEY_MAX_CHARS: usize = 100;
+const CONFIG_VALUE_MAX_CHARS: usize = 1000;
+const EXPIRY_SECONDS: std::ops::RangeInclusive<i64> = 60..=1_209_600;
+
+/// The `config` map's schema: [`check_config`]'s limits.
+fn config_schema() -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .description(Some(
+            "Configuration the policy components read: at most 100 keys of 1 to 100 \
+             characters, string values of at most 1000 characters.",
+        ))
+        .max_properties(Some(CONFIG_MAX_KEYS))
+        .property_names(Some(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .min_length(Some(1))
+                .max_length(Some(CONFIG_KEY_MAX_CHARS)),
+        ))
+        .additional_properties(Some(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .max_length(Some(CONFIG_VALUE_MAX_CHARS)),
+        ))
+}
+
+/// The same, where `null` means "unchanged".
+fn nullable_config_schema() -> ObjectBuilder {
+    config_schema().schema_type(
+        [Type::Object, Type::Null]
+            .into_iter()
+            .collect::<utoipa::openapi::schema::SchemaType>(),
+    )
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct CreateStore {
+    /// Unique; letters, digits, `.`, `_` and `-`.
+    #[schema(pattern = "^[A-Za-z0-9._-]{1,64}$", example = "acme-web")]
+    code: String,
+    /// Not all blank, no control characters; stored trimmed.
+    #[schema(
+        min_length = 1,
+        max_length = 200,
+        example = "ACME web shop",
+        pattern = r"^[^\u0000-\u001F\u007F-\u009F]*[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF][^\u0000-\u001F\u007F-\u009F]*$"
+    )]
+    name: String,
+    /// The merchant's code.
+    #[schema(pattern = "^[A-Za-z0-9._-]{1,64}$", example = "acme")]
+    merchant: String,
+    mode: StoreMode,
+    /// Whether LIVE execution is switched on (default false).
+    #[serde(default)]
+    live_enabled: bool,
+    #[serde(default)]
+    #[schema(schema_with = config_schema)]
+    config: BTreeMap<String, String>,
+    /// Seconds until a LIVE charge expires (null or absent: 86400).
+    #[schema(value_type = Option<i64>, minimum = 60, maximum = 1209600)]
+    charge_expiry_seconds: Option<Integer>,
+}
+
+/// What to change; a field that is absent or null stays as it is.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct PatchStore {
+    /// Not all blank, no control characters; stored trimmed.
+    #[schema(
+        min_length = 1,
+        max_length = 200,
+        pattern = r"^[^\u0000-\u001F\u007F-\u009F]*[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF][^\u0000-\u001F\u007F-\u009F]*$"
+    )]
+    name: Option<String>,
+    mode: Option<StoreMode>,
+    live_enabled: Option<bool>,
+    #[schema(schema_with = nullable_config_schema)]
+    config: Option<BTreeMap<String, String>>,
+    #[schema(value_type = Option<i64>, minimum = 60, maximum = 1209600)]
+    charge_expiry_seconds: Option<Integer>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct StoreView {
+    #[schema(format = Uuid)]
+    store_id: String,
+    code: String,
+    name: String,
+    merchant: String,
+    mode: StoreMode,
+    live_enabled: bool,
+    config: BTreeMap<String, String>,
+    charge_expiry_seconds: i64,
+    /// Gateways granted to the store; empty means every active gateway.
+    gateways: Vec<String>,
+    created_at: String,
+    updated_at: String,
+}
+
+async fn store_view(state: &AppState, store: catalog::Store) -> Result<StoreView, ApiError> {
+    let merchant = catalog::merchant_code(&state.db.read, &store.merchant_id).await?;
+    let gateways = catalog::granted_gateway_aliases(&state.db.read, &store.id).await?;
+    Ok(StoreView {
+        config: store.config_map(),
+        store_id: store.id,
+        code: store.code,
+        name: store.name,
+        merchant,
+        mode: store.mode,
+        live_enabled: store.live_enabled.0,
+        charge_expiry_seconds: store.charge_expiry_seconds,
+        gateways,
+        created_at: iso8601(store.created_at),
+        updated_at: iso8601(store.updated_at),
+    })
+}
+
+/// What a refused `mode` answers instead of `invalid_field`.
+const MODE_CODE: [(&str, &str); 1] = [("mode", "invalid_mode")];
+
+fn check_expiry(seconds: i64) -> Result<(), ApiError> {
+    if EXPIRY_SECONDS.contains(&seconds) {
+        Ok(())
+    } else {
+        Err(ApiError::invalid(
+            "invalid_charge_expiry",
+            "chargeExpirySeconds",
+            "`chargeExpirySeconds` must be 60 to 1209600",
+        ))
+    }
+}
+
+fn check_config(config: &BTreeMap<String, String>) -> Result<(), ApiError> {
+    let chars = |s: &str| s.chars().count();
+    if config.len() > CONFIG_MAX_KEYS
+        || config.iter().any(|(k, v)| {
+            !(1..=CONFIG_KEY_MAX_CHARS).contains(&chars(k)) || chars(v) > CONFIG_VALUE_MAX_CHARS
+        })
+    {
+        return Err(ApiError::invalid(
+            "invalid_store_config",
+            "config",
+            "at most 100 keys of 1 to 100 characters, values of at most 1000",
+        ));
+    }
+    Ok(())
+}
+
+/// Creates a store of a merchant.
+#[utoipa::path(post, path = "/stores", tag = "admin", request_body = CreateStore,
+    responses(
+        (status = 201, description = "Created", body = Envelope<StoreView>),
+        (status = 400, description = "The body breaks the schema (`invalid_json`, `invalid_request`, `missing_field`, `unknown_field`, `invalid_field`, `invalid_code`, `invalid_name`, `invalid_mode`, `invalid_store_config`, `invalid_charge_expiry`); `field` names the field", body = ErrorEnvelope),
+        (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
+        (status = 404, description = "No merchant with this code (`merchant_not_found`)", body = ErrorEnvelope),
+        (status = 409, description = "A store with this code exists (`store_code_taken`)", body = ErrorEnvelope),
+        (status = 413, description = "Body over 64 KB (`payload_too_large`)", body = ErrorEnvelope),
+        (status = 415, description = "Content-Type is not application/json (`unsupported_media_type`)", body = ErrorEnvelope),
+    ))]
+async fn create_store(
+    State(state): State<Arc<AppState>>,
+    JsonBody(body): JsonBody,
+) -> Result<impl IntoResponse, ApiError> {
+    let req: CreateStore = parse_body(body, &MODE_CODE)?;
+    require_code(&req.code, "code")?;
+    let name = require_name(&req.name, "name")?;
+    check_config(&req.config)?;
+    let expiry = req.charge_expiry_seconds.map_or(86_400, |s| s.0);
+    check_expiry(expiry)?;
+    require_code(&req.merchant, "merchant")?;
+    let merchant = catalog::merchant_by_code(&state.db.read, &req.merchant)
+        .await?
+        .ok_or_else(|| {
+            ApiError::not_found(
+                "merchant_not_found",
+                format!("merchant `{}` not found", req.merchant),
+            )
+        })?;
+    let now = db::now_ms();
+    let store = catalog::Store {
+        id: uuid::Uuid::now_v7().to_string(),
+        merchant_id: merchant.id,
+        code: req.code,
+        name,
+        mode: req.mode,
+        live_enabled: db::Flag(req.live_enabled),
+        config: serde_json::to_string(&req.config).unwrap_or_else(|_| "{}".into()),
+        charge_expiry_seconds: expiry,
+        created_at: now,
+        updated_at: now,
+    };
+    catalog::insert_store(&state.db.write, &store)
+        .await
+        .map_err(|e| match violated_constraint(&e).as_deref() {
+            Some("stores_code_key") => {
+                conflict("store_code_taken", "a store with this code exists")
+            }
+            _ => e.into(),
+        })?;
+    Ok(ok(StatusCode::CREATED, store_view(&state, store).await?))
+}
+
+fn store_not_found() -> ApiError {
+    ApiError::not_found("store_not_found", "store not found")
+}
+
+/// The store named by the path.
+async fn find_store(
+    state: &AppState,
+    code: Result<Path<String>, PathRejection>,
+) -> Result<catalog::Store, ApiError> {
+    let code = path_param(code, store_not_found)?;
+    if !valid_code(&code) {
+        return Err(store_not_found());
+    }
+    catalog::store_by_code(&state.db.write, &code)
+        .await?
+        .ok_or_else(|| ApiError::not_found("store_not_found", format!("store `{code}` not found")))
+}
+
+/// Reads a store.
+#[utoipa::path(get, path = "/stores/{code}", tag = "admin",
+    params(("code" = String, Path, pattern = "^[A-Za-z0-9._-]{1,64}$", description = "Store code")),
+    responses(
+        (status = 200, description = "The store", body = Envelope<StoreView>),
+        (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
+        (status = 404, description = "No store with this code (`store_not_found`)", body = ErrorEnvelope),
+    ))]
+async fn get_store(
+    State(state): State<Arc<AppState>>,
+    code: Result<Path<String>, PathRejection>,
+) -> Result<impl IntoResponse, ApiError> {
+    let store = find_store(&state, code).await?;
+    Ok(ok(StatusCode::OK, store_view(&state, store).await?))
+}
+
+/// Changes a store's name, mode, live switch, configuration or charge expiry.
+#[utoipa::path(patch, path = "/stores/{code}", tag = "admin",
+    params(("code" = String, Path, pattern = "^[A-Za-z0-9._-]{1,64}$", description = "Store code")),
+    request_body = PatchStore,
+    responses(
+        (status = 200, description = "The store as changed", body = Envelope<StoreView>),
+        (status = 400, description = "The body breaks the schema (`invalid_json`, `invalid_request`, `unknown_field`, `invalid_field`, `invalid_name`, `invalid_mode`, `invalid_store_config`, `invalid_charge_expiry`); `field` names the field", body = ErrorEnvelope),
+        (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
+        (status = 404, description = "No store with this code (`store_not_found`)", body = ErrorEnvelope),
+        (status = 413, description = "Body over 64 KB (`payload_too_large`)", body = ErrorEnvelope),
+        (status = 415, description = "Content-Type is not application/json (`unsupported_media_type`)", body = ErrorEnvelope),
+    ))]
+async fn patch_store(
+    State(state): State<Arc<AppState>>,
+    code: Result<Path<String>, PathRejection>,
+    JsonBody(body): JsonBody,
+) -> Result<impl IntoResponse, ApiError> {
+    let req: PatchStore = parse_body(body, &MODE_CODE)?;
+    let mut store = find_store(&state, code).await?;
+    if let Some(name) = req.name {
+        store.name = require_name(&name, "name")?;
+    }
+    if let Some(mode) = req.mode {
+        store.mode = mode;
+    }
+    if let Some(live) = req.live_enabled {
+        store.live_enabled = db::Flag(live);
+    }
+    if let Some(config) = req.config {
+        check_config(&config)?;
+        store.config = serde_json::to_string(&config).unwrap_or_else(|_| "{}".into());
+    }
+    if let Some(Integer(expiry)) = req.charge_expiry_seconds {
+        check_expiry(expiry)?;
+        store.charge_expiry_seconds = expiry;
+    }
+    store.updated_at = db::now_ms();
+    catalog::update_store(&state.db.write, &store).await?;
+    state.stores.clear();
+    Ok(ok(StatusCode::OK, store_view(&state, store).await?))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+struct StoreGateways {
+    /// Gateway aliases the store may use; empty lets it use every active gateway.
+    #[schema(schema_with = code_list_schema)]
+    gateways: Vec<String>,
+}
+
+/// Sets the gateways a store may use.
+#[utoipa::path(put, path = "/stores/{code}/gateways", tag = "admin",
+    params(("code" = String, Path, pattern = "^[A-Za-z0-9._-]{1,64}$", description = "Store code")),
+    request_body = StoreGateways,
+    responses(
+        (status = 200, description = "The store with its grants", body = Envelope<StoreView>),
+        (status = 400, description = "The body breaks the schema (`invalid_json`, `invalid_request`, `missing_field`, `unknown_field`, `invalid_field`, `invalid_code`); `field` names the field", body = ErrorEnvelope),
+        (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
+        (status = 404, description = "No store with this code (`store_not_found`), or no gateway with one of the aliases (`gateway_not_found`)", body = ErrorEnvelope),
+        (status = 413, description = "Body over 64 KB (`payload_too_large`)", body = ErrorEnvelope),
+        (status = 415, description = "Content-Type is not application/json (`unsupported_media_type`)", body = ErrorEnvelope),
+    ))]
+async fn put_store_gateways(
+    State(state): State<Arc<AppState>>,
+    code: Result<Path<String>, PathRejection>,
+    JsonBody(body): JsonBody,
+) -> Result<impl IntoResponse, ApiError> {
+    let req: StoreGateways = parse_body(body, &[])?;
+    for (i, alias) in req.gateways.iter().enumerate() {
+        require_code(alias, &format!("gateways[{i}]"))?;
+    }
+    let store = find_store(&state, code).await?;
+    let mut tx = state.db.write.begin().await?;
+    catalog::clear_store_gateways(&mut *tx, &store.id).await?;
+    let mut seen = BTreeSet::new();
+    for alias in &req.gateways {
+        if !seen.insert(alias) {
+            continue;
+        }
+        let gateway = catalog::gateway_by_alias(&mut *tx, alias)
+            .await?
+            .ok_or_else(|| {
+                ApiError::not_found("gateway_not_found", format!("gateway `{alias}` not found"))
+            })?;
+        catalog::grant_store_gateway(&mut *tx, &store.id, &gateway.id).await?;
+    }
+    tx.commit().await?;
+    state.stores.clear();
+    Ok(ok(StatusCode::OK, store_view(&state, store).await?))
+}

@@ -1,0 +1,42 @@
+//! `/payment-intents/{id}/trace`: the decision trace of a charge.
+
+use std::sync::Arc;
+
+use axum::extract::rejection::PathRejection;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::{ok, uuid_param};
+use crate::app::AppState;
+use crate::db::intents;
+use crate::http::{ApiError, ErrorEnvelope};
+
+pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
+    OpenApiRouter::new().routes(routes!(get_trace))
+}
+
+/// The decision trace of a PaymentIntent: each step's component, exact input and output,
+/// fuel and duration.
+#[utoipa::path(get, path = "/payment-intents/{paymentIntentId}/trace", tag = "admin",
+    params(("paymentIntentId" = String, Path, format = Uuid)),
+    responses(
+        (status = 200, description = "The trace", body = Envelope<Object>),
+        (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
+        (status = 404, description = "No such PaymentIntent (`payment_intent_not_found`)", body = ErrorEnvelope),
+    ))]
+async fn get_trace(
+    State(state): State<Arc<AppState>>,
+    id: Result<Path<String>, PathRejection>,
+) -> Result<impl IntoResponse, ApiError> {
+    let not_found = || ApiError::not_found("payment_intent_not_found", "payment intent not found");
+    let id = uuid_param(id, not_found)?;
+    let trace = intents::trace(&state.db.read, &id)
+        .await?
+        .ok_or_else(not_found)?;
+    let trace: serde_json::Value =
+        serde_json::from_str(&trace).map_err(|e| ApiError::Internal(e.to_string()))?;
+    Ok(ok(StatusCode::OK, trace))
+}
