@@ -518,6 +518,15 @@ async fn a_shadow_candidate_records_where_it_would_decide_otherwise_and_changes_
             metrics.contains("pixgate_shadow_comparisons_total"),
             "{metrics}"
         );
+
+        // Activating the candidate's version ends its comparison: it is what runs now.
+        let state = activate(&server, "demo-store", "provider", &costliest).await;
+        assert_eq!(state["steps"]["provider"]["active"], costliest.as_str());
+        assert_eq!(
+            state["steps"]["provider"]["candidate"],
+            Value::Null,
+            "{state}"
+        );
     }
 }
 

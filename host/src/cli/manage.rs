@@ -159,7 +159,7 @@ pub(super) fn run(command: ManageCommand) -> Result<(), CliError> {
         ManageCommand::Upload(args) => {
             let admin = Admin::connect(&args.admin)?;
             let version = upload_file(&admin, args.step, &args.file)?;
-            println!("{version}");
+            emit(&format!("{version}\n"));
             Ok(())
         }
         ManageCommand::List(args) => {
@@ -170,7 +170,7 @@ pub(super) fn run(command: ManageCommand) -> Result<(), CliError> {
                 return print_json(&data);
             }
             let versions: Vec<ComponentVersion> = parse(data)?;
-            print!("{}", list_text(&versions));
+            emit(&list_text(&versions));
             Ok(())
         }
         ManageCommand::Activate(args) => {
@@ -242,7 +242,7 @@ pub(super) fn run(command: ManageCommand) -> Result<(), CliError> {
                 return print_json(&data);
             }
             let comparison: ShadowComparison = parse(data)?;
-            print!("{}", report::shadow_text(&comparison));
+            emit(&report::shadow_text(&comparison));
             Ok(())
         }
         ManageCommand::Replay(args) => replay(&args),
@@ -280,7 +280,7 @@ fn replay(args: &ReplayArgs) -> Result<(), CliError> {
     }
     let report: ReplayReport = parse(data)?;
     if !args.json {
-        print!("{}", report::text(&report));
+        emit(&report::text(&report));
     }
     if let Some(file) = &args.html {
         std::fs::write(file, report::html(&report)).map_err(|e| {
@@ -325,7 +325,7 @@ fn upload_file(admin: &Admin, step: Step, path: &Path) -> Result<String, CliErro
 fn print_json(data: &Value) -> Result<(), CliError> {
     let text = serde_json::to_string_pretty(data)
         .map_err(|e| CliError::local("unexpected_response", e.to_string()))?;
-    println!("{text}");
+    emit(&format!("{text}\n"));
     Ok(())
 }
 
@@ -335,7 +335,7 @@ fn show_store(data: Value, json: bool) -> Result<(), CliError> {
         return print_json(&data);
     }
     let store: StoreComponents = parse(data)?;
-    print!("{}", store_text(&store));
+    emit(&store_text(&store));
     Ok(())
 }
 
@@ -606,5 +606,19 @@ mod tests {
     struct AdminArgsOnly {
         #[command(flatten)]
         admin: AdminArgs,
+    }
+}
+
+/// Writes an answer to stdout. A reader that closed the pipe early (`| head`, `| grep -q`)
+/// ends the command quietly with status 0, as for any Unix filter, instead of a panic.
+fn emit(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("pixgate: writing the answer: {e}");
+        std::process::exit(1);
     }
 }

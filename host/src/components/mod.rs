@@ -554,6 +554,11 @@ async fn change_step(
     });
     let history = match change {
         Change::Activate(version) => {
+            // The candidate that becomes the active version has nothing left to compare with.
+            if row.candidate_version.as_deref() == Some(version) {
+                row.candidate_version = None;
+                row.candidate_since = None;
+            }
             let previous = std::mem::replace(&mut row.active_version, version.to_owned());
             row.previous_version = Some(previous.clone());
             row.activated_at = Some(now);
