@@ -601,3 +601,43 @@ async fn metrics(server: &Server) -> (u16, String) {
         .unwrap();
     (r.status().as_u16(), r.text().await.unwrap())
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_repeated_activation_changes_nothing_and_a_deleted_rollback_target_is_refused() {
+    for backend in backends() {
+        let server = Server::start(backend).await;
+        let renamed = upload_guest(&server, "policy", "pixgate_fixture_renamed").await;
+        activate(&server, "demo-store", "policy", &renamed).await;
+        // A retried activation must not make the version its own rollback target.
+        let state = activate(&server, "demo-store", "policy", &renamed).await;
+        assert_eq!(state["steps"]["policy"]["previous"], "bundled", "{state}");
+        assert_eq!(state["history"].as_array().unwrap().len(), 1, "{state}");
+
+        // Back to bundled; the version that was active may then be deleted, and a rollback
+        // to it is refused instead of leaving the store on a version that is gone.
+        let (status, _) = rollback(&server, "demo-store", "policy").await;
+        assert_eq!(status, 200);
+        let (status, body) = server
+            .admin(
+                reqwest::Method::DELETE,
+                &format!("/components/policy/{renamed}"),
+                None,
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let (status, body) = rollback(&server, "demo-store", "policy").await;
+        assert_eq!(
+            (status, body["error"]["code"].as_str()),
+            (404, Some("component_not_found")),
+            "{backend:?} {body}"
+        );
+        let (status, body) = server
+            .charge(
+                &server.demo_key,
+                "after-delete",
+                &charge("demo-store", "o", 10.0),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+    }
+}

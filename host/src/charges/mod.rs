@@ -85,11 +85,14 @@ pub struct Charged {
 }
 
 /// Creates the PaymentIntent for `request`, or replays the one this Idempotency-Key made.
+/// `legacy_fingerprint` is the hash earlier versions stored for this request (of its raw
+/// JSON): records written before the upgrade, still within their retention, replay too.
 pub async fn create(
     state: &Arc<AppState>,
     principal: &Principal,
     key: &IdempotencyKey,
     request: ChargeRequest,
+    legacy_fingerprint: Option<&str>,
 ) -> Result<Charged, ChargeError> {
     let route = state
         .stores
@@ -107,7 +110,7 @@ pub async fn create(
     if let Some(record) =
         idempotency::find(&state.db.read, &principal.merchant_id, key.as_str(), now).await?
     {
-        return replay(record, &fingerprint);
+        return replay(record, &fingerprint, legacy_fingerprint);
     }
     if store.mode != StoreMode::Shadow {
         return Err(ChargeError::LiveExecutionDisabled(store.code.clone()));
@@ -201,7 +204,7 @@ pub async fn create(
         let record = idempotency::find(&mut *tx, &principal.merchant_id, key.as_str(), now).await?;
         tx.rollback().await?;
         return match record {
-            Some(record) => replay(record, &fingerprint),
+            Some(record) => replay(record, &fingerprint, legacy_fingerprint),
             None => Err(ChargeError::KeyInUse),
         };
     }
@@ -244,8 +247,14 @@ pub async fn create(
 }
 
 /// The stored response for the key, replayed; or 409 when the request differs.
-fn replay(record: idempotency::Record, fingerprint: &str) -> Result<Charged, ChargeError> {
-    if record.request_hash != fingerprint {
+fn replay(
+    record: idempotency::Record,
+    fingerprint: &str,
+    legacy_fingerprint: Option<&str>,
+) -> Result<Charged, ChargeError> {
+    if record.request_hash != fingerprint
+        && Some(record.request_hash.as_str()) != legacy_fingerprint
+    {
         return Err(ChargeError::KeyReused);
     }
     let mut body: Value = serde_json::from_str(&record.response_body)
@@ -268,17 +277,24 @@ fn observe_kill_switch(
     now: i64,
 ) {
     let (last, failed) = match result {
-        Ok(_) | Err(ChainError::NoAcceptableGateway) => (Step::Economics, false),
-        Err(ChainError::Refused { step, .. }) => (*step, false),
-        Err(ChainError::Sandbox { step, .. }) => (*step, true),
+        Ok(_) | Err(ChainError::NoAcceptableGateway) => (Some(Step::Economics), false),
+        Err(ChainError::Refused { step, .. }) => (Some(*step), false),
+        // Only what the component is to blame for: a full instance pool or a backstop hit on
+        // a saturated machine says nothing about the version.
+        Err(ChainError::Sandbox { step, error }) if !error.is_guest_fault() => {
+            (step.previous(), false)
+        }
+        Err(ChainError::Sandbox { step, .. }) => (Some(*step), true),
     };
+    let Some(last) = last else { return };
     for step in Step::ALL.into_iter().filter(|s| *s <= last) {
-        let version = active_version(&route.steps, step);
+        let (version, activated_at) = active_version(&route.steps, step);
         let this_failed = failed && step == last;
         let Some(verdict) = state.components.kill_switch.observe(
             &route.store.id,
             step,
             version,
+            activated_at,
             this_failed,
             &route.kill_switch,
             now,
@@ -300,18 +316,24 @@ fn observe_kill_switch(
                     state.metrics.kill_switch_fired(&store_code, step.as_str());
                 }
                 Ok(false) => {}
-                Err(e) => tracing::error!(store = %store_code, %step, error = %e,
-                    "kill switch: rollback failed"),
+                Err(e) => {
+                    tracing::error!(store = %store_code, %step, error = %e,
+                        "kill switch: rollback failed; it fires again on the next failure");
+                    state.components.kill_switch.rearm(&store_id, step);
+                }
             }
         });
     }
 }
 
-fn active_version(steps: &[StoreStep], step: Step) -> &str {
+/// The version a store runs for `step` and when it was activated.
+fn active_version(steps: &[StoreStep], step: Step) -> (&str, Option<i64>) {
     steps
         .iter()
         .find(|s| s.step == step.as_str())
-        .map_or(BUNDLED, |s| s.active_version.as_str())
+        .map_or((BUNDLED, None), |s| {
+            (s.active_version.as_str(), s.activated_at)
+        })
 }
 
 fn chain_error(store: &str, e: ChainError) -> ChargeError {

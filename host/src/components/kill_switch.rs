@@ -22,7 +22,9 @@ struct Bucket {
 
 #[derive(Debug, Default)]
 struct Window {
-    version: String,
+    /// The activation counted: the version and when it was activated, so a re-activation of
+    /// the same version (after a rollback) starts a fresh count.
+    activation: (String, Option<i64>),
     buckets: VecDeque<Bucket>,
     /// Set once the switch fired for this version, so it fires once.
     fired: bool,
@@ -42,28 +44,30 @@ pub struct Tracker {
 }
 
 impl Tracker {
-    /// Counts one call of `version` for the store's step; returns a verdict when this call
-    /// makes the switch fire. Calls of the bundled component are not counted: there is
-    /// nothing to roll back to.
+    /// Counts one call of the activation of `version` (activated at `activated_at`) for the
+    /// store's step; returns a verdict when this call makes the switch fire. Calls of the
+    /// bundled component are not judged: there is nothing to roll back to.
+    #[allow(clippy::too_many_arguments)]
     pub fn observe(
         &self,
         store_id: &str,
         step: Step,
         version: &str,
+        activated_at: Option<i64>,
         failed: bool,
         settings: &KillSwitch,
         now_ms: i64,
     ) -> Option<Verdict> {
-        if !settings.enabled.0 || version == BUNDLED {
-            return None;
-        }
         let mut windows = self.windows.lock().unwrap_or_else(|e| e.into_inner());
         let window = windows.entry((store_id.to_owned(), step)).or_default();
-        if window.version != version {
+        if window.activation.0 != version || window.activation.1 != activated_at {
             *window = Window {
-                version: version.to_owned(),
+                activation: (version.to_owned(), activated_at),
                 ..Window::default()
             };
+        }
+        if !settings.enabled.0 || version == BUNDLED {
+            return None;
         }
         let second = now_ms.div_euclid(1000);
         match window.buckets.back_mut() {
@@ -104,6 +108,15 @@ impl Tracker {
         }
         None
     }
+
+    /// Arms the switch again after its rollback could not be written, so the next failure
+    /// tries again.
+    pub fn rearm(&self, store_id: &str, step: Step) {
+        let mut windows = self.windows.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(window) = windows.get_mut(&(store_id.to_owned(), step)) {
+            window.fired = false;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -125,22 +138,62 @@ mod tests {
         let t = Tracker::default();
         let s = settings();
         assert_eq!(
-            t.observe("s", Step::Policy, "v1", true, &s, 0),
+            t.observe("s", Step::Policy, "v1", Some(1), true, &s, 0),
             None,
             "too few calls"
         );
-        assert_eq!(t.observe("s", Step::Policy, "v1", false, &s, 100), None);
-        assert_eq!(t.observe("s", Step::Policy, "v1", false, &s, 200), None);
-        let v = t.observe("s", Step::Policy, "v1", true, &s, 300).unwrap();
+        assert_eq!(
+            t.observe("s", Step::Policy, "v1", Some(1), false, &s, 100),
+            None
+        );
+        assert_eq!(
+            t.observe("s", Step::Policy, "v1", Some(1), false, &s, 200),
+            None
+        );
+        let v = t
+            .observe("s", Step::Policy, "v1", Some(1), true, &s, 300)
+            .unwrap();
         assert_eq!((v.calls, v.failures), (4, 2));
         assert!(v.reason.contains("2 of 4 calls"), "{}", v.reason);
         assert_eq!(
-            t.observe("s", Step::Policy, "v1", true, &s, 400),
+            t.observe("s", Step::Policy, "v1", Some(1), true, &s, 400),
             None,
             "once"
         );
         // A new version starts a new count.
-        assert_eq!(t.observe("s", Step::Policy, "v2", true, &s, 500), None);
+        assert_eq!(
+            t.observe("s", Step::Policy, "v2", Some(1), true, &s, 500),
+            None
+        );
+    }
+
+    #[test]
+    fn a_reactivation_after_a_rollback_to_bundled_is_judged_afresh() {
+        let t = Tracker::default();
+        let mut s = settings();
+        s.min_calls = 2;
+        t.observe("s", Step::Policy, "v1", Some(1), true, &s, 0);
+        assert!(
+            t.observe("s", Step::Policy, "v1", Some(1), true, &s, 1)
+                .is_some()
+        );
+        // Rolled back: the bundled component runs for a while.
+        assert_eq!(
+            t.observe("s", Step::Policy, BUNDLED, Some(2), true, &s, 2),
+            None
+        );
+        // The same version activated again fails again: the switch fires again.
+        t.observe("s", Step::Policy, "v1", Some(3), true, &s, 3);
+        assert!(
+            t.observe("s", Step::Policy, "v1", Some(3), true, &s, 4)
+                .is_some()
+        );
+        // A failed rollback re-arms it.
+        t.rearm("s", Step::Policy);
+        assert!(
+            t.observe("s", Step::Policy, "v1", Some(3), true, &s, 5)
+                .is_some()
+        );
     }
 
     #[test]
@@ -148,16 +201,19 @@ mod tests {
         let t = Tracker::default();
         let s = settings();
         for i in 0..3 {
-            t.observe("s", Step::Provider, "v1", true, &s, i * 100);
+            t.observe("s", Step::Provider, "v1", Some(1), true, &s, i * 100);
         }
         // 20 s later the three failures are out of the 10 s window.
         for i in 0..3 {
             assert_eq!(
-                t.observe("s", Step::Provider, "v1", false, &s, 20_000 + i),
+                t.observe("s", Step::Provider, "v1", Some(1), false, &s, 20_000 + i),
                 None
             );
         }
-        assert_eq!(t.observe("s", Step::Provider, "v1", true, &s, 20_010), None);
+        assert_eq!(
+            t.observe("s", Step::Provider, "v1", Some(1), true, &s, 20_010),
+            None
+        );
     }
 
     #[test]
@@ -165,8 +221,14 @@ mod tests {
         let t = Tracker::default();
         let mut s = settings();
         s.min_calls = 1;
-        assert_eq!(t.observe("s", Step::Policy, BUNDLED, true, &s, 0), None);
+        assert_eq!(
+            t.observe("s", Step::Policy, BUNDLED, Some(1), true, &s, 0),
+            None
+        );
         s.enabled = Flag(false);
-        assert_eq!(t.observe("s", Step::Policy, "v1", true, &s, 0), None);
+        assert_eq!(
+            t.observe("s", Step::Policy, "v1", Some(1), true, &s, 0),
+            None
+        );
     }
 }

@@ -355,12 +355,16 @@ pub async fn delete(state: &AppState, step: Step, version: &str) -> Result<(), C
     if version == BUNDLED {
         return Err(ComponentError::BundledIsPermanent);
     }
-    let mut tx = state.db.write.begin().await?;
-    let row = sql::version(&mut *tx, step.as_str(), version)
-        .await?
-        .ok_or_else(not_found)?;
-    if row.source == "bundled" && version == state.components.bundled.get(step).sha256() {
+    // The binary's own bundled version stays, whatever its row says (the same bytes may
+    // have been uploaded before they shipped).
+    if version == state.components.bundled.get(step).sha256() {
         return Err(ComponentError::BundledIsPermanent);
+    }
+    let postgres = state.db.backend == db::Backend::Postgres;
+    let mut tx = state.db.write.begin().await?;
+    // Locked until the commit, so an activation of it waits and then finds it gone.
+    if !sql::version_exists_for_update(&mut *tx, step.as_str(), version, postgres).await? {
+        return Err(not_found());
     }
     let uses = sql::uses(&mut *tx, step.as_str(), version).await?;
     if !uses.is_empty() {
@@ -541,7 +545,25 @@ async fn change_step(
     let now = db::now_ms();
     let postgres = state.db.backend == db::Backend::Postgres;
     let mut tx = state.db.write.begin().await?;
+    // A row to lock even on the first change of this step, so two first activations on
+    // PostgreSQL are serialised too (SQLite has one writer).
+    sql::ensure_store_step(&mut *tx, &store.id, step.as_str(), now).await?;
     let current = sql::store_step_for_update(&mut *tx, &store.id, step.as_str(), postgres).await?;
+    // Every version this change makes the store run or shadow must still exist; on
+    // PostgreSQL the check holds a share lock, so a delete cannot slip in before the commit.
+    let target = match &change {
+        Change::Activate(v) | Change::Candidate(Some(v)) => Some((*v).to_owned()),
+        Change::Rollback | Change::KillSwitch { .. } => {
+            current.as_ref().and_then(|r| r.previous_version.clone())
+        }
+        Change::Candidate(None) => None,
+    };
+    let target_exists = match &target {
+        Some(v) if v != BUNDLED => {
+            sql::version_exists(&mut *tx, step.as_str(), v, postgres).await?
+        }
+        _ => true,
+    };
     let mut row = current.clone().unwrap_or(StoreStep {
         store_id: store.id.clone(),
         step: step.as_str().to_owned(),
@@ -554,6 +576,17 @@ async fn change_step(
     });
     let history = match change {
         Change::Activate(version) => {
+            if !target_exists {
+                return Err(ComponentError::NotFound {
+                    step,
+                    version: version.to_owned(),
+                });
+            }
+            // Activating what is already active changes nothing (a retried request must not
+            // make the version its own rollback target).
+            if row.active_version == version {
+                return Ok(true);
+            }
             // The candidate that becomes the active version has nothing left to compare with.
             if row.candidate_version.as_deref() == Some(version) {
                 row.candidate_version = None;
@@ -571,11 +604,7 @@ async fn change_step(
                     step,
                 });
             };
-            if target != BUNDLED
-                && sql::version(&mut *tx, step.as_str(), &target)
-                    .await?
-                    .is_none()
-            {
+            if !target_exists {
                 return Err(ComponentError::NotFound {
                     step,
                     version: target,
@@ -593,6 +622,12 @@ async fn change_step(
             let Some(target) = row.previous_version.clone().filter(|_| still_active) else {
                 return Ok(false);
             };
+            // A previous version that is gone cannot run: the bundled one is always there.
+            let target = if target_exists {
+                target
+            } else {
+                BUNDLED.to_owned()
+            };
             row.active_version = target.clone();
             row.previous_version = Some(version.to_owned());
             row.activated_at = Some(now);
@@ -604,6 +639,12 @@ async fn change_step(
             ))
         }
         Change::Candidate(candidate) => {
+            if !target_exists {
+                return Err(ComponentError::NotFound {
+                    step,
+                    version: candidate.unwrap_or_default().to_owned(),
+                });
+            }
             row.candidate_version = candidate.map(str::to_owned);
             row.candidate_since = candidate.map(|_| now);
             None

@@ -163,7 +163,11 @@ pub struct ShadowComparison {
     pub recent: Vec<ShadowDifference>,
 }
 
-/// The comparison of the candidate attached to `code`'s `step`, since it was attached.
+/// How many of the latest comparisons a running comparison covers.
+pub const COMPARED: i64 = 10_000;
+
+/// The comparison of the candidate attached to `code`'s `step`: its latest [`COMPARED`]
+/// charges since it was attached.
 pub async fn comparison(
     state: &AppState,
     code: &str,
@@ -198,8 +202,18 @@ pub async fn comparison(
     };
     out.candidate = Some(candidate.clone());
     out.since = Some(iso8601(since));
-    let results =
-        sql::shadow_results(&state.db.read, &store.id, step.as_str(), &candidate, since).await?;
+    // The comparison covers the latest COMPARED charges: bounded work and memory however
+    // long a candidate stays attached.
+    let mut results = sql::shadow_results(
+        &state.db.read,
+        &store.id,
+        step.as_str(),
+        &candidate,
+        since,
+        COMPARED,
+    )
+    .await?;
+    results.reverse();
     for r in results {
         out.charges += 1;
         if let Some(code) = &r.error_code {

@@ -92,7 +92,65 @@ pub async fn delete_version<'e>(
     Ok(done.rows_affected() == 1)
 }
 
-/// Where a version is in use: `(store code, "active" | "candidate")`.
+/// Whether a version exists; on PostgreSQL with a share lock until the transaction ends.
+pub async fn version_exists<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    step: &str,
+    version: &str,
+    postgres: bool,
+) -> sqlx::Result<bool> {
+    exists(ex, step, version, if postgres { " for share" } else { "" }).await
+}
+
+/// Whether a version exists, locking it for a delete on PostgreSQL.
+pub async fn version_exists_for_update<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    step: &str,
+    version: &str,
+    postgres: bool,
+) -> sqlx::Result<bool> {
+    exists(ex, step, version, if postgres { " for update" } else { "" }).await
+}
+
+async fn exists<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    step: &str,
+    version: &str,
+    lock: &'static str,
+) -> sqlx::Result<bool> {
+    let found: Option<i64> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "select size_bytes from component_versions where step = $1 and version = $2{lock}"
+    )))
+    .bind(step)
+    .bind(version)
+    .fetch_optional(ex)
+    .await?;
+    Ok(found.is_some())
+}
+
+/// The row of a store's step, created as "runs bundled" if it is missing.
+pub async fn ensure_store_step<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    store_id: &str,
+    step: &str,
+    now: i64,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "insert into store_components (store_id, step, active_version, updated_at) \
+         values ($1, $2, $3, $4) on conflict (store_id, step) do nothing",
+    )
+    .bind(store_id)
+    .bind(step)
+    .bind(BUNDLED)
+    .bind(now)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+/// Where a version is in use: `(store code, "active" | "candidate")`. A rollback target may
+/// be deleted: a rollback to it is then refused (404) and the kill switch falls back to the
+/// bundled component.
 pub async fn uses<'e>(
     ex: impl Executor<'e, Database = Any>,
     step: &str,
@@ -334,25 +392,27 @@ pub async fn insert_shadow_result<'e>(
     Ok(())
 }
 
-/// Every comparison of a candidate since `since`, oldest first (the running comparison is
-/// folded from these).
+/// The latest `limit` comparisons of a candidate since `since`, newest first (the running
+/// comparison is folded from these).
 pub async fn shadow_results<'e>(
     ex: impl Executor<'e, Database = Any>,
     store_id: &str,
     step: &str,
     candidate: &str,
     since: i64,
+    limit: i64,
 ) -> sqlx::Result<Vec<ShadowResult>> {
     sqlx::query_as(
         "select id, store_id, step, candidate_version, active_version, payment_intent_id, \
            changed, kinds, error_code, before_outcome, after_outcome, created_at \
          from shadow_results where store_id = $1 and step = $2 and candidate_version = $3 \
-           and created_at >= $4 order by created_at, id",
+           and created_at >= $4 order by created_at desc, id desc limit $5",
     )
     .bind(store_id)
     .bind(step)
     .bind(candidate)
     .bind(since)
+    .bind(limit)
     .fetch_all(ex)
     .await
 }

@@ -18,6 +18,7 @@ use crate::access::{Principal, Scope};
 use crate::app::AppState;
 use crate::charges::view::PaymentIntentEnvelope;
 use crate::charges::{self, ChargeError, CreatePaymentRequest};
+use crate::crypto;
 use crate::domain::IdempotencyKey;
 
 #[derive(OpenApi)]
@@ -121,9 +122,10 @@ async fn charge(
 ) -> Result<Response, ApiError> {
     principal.require_any(&[Scope::PaymentsCreate])?;
     let key = idempotency_key(&headers)?;
+    let legacy = crypto::sha256_hex(charges::request::canonical_json(&body));
     let (store, charge) = CreatePaymentRequest::from_json(body)?.split();
     let request = charge.validate(store, "")?;
-    let charged = charges::create(&state, &principal, &key, request).await?;
+    let charged = charges::create(&state, &principal, &key, request, Some(&legacy)).await?;
     let status = StatusCode::from_u16(charged.status).unwrap_or(StatusCode::OK);
     Ok((status, Json(charged.body)).into_response())
 }

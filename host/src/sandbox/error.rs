@@ -41,6 +41,23 @@ pub enum SandboxError {
 }
 
 impl SandboxError {
+    /// Whether the component itself is to blame (what the kill switch counts), as opposed to
+    /// the host: its input check, its instance pool being full, its own failure, or a
+    /// wall-clock backstop that a saturated machine can hit while fuel would have sufficed.
+    pub fn is_guest_fault(&self) -> bool {
+        matches!(
+            self,
+            Self::FuelExhausted { .. }
+                | Self::MemoryLimitExceeded { .. }
+                | Self::StackExhausted
+                | Self::BlockingForbidden(_)
+                | Self::Trapped { .. }
+                | Self::OutputTooLarge { .. }
+                | Self::LogLimitExceeded { .. }
+                | Self::InvalidOutput(_)
+        )
+    }
+
     /// Stable snake_case code.
     pub fn code(&self) -> &'static str {
         match self {

@@ -65,6 +65,15 @@ pub enum Step {
 impl Step {
     pub const ALL: [Step; 3] = [Step::Policy, Step::Provider, Step::Economics];
 
+    /// The step before this one in the chain.
+    pub fn previous(self) -> Option<Step> {
+        match self {
+            Step::Policy => None,
+            Step::Provider => Some(Step::Policy),
+            Step::Economics => Some(Step::Provider),
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Step::Policy => "policy",
