@@ -502,6 +502,20 @@ fn store_text(store: &StoreComponents) -> String {
     out
 }
 
+/// Writes an answer to stdout. A reader that closed the pipe early (`| head`, `| grep -q`)
+/// ends the command quietly with status 0, as for any Unix filter, instead of a panic.
+fn emit(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("pixgate: writing the answer: {e}");
+        std::process::exit(1);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -606,19 +620,5 @@ mod tests {
     struct AdminArgsOnly {
         #[command(flatten)]
         admin: AdminArgs,
-    }
-}
-
-/// Writes an answer to stdout. A reader that closed the pipe early (`| head`, `| grep -q`)
-/// ends the command quietly with status 0, as for any Unix filter, instead of a panic.
-fn emit(text: &str) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            std::process::exit(0);
-        }
-        eprintln!("pixgate: writing the answer: {e}");
-        std::process::exit(1);
     }
 }
