@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 
 use crate::crypto;
 pub use crate::domain::json::Invalid;
-use crate::domain::json::{from_json, require_objects};
+use crate::domain::json::{bounded, from_json, require_objects};
 use crate::domain::money::MoneyError;
 use crate::domain::{Email, Money, Phone, TaxId, TaxIdKind, valid_code};
 
@@ -322,33 +322,6 @@ impl ChargeRequest {
         });
         crypto::sha256_hex(canonical_json(&normalised))
     }
-}
-
-/// Text of `min` to `max` characters without control characters (PostgreSQL refuses NUL in
-/// text, and no merchant reference needs a control character).
-pub fn bounded(
-    value: &str,
-    path: &str,
-    code: &'static str,
-    min: usize,
-    max: usize,
-) -> Result<String, Invalid> {
-    let chars = value.chars().count();
-    if chars < min || chars > max {
-        return Err(Invalid::new(
-            code,
-            path,
-            format!("`{path}` must have {min} to {max} characters"),
-        ));
-    }
-    if value.chars().any(char::is_control) {
-        return Err(Invalid::new(
-            code,
-            path,
-            format!("`{path}` must not contain control characters"),
-        ));
-    }
-    Ok(value.to_owned())
 }
 
 /// JSON with object keys sorted and no insignificant whitespace; integral floats print as

@@ -117,6 +117,33 @@ pub fn require_objects(
     Ok(())
 }
 
+/// Text of `min` to `max` characters without control characters (PostgreSQL refuses NUL in
+/// text, and no merchant reference needs a control character).
+pub fn bounded(
+    value: &str,
+    path: &str,
+    code: &'static str,
+    min: usize,
+    max: usize,
+) -> Result<String, Invalid> {
+    let chars = value.chars().count();
+    if chars < min || chars > max {
+        return Err(Invalid::new(
+            code,
+            path,
+            format!("`{path}` must have {min} to {max} characters"),
+        ));
+    }
+    if value.chars().any(char::is_control) {
+        return Err(Invalid::new(
+            code,
+            path,
+            format!("`{path}` must not contain control characters"),
+        ));
+    }
+    Ok(value.to_owned())
+}
+
 /// An integer as JSON Schema counts them: `300`, `300.0` and `3e2` are the same integer and
 /// `300.5` is none, so a body the document's `type: integer` allows is never refused for its
 /// notation. Declare fields `#[schema(value_type = i64)]`.

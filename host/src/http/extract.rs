@@ -105,33 +105,6 @@ pub fn string_field<'a>(
     }
 }
 
-/// Text of `min` to `max` characters without control characters (PostgreSQL refuses NUL in
-/// text, and no merchant reference needs a control character).
-pub fn bounded(
-    value: &str,
-    path: &str,
-    code: &'static str,
-    min: usize,
-    max: usize,
-) -> Result<String, ApiError> {
-    let chars = value.chars().count();
-    if chars < min || chars > max {
-        return Err(ApiError::invalid(
-            code,
-            path,
-            format!("`{path}` must have {min} to {max} characters"),
-        ));
-    }
-    if value.chars().any(char::is_control) {
-        return Err(ApiError::invalid(
-            code,
-            path,
-            format!("`{path}` must not contain control characters"),
-        ));
-    }
-    Ok(value.to_owned())
-}
-
 #[cfg(test)]
 mod tests {
     use super::parse;

@@ -13,13 +13,14 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::extract::{JsonBody, bounded, check_fields, string_field};
+use super::extract::{JsonBody, check_fields, string_field};
 use super::{ApiError, ErrorEnvelope};
 use crate::access::{Principal, Scope};
 use crate::app::AppState;
 use crate::crypto;
 use crate::db;
 use crate::db::webhooks::{self as sql, DeliveryStatus, EndpointStatus};
+use crate::domain::json::bounded;
 use crate::domain::time::iso8601;
 use crate::webhooks::{PAYMENT_EVENTS, worker};
 
