@@ -180,91 +180,67 @@ pub mod worlds {
     #[derive(Debug)]
     pub struct Economics;
 
-    impl World for Policy {
-        const STEP: Step = Step::Policy;
-        type Input = logic::PolicyInput;
-        type Output = logic::PolicyDecision;
+    /// One world's impl: its step, types, the export's accessor and function, and how the
+    /// bindings' output becomes the logic crate's.
+    macro_rules! world {
+        ($name:ident, $kind:ident, $input:ty, $output:ty, $export:ident, $func:ident, $convert:expr) => {
+            impl World for $name {
+                const STEP: Step = Step::$kind;
+                type Input = $input;
+                type Output = $output;
 
-        fn env(input: &Self::Input) -> &logic::StepEnv {
-            &input.env
-        }
+                fn env(input: &Self::Input) -> &logic::StepEnv {
+                    &input.env
+                }
 
-        fn call(
-            pre: &Pre,
-            CallStore(store): CallStore<'_>,
-            input: &Self::Input,
-        ) -> Option<wasmtime::Result<Result<Self::Output, logic::StepError>>> {
-            let PreKind::Policy(pre) = &pre.0 else {
-                return None;
-            };
-            let arg = input.clone().into();
-            Some((|| {
-                let out = pre
-                    .instantiate(&mut *store)?
-                    .pixgate_chain_policy()
-                    .call_decide(&mut *store, &arg)?;
-                Ok(out.map(Into::into).map_err(Into::into))
-            })())
-        }
+                fn call(
+                    pre: &Pre,
+                    CallStore(store): CallStore<'_>,
+                    input: &Self::Input,
+                ) -> Option<wasmtime::Result<Result<Self::Output, logic::StepError>>> {
+                    let PreKind::$kind(pre) = &pre.0 else {
+                        return None;
+                    };
+                    let arg = input.clone().into();
+                    Some((|| {
+                        let out = pre
+                            .instantiate(&mut *store)?
+                            .$export()
+                            .$func(&mut *store, &arg)?;
+                        Ok(out.map($convert).map_err(Into::into))
+                    })())
+                }
+            }
+        };
     }
 
-    impl World for Provider {
-        const STEP: Step = Step::Provider;
-        type Input = logic::ProviderInput;
-        type Output = logic::ProviderDecision;
-
-        fn env(input: &Self::Input) -> &logic::StepEnv {
-            &input.env
-        }
-
-        fn call(
-            pre: &Pre,
-            CallStore(store): CallStore<'_>,
-            input: &Self::Input,
-        ) -> Option<wasmtime::Result<Result<Self::Output, logic::StepError>>> {
-            let PreKind::Provider(pre) = &pre.0 else {
-                return None;
-            };
-            let arg = input.clone().into();
-            Some((|| {
-                let out = pre
-                    .instantiate(&mut *store)?
-                    .pixgate_chain_provider_selection()
-                    .call_rank(&mut *store, &arg)?;
-                Ok(out.map(Into::into).map_err(Into::into))
-            })())
-        }
-    }
-
-    impl World for Economics {
-        const STEP: Step = Step::Economics;
-        type Input = logic::EconomicsInput;
-        type Output = Vec<logic::CandidateEconomics>;
-
-        fn env(input: &Self::Input) -> &logic::StepEnv {
-            &input.env
-        }
-
-        fn call(
-            pre: &Pre,
-            CallStore(store): CallStore<'_>,
-            input: &Self::Input,
-        ) -> Option<wasmtime::Result<Result<Self::Output, logic::StepError>>> {
-            let PreKind::Economics(pre) = &pre.0 else {
-                return None;
-            };
-            let arg = input.clone().into();
-            Some((|| {
-                let out = pre
-                    .instantiate(&mut *store)?
-                    .pixgate_chain_economics()
-                    .call_evaluate(&mut *store, &arg)?;
-                Ok(out
-                    .map(|verdicts| verdicts.into_iter().map(Into::into).collect())
-                    .map_err(Into::into))
-            })())
-        }
-    }
+    world!(
+        Policy,
+        Policy,
+        logic::PolicyInput,
+        logic::PolicyDecision,
+        pixgate_chain_policy,
+        call_decide,
+        Into::into
+    );
+    world!(
+        Provider,
+        Provider,
+        logic::ProviderInput,
+        logic::ProviderDecision,
+        pixgate_chain_provider_selection,
+        call_rank,
+        Into::into
+    );
+    world!(
+        Economics,
+        Economics,
+        logic::EconomicsInput,
+        Vec<logic::CandidateEconomics>,
+        pixgate_chain_economics,
+        call_evaluate,
+        |verdicts: Vec<_>| verdicts.into_iter().map(Into::into).collect()
+    );
 }
 
 /// A validated, compiled and pre-instantiated component, ready for calls.
