@@ -62,7 +62,13 @@ pub fn candidates(steps: &[StoreStep]) -> Vec<(Step, String)> {
         .collect()
 }
 
-/// Starts the worker that runs the comparisons.
+/// Comparisons the worker runs before writing them together.
+const BATCH: usize = 256;
+
+/// Starts the worker that runs the comparisons. It takes whatever is queued (up to
+/// [`BATCH`] charges), compares them all, and writes the results in one transaction: one
+/// INSERT transaction per comparison made SQLite's single writer the worker's bottleneck,
+/// and at full charge load the queue overflowed and most comparisons were skipped.
 pub fn spawn(state: Arc<AppState>) -> tokio::task::JoinHandle<()> {
     let rx = state
         .components
@@ -73,22 +79,53 @@ pub fn spawn(state: Arc<AppState>) -> tokio::task::JoinHandle<()> {
         .take();
     tokio::spawn(async move {
         let Some(mut rx) = rx else { return };
-        while let Some(job) = rx.recv().await {
-            for (step, candidate) in &job.candidates {
-                if let Err(e) = compare(&state, &job, *step, candidate).await {
-                    tracing::warn!(%step, error = %e, "shadow comparison not recorded");
+        let mut jobs = Vec::with_capacity(BATCH);
+        while rx.recv_many(&mut jobs, BATCH).await > 0 {
+            let mut rows = Vec::with_capacity(jobs.len());
+            for job in jobs.drain(..) {
+                for (step, candidate) in &job.candidates {
+                    match compare(&state, &job, *step, candidate).await {
+                        Ok(row) => rows.push((*step, row)),
+                        Err(e) => tracing::warn!(%step, error = %e, "shadow comparison failed"),
+                    }
                 }
+            }
+            if let Err(e) = record(&state, &rows).await {
+                tracing::warn!(error = %e, count = rows.len(), "shadow comparisons not recorded");
+                continue;
+            }
+            for (step, row) in &rows {
+                state.metrics.observe_shadow(
+                    step.as_str(),
+                    if row.changed.0 { "changed" } else { "same" },
+                );
             }
         }
     })
 }
 
+async fn record(
+    state: &AppState,
+    rows: &[(Step, sql::ShadowResult)],
+) -> Result<(), ComponentError> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let mut tx = state.db.write.begin().await?;
+    for (_, row) in rows {
+        sql::insert_shadow_result(&mut *tx, row).await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Runs the candidate on the charge's recorded input; the row recording how it decided.
 async fn compare(
     state: &AppState,
     job: &Job,
     step: Step,
     candidate: &str,
-) -> Result<(), ComponentError> {
+) -> Result<sql::ShadowResult, ComponentError> {
     let loaded = state
         .components
         .load(&state.db, &state.sandbox, step, candidate)
@@ -105,7 +142,7 @@ async fn compare(
         Outcome::Failed { code, .. } => Some(code.clone()),
         _ => None,
     };
-    let row = sql::ShadowResult {
+    Ok(sql::ShadowResult {
         id: uuid::Uuid::now_v7().to_string(),
         store_id: job.store_id.clone(),
         step: step.as_str().to_owned(),
@@ -118,13 +155,7 @@ async fn compare(
         before_outcome: serde_json::to_string(&before).unwrap_or_default(),
         after_outcome: serde_json::to_string(&after).unwrap_or_default(),
         created_at: db::now_ms(),
-    };
-    sql::insert_shadow_result(&state.db.write, &row).await?;
-    state.metrics.observe_shadow(
-        step.as_str(),
-        if row.changed.0 { "changed" } else { "same" },
-    );
-    Ok(())
+    })
 }
 
 /// One compared charge.
