@@ -21,5 +21,6 @@ pub mod domain;
 pub mod http;
 pub mod metrics;
 pub mod outbox;
+pub mod pix;
 pub mod sandbox;
 pub mod webhooks;
