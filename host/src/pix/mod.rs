@@ -3,3 +3,4 @@
 //! or one pixgate builds itself, is checked and drawn the same way.
 
 pub mod brcode;
+pub mod qr;
