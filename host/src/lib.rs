@@ -7,6 +7,7 @@
 #![deny(unsafe_code)]
 
 pub mod access;
+pub mod apipix;
 pub mod app;
 pub mod bootstrap;
 pub mod chain;
@@ -20,5 +21,6 @@ pub mod domain;
 pub mod http;
 pub mod metrics;
 pub mod outbox;
+pub mod pix;
 pub mod sandbox;
 pub mod webhooks;
