@@ -22,5 +22,6 @@ pub mod http;
 pub mod metrics;
 pub mod outbox;
 pub mod pix;
+pub mod psp_sim;
 pub mod sandbox;
 pub mod webhooks;
