@@ -7,6 +7,7 @@
 #![deny(unsafe_code)]
 
 pub mod access;
+pub mod apipix;
 pub mod app;
 pub mod bootstrap;
 pub mod chain;
