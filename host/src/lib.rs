@@ -21,5 +21,7 @@ pub mod domain;
 pub mod http;
 pub mod metrics;
 pub mod outbox;
+pub mod providers;
+pub mod psp;
 pub mod sandbox;
 pub mod webhooks;

@@ -1,5 +1,5 @@
-//! The `pixgate` command line: `serve`, and `policy` to write, try and manage the policy
-//! components of a running instance.
+//! The `pixgate` command line: `serve`, `policy` to write, try and manage the policy
+//! components of a running instance, and `admin` for the rest of its admin API (providers).
 //!
 //! `policy new` and `policy run` work offline; the other `policy` commands are clients of the
 //! admin API ([`admin`]). Exit status: 0 on success, 1 on an error (printed), 2 on a usage
@@ -8,6 +8,7 @@
 mod admin;
 mod manage;
 mod new;
+mod providers;
 mod report;
 mod run;
 
@@ -35,6 +36,16 @@ enum Command {
     /// Work with policy components.
     #[command(subcommand)]
     Policy(PolicyCommand),
+    /// Manage a running instance through its admin API.
+    #[command(subcommand)]
+    Admin(AdminCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum AdminCommand {
+    /// PSP providers: where LIVE charges are created.
+    #[command(subcommand)]
+    Providers(providers::ProvidersCommand),
 }
 
 #[derive(Debug, Subcommand)]
@@ -66,6 +77,7 @@ pub fn main() -> ExitCode {
         },
         Command::Policy(PolicyCommand::New(args)) => report_result(new::new(&args)),
         Command::Policy(PolicyCommand::Manage(command)) => report_result(manage::run(command)),
+        Command::Admin(AdminCommand::Providers(command)) => report_result(providers::run(command)),
     }
 }
 

@@ -45,8 +45,8 @@ pub fn certificates(pem: &str) -> Result<Vec<CertificateDer<'static>>, TlsError>
 /// The one private key of a PEM text.
 pub fn private_key(pem: &str) -> Result<PrivateKeyDer<'static>, TlsError> {
     // The parse error of this crate never quotes the input, so it is safe to show.
-    let key = PrivateKeyDer::from_pem_slice(pem.as_bytes())
-        .map_err(|e| TlsError::Key(e.to_string()))?;
+    let key =
+        PrivateKeyDer::from_pem_slice(pem.as_bytes()).map_err(|e| TlsError::Key(e.to_string()))?;
     if pem.matches("-----BEGIN ").count() != 1 {
         return Err(TlsError::Key("expected exactly one PEM block".into()));
     }
@@ -130,11 +130,12 @@ pub(crate) mod tests {
     }
 
     pub(crate) fn test_pki() -> TestPki {
-        use rcgen::{CertificateParams, DnType, IsCa, BasicConstraints, KeyPair};
+        use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, KeyPair};
         let ca_key = KeyPair::generate().unwrap();
         let mut ca = CertificateParams::new(Vec::<String>::new()).unwrap();
         ca.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-        ca.distinguished_name.push(DnType::CommonName, "pixgate test CA");
+        ca.distinguished_name
+            .push(DnType::CommonName, "pixgate test CA");
         let ca_cert = ca.self_signed(&ca_key).unwrap();
         let issuer = rcgen::Issuer::new(ca, ca_key);
         let client_key = KeyPair::generate().unwrap();
