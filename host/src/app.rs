@@ -34,6 +34,8 @@ pub struct AppState {
     pub stores: db::store_cache::StoreCache,
     /// Webhook settings, the egress-safe client and the sender's wake-up signal.
     pub webhooks: crate::webhooks::Webhooks,
+    /// PSP providers: their API Pix clients and recent health.
+    pub providers: crate::providers::Providers,
 }
 
 impl std::fmt::Debug for AppState {
@@ -74,6 +76,8 @@ impl App {
             let burst = NonZeroU32::new(config.rate_limit_burst).unwrap_or(rate);
             RateLimiter::keyed(Quota::per_second(rate).allow_burst(burst))
         });
+        let metrics = Metrics::new();
+        let providers = crate::providers::Providers::new(config.psp.clone(), metrics.psp());
         let state = AppState {
             db,
             sandbox,
@@ -81,10 +85,11 @@ impl App {
             master_key,
             admin_token_hash,
             rate_limiter,
-            metrics: Metrics::new(),
+            metrics,
             idempotency_retention_ms: i64::from(config.idempotency_retention_hours) * 3_600_000,
             stores: db::store_cache::StoreCache::new(db::store_cache::StoreCache::TTL),
             webhooks,
+            providers,
         };
         let merchant = TcpListener::bind(config.listen).await?;
         let admin = TcpListener::bind(config.admin_listen).await?;

@@ -48,6 +48,8 @@ pub struct ServeConfig {
     pub webhooks: crate::webhooks::WebhookArgs,
     #[command(flatten)]
     pub components: crate::components::ComponentArgs,
+    #[command(flatten)]
+    pub psp: crate::psp::PspArgs,
 }
 
 impl ServeConfig {

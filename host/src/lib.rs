@@ -23,5 +23,7 @@ pub mod metrics;
 pub mod outbox;
 pub mod pix;
 pub mod psp_sim;
+pub mod providers;
+pub mod psp;
 pub mod sandbox;
 pub mod webhooks;

@@ -37,6 +37,22 @@ pub struct WebhookLabels {
     pub result: &'static str,
 }
 
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct PspCallLabels {
+    pub provider: String,
+    /// `token`, `put_cob`, `get_cob`, `put_webhook`.
+    pub operation: &'static str,
+    /// `success`, `refused`, `unauthorized`, `unavailable`, `timeout`, `connect_failed`,
+    /// `protocol_error`.
+    pub outcome: &'static str,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct PspLatencyLabels {
+    pub provider: String,
+    pub operation: &'static str,
+}
+
 type HistogramFamily<L> = Family<L, Histogram, fn() -> Histogram>;
 
 pub struct Metrics {
@@ -49,6 +65,45 @@ pub struct Metrics {
     webhook_seconds: HistogramFamily<WebhookLabels>,
     shadow: Family<ShadowLabels, Counter>,
     kill_switch: Family<KillSwitchLabels, Counter>,
+    psp: PspMetrics,
+}
+
+/// The PSP call metrics, shareable with the clients (the families are handles to the same
+/// counters).
+#[derive(Clone)]
+pub struct PspMetrics {
+    calls: Family<PspCallLabels, Counter>,
+    seconds: HistogramFamily<PspLatencyLabels>,
+}
+
+impl std::fmt::Debug for PspMetrics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PspMetrics")
+    }
+}
+
+impl PspMetrics {
+    pub fn observe(
+        &self,
+        provider: &str,
+        operation: &'static str,
+        outcome: &'static str,
+        seconds: f64,
+    ) {
+        self.calls
+            .get_or_create(&PspCallLabels {
+                provider: provider.to_owned(),
+                operation,
+                outcome,
+            })
+            .inc();
+        self.seconds
+            .get_or_create(&PspLatencyLabels {
+                provider: provider.to_owned(),
+                operation,
+            })
+            .observe(seconds);
+    }
 }
 
 impl std::fmt::Debug for Metrics {
@@ -115,7 +170,24 @@ impl Metrics {
             "Versions the kill switch rolled back, by store and step",
             kill_switch.clone(),
         );
+        let psp = PspMetrics {
+            calls: Family::default(),
+            seconds: Family::new_with_constructor(|| {
+                Histogram::new(exponential_buckets(0.005, 2.0, 13))
+            }),
+        };
+        registry.register(
+            "psp_calls",
+            "Calls to PSPs (one per HTTP exchange) by provider, operation and outcome",
+            psp.calls.clone(),
+        );
+        registry.register(
+            "psp_call_duration_seconds",
+            "Duration of one HTTP exchange with a PSP, by provider and operation",
+            psp.seconds.clone(),
+        );
         Self {
+            psp,
             registry,
             shadow,
             kill_switch,
@@ -160,6 +232,11 @@ impl Metrics {
                 step,
             })
             .inc();
+    }
+
+    /// A handle on the PSP call metrics for the providers' clients.
+    pub fn psp(&self) -> PspMetrics {
+        self.psp.clone()
     }
 
     pub fn render(&self) -> String {

@@ -322,7 +322,7 @@ fn upload_file(admin: &Admin, step: Step, path: &Path) -> Result<String, CliErro
     Ok(version)
 }
 
-fn print_json(data: &Value) -> Result<(), CliError> {
+pub(super) fn print_json(data: &Value) -> Result<(), CliError> {
     let text = serde_json::to_string_pretty(data)
         .map_err(|e| CliError::local("unexpected_response", e.to_string()))?;
     emit(&format!("{text}\n"));
@@ -504,7 +504,7 @@ fn store_text(store: &StoreComponents) -> String {
 
 /// Writes an answer to stdout. A reader that closed the pipe early (`| head`, `| grep -q`)
 /// ends the command quietly with status 0, as for any Unix filter, instead of a panic.
-fn emit(text: &str) {
+pub(super) fn emit(text: &str) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {

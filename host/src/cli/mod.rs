@@ -1,5 +1,6 @@
 //! The `pixgate` command line: `serve`, `policy` to write, try and manage the policy
-//! components of a running instance, and `psp-sim`, a PSP simulator for tests and demos.
+//! components of a running instance, `admin` for the rest of its admin API (providers),
+//! and `psp-sim`, a PSP simulator for tests and demos.
 //!
 //! `policy new` and `policy run` work offline; the other `policy` commands are clients of the
 //! admin API ([`admin`]). Exit status: 0 on success, 1 on an error (printed), 2 on a usage
@@ -8,6 +9,7 @@
 mod admin;
 mod manage;
 mod new;
+mod providers;
 mod report;
 mod run;
 
@@ -38,6 +40,16 @@ enum Command {
     /// Run a PSP simulator speaking the API Pix subset pixgate uses, with control routes
     /// under /_sim/ to pay, remove or expire charges and to inject faults.
     PspSim(crate::psp_sim::SimArgs),
+    /// Manage a running instance through its admin API.
+    #[command(subcommand)]
+    Admin(AdminCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum AdminCommand {
+    /// PSP providers: where LIVE charges are created.
+    #[command(subcommand)]
+    Providers(providers::ProvidersCommand),
 }
 
 #[derive(Debug, Subcommand)]
@@ -70,6 +82,7 @@ pub fn main() -> ExitCode {
         Command::Policy(PolicyCommand::New(args)) => report_result(new::new(&args)),
         Command::Policy(PolicyCommand::Manage(command)) => report_result(manage::run(command)),
         Command::PspSim(args) => psp_sim(&args),
+        Command::Admin(AdminCommand::Providers(command)) => report_result(providers::run(command)),
     }
 }
 

@@ -6,6 +6,7 @@ pub mod components;
 pub mod idempotency;
 pub mod intents;
 pub mod keys;
+pub mod providers;
 pub mod settings;
 pub mod store_cache;
 pub mod webhooks;

@@ -12,6 +12,7 @@ mod api_keys;
 mod components;
 mod gateways;
 mod merchants;
+mod providers;
 mod stores;
 mod traces;
 
@@ -40,7 +41,7 @@ use crate::domain::{NAME_PATTERN, valid_code};
 #[derive(OpenApi)]
 #[openapi(
     info(title = "pixgate admin API", version = "1.0.0",
-         description = "Merchants, stores, gateways, API keys and decision traces. Bearer admin token."),
+         description = "Merchants, stores, gateways, providers, API keys and decision traces. Bearer admin token."),
     servers((url = "/admin/v1")),
     modifiers(&AdminAuth),
     security(("adminToken" = [])),
@@ -68,6 +69,7 @@ fn openapi_router() -> OpenApiRouter<Arc<AppState>> {
         .merge(merchants::routes())
         .merge(stores::routes())
         .merge(gateways::routes())
+        .merge(providers::routes())
         .merge(api_keys::routes())
         .merge(traces::routes())
         .merge(components::routes())

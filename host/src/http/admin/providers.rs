@@ -1,0 +1,136 @@
+//! `/providers`: the PSPs pixgate executes LIVE charges at ([`crate::providers`]).
+
+use std::sync::Arc;
+
+use axum::extract::rejection::PathRejection;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::{Envelope, conflict, ok, parse_body, path_param, require_code, require_name};
+use crate::app::AppState;
+use crate::domain::valid_code;
+use crate::http::extract::JsonBody;
+use crate::http::{ApiError, ErrorEnvelope};
+use crate::providers::{self, CreateProvider, PatchProvider, ProviderError, ProviderView};
+
+pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
+    OpenApiRouter::new()
+        .routes(routes!(create_provider, list_providers))
+        .routes(routes!(get_provider, patch_provider))
+}
+
+impl From<ProviderError> for ApiError {
+    fn from(e: ProviderError) -> Self {
+        let message = e.to_string();
+        match e {
+            ProviderError::Invalid(invalid) => invalid.into(),
+            ProviderError::Unprocessable { code, field, .. } => Self::Unprocessable {
+                code,
+                field,
+                message,
+            },
+            ProviderError::NotFound(_) => Self::not_found("provider_not_found", message),
+            ProviderError::CodeTaken(_) => conflict("provider_code_taken", &message),
+            // Not reached by these routes: they neither build clients nor filter on `active`.
+            ProviderError::Inactive(_) | ProviderError::Tls { .. } => Self::Internal(message),
+            ProviderError::Db(e) => e.into(),
+            ProviderError::Crypto(e) => e.into(),
+        }
+    }
+}
+
+fn provider_not_found() -> ApiError {
+    ApiError::not_found("provider_not_found", "provider not found")
+}
+
+/// The provider code of the path; one that cannot be a code is as unknown as any other.
+fn code_param(code: Result<Path<String>, PathRejection>) -> Result<String, ApiError> {
+    let code = path_param(code, provider_not_found)?;
+    if valid_code(&code) {
+        Ok(code)
+    } else {
+        Err(provider_not_found())
+    }
+}
+
+/// Registers a PSP: its API Pix, OAuth2 client and pix key, and TLS material.
+#[utoipa::path(post, path = "/providers", tag = "admin", request_body = CreateProvider,
+    responses(
+        (status = 201, description = "Created, active. Secrets are never returned", body = Envelope<ProviderView>),
+        (status = 400, description = "The body breaks the schema or a rule it cannot state (`invalid_json`, `invalid_request`, `missing_field`, `unknown_field`, `invalid_field`, `invalid_code`, `invalid_name`, `invalid_url`, `url_not_https`, `invalid_client_id`, `invalid_client_secret`, `invalid_pix_key`, `invalid_ca_pem`, `invalid_client_cert_pem`, `invalid_client_key_pem`); `field` names the field", body = ErrorEnvelope),
+        (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
+        (status = 409, description = "A provider with this code exists (`provider_code_taken`)", body = ErrorEnvelope),
+        (status = 413, description = "Body over 64 KB (`payload_too_large`)", body = ErrorEnvelope),
+        (status = 415, description = "Content-Type is not application/json (`unsupported_media_type`)", body = ErrorEnvelope),
+        (status = 422, description = "`tls.clientKeyPem` is not the key of `tls.clientCertPem` (`client_key_mismatch`), or one of the two is missing (`incomplete_client_identity`)", body = ErrorEnvelope),
+    ))]
+async fn create_provider(
+    State(state): State<Arc<AppState>>,
+    JsonBody(body): JsonBody,
+) -> Result<impl IntoResponse, ApiError> {
+    let req: CreateProvider = parse_body(body, &[])?;
+    require_code(&req.code, "code")?;
+    let name = require_name(&req.name, "name")?;
+    let new = req.validate(name)?;
+    let provider = providers::create(&state.db, &state.master_key, new).await?;
+    Ok(ok(StatusCode::CREATED, provider))
+}
+
+/// Lists the providers.
+#[utoipa::path(get, path = "/providers", tag = "admin",
+    responses(
+        (status = 200, description = "Every provider, by code, active or not", body = Envelope<Vec<ProviderView>>),
+        (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
+    ))]
+async fn list_providers(State(state): State<Arc<AppState>>) -> Result<impl IntoResponse, ApiError> {
+    Ok(ok(StatusCode::OK, providers::list(&state.db).await?))
+}
+
+/// Reads a provider.
+#[utoipa::path(get, path = "/providers/{code}", tag = "admin",
+    params(("code" = String, Path, pattern = "^[A-Za-z0-9._-]{1,64}$", description = "Provider code")),
+    responses(
+        (status = 200, description = "The provider", body = Envelope<ProviderView>),
+        (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
+        (status = 404, description = "No provider with this code (`provider_not_found`)", body = ErrorEnvelope),
+    ))]
+async fn get_provider(
+    State(state): State<Arc<AppState>>,
+    code: Result<Path<String>, PathRejection>,
+) -> Result<impl IntoResponse, ApiError> {
+    let code = code_param(code)?;
+    Ok(ok(StatusCode::OK, providers::get(&state.db, &code).await?))
+}
+
+/// Changes a provider: endpoints, credentials, pix key, TLS material, or switches it off.
+#[utoipa::path(patch, path = "/providers/{code}", tag = "admin",
+    params(("code" = String, Path, pattern = "^[A-Za-z0-9._-]{1,64}$", description = "Provider code")),
+    request_body = PatchProvider,
+    responses(
+        (status = 200, description = "The provider as changed", body = Envelope<ProviderView>),
+        (status = 400, description = "The body breaks the schema or a rule it cannot state (`invalid_json`, `invalid_request`, `unknown_field`, `invalid_field`, `invalid_name`, `invalid_url`, `url_not_https`, `invalid_client_id`, `invalid_client_secret`, `invalid_pix_key`, `invalid_ca_pem`, `invalid_client_cert_pem`, `invalid_client_key_pem`); `field` names the field", body = ErrorEnvelope),
+        (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
+        (status = 404, description = "No provider with this code (`provider_not_found`)", body = ErrorEnvelope),
+        (status = 413, description = "Body over 64 KB (`payload_too_large`)", body = ErrorEnvelope),
+        (status = 415, description = "Content-Type is not application/json (`unsupported_media_type`)", body = ErrorEnvelope),
+        (status = 422, description = "`tls.clientKeyPem` is not the key of `tls.clientCertPem` (`client_key_mismatch`), or one of the two is missing (`incomplete_client_identity`)", body = ErrorEnvelope),
+    ))]
+async fn patch_provider(
+    State(state): State<Arc<AppState>>,
+    code: Result<Path<String>, PathRejection>,
+    JsonBody(body): JsonBody,
+) -> Result<impl IntoResponse, ApiError> {
+    let req: PatchProvider = parse_body(body, &[])?;
+    let code = code_param(code)?;
+    let name = req
+        .name
+        .as_deref()
+        .map(|n| require_name(n, "name"))
+        .transpose()?;
+    let changes = req.validate(name)?;
+    let provider = providers::update(&state.db, &state.master_key, &code, changes).await?;
+    Ok(ok(StatusCode::OK, provider))
+}

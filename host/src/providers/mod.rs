@@ -1,0 +1,403 @@
+//! PSP providers as payment-ops manage them (create, list, read, change), with their secrets
+//! sealed at rest, and at run time: one [`PspClient`] per provider ([`Providers::client`])
+//! and the providers' recent call [`health`].
+//!
+//! Gateways name their provider by `providerCode`, with no foreign key: the sandbox catalog's
+//! gateways keep routing SHADOW stores without any provider row, and a gateway may be set up
+//! before its provider. Live execution needs an active provider of that code:
+//! [`Providers::client`] answers [`ProviderError::NotFound`] or [`ProviderError::Inactive`]
+//! otherwise.
+
+pub mod health;
+pub mod request;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::crypto::{self, CryptoError, MasterKey};
+use crate::db::{self, Db, DbError, Flag, providers as sql, violated_constraint};
+use crate::domain::json::Invalid;
+use crate::domain::time::iso8601;
+use crate::metrics::PspMetrics;
+use crate::psp::{CallObserver, CallRecord, Endpoint, PspArgs, PspClient, Secret, tls};
+use health::HealthBook;
+pub use request::{CreateProvider, NewProvider, PatchProvider, ProviderChanges};
+
+/// What went wrong with a provider operation.
+#[derive(Debug, thiserror::Error)]
+pub enum ProviderError {
+    #[error(transparent)]
+    Invalid(Invalid),
+    /// Schema-valid, but two fields contradict each other (a key that is not the
+    /// certificate's).
+    #[error("{message}")]
+    Unprocessable {
+        code: &'static str,
+        field: String,
+        message: String,
+    },
+    #[error("provider `{0}` not found")]
+    NotFound(String),
+    #[error("provider `{0}` is not active")]
+    Inactive(String),
+    #[error("a provider with code `{0}` exists")]
+    CodeTaken(String),
+    #[error(transparent)]
+    Db(#[from] DbError),
+    #[error(transparent)]
+    Crypto(#[from] CryptoError),
+    /// Stored TLS material that no longer builds a client (checked when it was stored).
+    #[error("provider `{provider}`: {error}")]
+    Tls {
+        provider: String,
+        error: tls::TlsError,
+    },
+}
+
+impl From<sqlx::Error> for ProviderError {
+    fn from(e: sqlx::Error) -> Self {
+        Self::Db(DbError::Sqlx(e))
+    }
+}
+
+/// A certificate as the admin API shows it.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CertificateView {
+    pub subject: String,
+    pub issuer: String,
+    /// ISO 8601 UTC.
+    pub not_after: String,
+}
+
+/// A provider's TLS material as the admin API shows it: certificates summarised, the key
+/// only as present or not.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TlsView {
+    /// The private CA's certificates, trusted beside the public roots.
+    pub ca_certificates: Vec<CertificateView>,
+    /// The mTLS client certificate (the first of its PEM).
+    pub client_certificate: Option<CertificateView>,
+    pub has_client_key: bool,
+}
+
+/// A provider as the admin API shows it: never a secret.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderView {
+    #[schema(format = Uuid)]
+    pub provider_id: String,
+    pub code: String,
+    pub name: String,
+    pub api_base_url: String,
+    /// The token endpoint in use (the default one when none was set).
+    pub token_url: String,
+    pub client_id: String,
+    /// Always true: the secret is stored sealed and never shown.
+    pub has_client_secret: bool,
+    pub pix_key: String,
+    pub tls: TlsView,
+    pub active: bool,
+    /// The gateways whose `providerCode` is this provider's code.
+    pub gateways: Vec<String>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+fn certificate_views(pem: Option<&str>) -> Vec<CertificateView> {
+    let certs = pem
+        .and_then(|p| tls::certificates(p).ok())
+        .unwrap_or_default();
+    certs
+        .iter()
+        .filter_map(tls::summary)
+        .map(|s| CertificateView {
+            subject: s.subject,
+            issuer: s.issuer,
+            not_after: iso8601(s.not_after_ms),
+        })
+        .collect()
+}
+
+async fn view(db: &Db, p: sql::Provider) -> Result<ProviderView, ProviderError> {
+    let gateways = sql::gateway_aliases(&db.read, &p.code).await?;
+    Ok(ProviderView {
+        token_url: p
+            .token_url
+            .clone()
+            .unwrap_or_else(|| request::default_token_url(&p.api_base_url)),
+        tls: TlsView {
+            ca_certificates: certificate_views(p.ca_pem.as_deref()),
+            client_certificate: certificate_views(p.client_cert_pem.as_deref())
+                .into_iter()
+                .next(),
+            has_client_key: p.client_key_sealed.is_some(),
+        },
+        provider_id: p.id,
+        code: p.code,
+        name: p.name,
+        api_base_url: p.api_base_url,
+        client_id: p.client_id,
+        has_client_secret: true,
+        pix_key: p.pix_key,
+        active: p.active.0,
+        gateways,
+        created_at: iso8601(p.created_at),
+        updated_at: iso8601(p.updated_at),
+    })
+}
+
+/// Seals the TLS material into the row's columns.
+fn apply_tls(
+    row: &mut sql::Provider,
+    key: &MasterKey,
+    tls: request::TlsMaterial,
+) -> Result<(), ProviderError> {
+    row.ca_pem = tls.ca_pem;
+    match tls.identity {
+        Some(identity) => {
+            row.client_cert_pem = Some(identity.cert_pem);
+            row.client_key_sealed = Some(key.seal(identity.key_pem.expose().as_bytes())?);
+        }
+        None => {
+            row.client_cert_pem = None;
+            row.client_key_sealed = None;
+        }
+    }
+    Ok(())
+}
+
+pub async fn create(
+    db: &Db,
+    key: &MasterKey,
+    new: NewProvider,
+) -> Result<ProviderView, ProviderError> {
+    let now = db::now_ms();
+    let mut row = sql::Provider {
+        id: uuid::Uuid::now_v7().to_string(),
+        client_secret_sealed: key.seal(new.client_secret.expose().as_bytes())?,
+        callback_token_sealed: key.seal(crypto::random_token()?.as_bytes())?,
+        code: new.code,
+        name: new.name,
+        api_base_url: new.api_base_url,
+        token_url: new.token_url,
+        client_id: new.client_id,
+        pix_key: new.pix_key,
+        ca_pem: None,
+        client_cert_pem: None,
+        client_key_sealed: None,
+        active: Flag(true),
+        created_at: now,
+        updated_at: now,
+    };
+    apply_tls(&mut row, key, new.tls)?;
+    sql::insert(&db.write, &row)
+        .await
+        .map_err(|e| match violated_constraint(&e).as_deref() {
+            Some("providers_code_key") => ProviderError::CodeTaken(row.code.clone()),
+            _ => e.into(),
+        })?;
+    view(db, row).await
+}
+
+pub async fn list(db: &Db) -> Result<Vec<ProviderView>, ProviderError> {
+    let mut views = Vec::new();
+    for row in sql::list(&db.read).await? {
+        views.push(view(db, row).await?);
+    }
+    Ok(views)
+}
+
+pub async fn get(db: &Db, code: &str) -> Result<ProviderView, ProviderError> {
+    let row = sql::by_code(&db.read, code)
+        .await?
+        .ok_or_else(|| ProviderError::NotFound(code.to_owned()))?;
+    view(db, row).await
+}
+
+pub async fn update(
+    db: &Db,
+    key: &MasterKey,
+    code: &str,
+    changes: ProviderChanges,
+) -> Result<ProviderView, ProviderError> {
+    let mut row = sql::by_code(&db.write, code)
+        .await?
+        .ok_or_else(|| ProviderError::NotFound(code.to_owned()))?;
+    let ProviderChanges {
+        name,
+        api_base_url,
+        token_url,
+        client_id,
+        client_secret,
+        pix_key,
+        tls,
+        active,
+    } = changes;
+    if let Some(name) = name {
+        row.name = name;
+    }
+    if let Some(url) = api_base_url {
+        row.api_base_url = url;
+    }
+    if let Some(url) = token_url {
+        row.token_url = Some(url);
+    }
+    if let Some(id) = client_id {
+        row.client_id = id;
+    }
+    if let Some(secret) = client_secret {
+        row.client_secret_sealed = key.seal(secret.expose().as_bytes())?;
+    }
+    if let Some(pix_key) = pix_key {
+        row.pix_key = pix_key;
+    }
+    if let Some(tls) = tls {
+        apply_tls(&mut row, key, tls)?;
+    }
+    if let Some(active) = active {
+        row.active = Flag(active);
+    }
+    // Strictly later than before, so a client built from the old row is never reused.
+    row.updated_at = db::now_ms().max(row.updated_at + 1);
+    sql::update(&db.write, &row).await?;
+    view(db, row).await
+}
+
+/// Reports every exchange to the metrics and to the providers' health.
+struct Observer {
+    metrics: PspMetrics,
+    health: Arc<HealthBook>,
+}
+
+impl CallObserver for Observer {
+    fn observe(&self, call: &CallRecord<'_>) {
+        self.metrics.observe(
+            call.provider,
+            call.operation.as_str(),
+            call.outcome.as_str(),
+            call.elapsed.as_secs_f64(),
+        );
+        self.health.record(call, db::now_ms());
+    }
+}
+
+/// The providers at run time: a client per provider, rebuilt when the provider changes,
+/// and their health.
+pub struct Providers {
+    settings: PspArgs,
+    health: Arc<HealthBook>,
+    observer: Arc<Observer>,
+    /// By code: the row's `updated_at` the client was built from, and the client.
+    clients: Mutex<HashMap<String, (i64, Arc<PspClient>)>>,
+}
+
+impl std::fmt::Debug for Providers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Providers").finish_non_exhaustive()
+    }
+}
+
+impl Providers {
+    pub fn new(settings: PspArgs, metrics: PspMetrics) -> Self {
+        let health = Arc::new(HealthBook::default());
+        Self {
+            settings,
+            observer: Arc::new(Observer {
+                metrics,
+                health: health.clone(),
+            }),
+            health,
+            clients: Mutex::default(),
+        }
+    }
+
+    /// The recent health of a provider's PSP, as the provider selection step reads it for
+    /// each of the provider's gateways.
+    pub fn health(&self, provider_code: &str) -> pixgate_policy_logic::GatewayHealth {
+        self.health.health(provider_code, db::now_ms())
+    }
+
+    /// The client of an active provider. Reads the provider's row (so a change made on
+    /// another instance applies at once) and builds a client only when the row changed.
+    pub async fn client(
+        &self,
+        db: &Db,
+        key: &MasterKey,
+        code: &str,
+    ) -> Result<Arc<PspClient>, ProviderError> {
+        let row = sql::by_code(&db.read, code)
+            .await?
+            .ok_or_else(|| ProviderError::NotFound(code.to_owned()))?;
+        if !row.active.0 {
+            return Err(ProviderError::Inactive(code.to_owned()));
+        }
+        if let Some((built_from, client)) = self.lock_clients().get(code)
+            && *built_from == row.updated_at
+        {
+            return Ok(client.clone());
+        }
+        let updated_at = row.updated_at;
+        let client = Arc::new(self.build(key, row)?);
+        self.lock_clients()
+            .insert(code.to_owned(), (updated_at, client.clone()));
+        Ok(client)
+    }
+
+    fn lock_clients(&self) -> std::sync::MutexGuard<'_, HashMap<String, (i64, Arc<PspClient>)>> {
+        self.clients.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn build(&self, key: &MasterKey, row: sql::Provider) -> Result<PspClient, ProviderError> {
+        let provider = row.code.clone();
+        let tls_error = |error| ProviderError::Tls {
+            provider: provider.clone(),
+            error,
+        };
+        let open = |sealed: &str| -> Result<Secret, ProviderError> {
+            let bytes = key.open(sealed)?;
+            String::from_utf8(bytes)
+                .map(Secret::new)
+                .map_err(|_| ProviderError::Crypto(CryptoError::Unseal))
+        };
+        let url = |text: &str| {
+            url::Url::parse(text).map_err(|e| {
+                ProviderError::Db(DbError::Corrupt(format!("provider `{provider}`: URL: {e}")))
+            })
+        };
+        let ca = row
+            .ca_pem
+            .as_deref()
+            .map(tls::certificates)
+            .transpose()
+            .map_err(tls_error)?
+            .unwrap_or_default();
+        let identity = match (&row.client_cert_pem, &row.client_key_sealed) {
+            (Some(cert), Some(sealed)) => {
+                let certs = tls::certificates(cert).map_err(tls_error)?;
+                let key = tls::private_key(open(sealed)?.expose()).map_err(tls_error)?;
+                Some((certs, key))
+            }
+            _ => None,
+        };
+        let token_url = row
+            .token_url
+            .clone()
+            .unwrap_or_else(|| request::default_token_url(&row.api_base_url));
+        let endpoint = Endpoint {
+            api_base: url(&row.api_base_url)?,
+            token_url: url(&token_url)?,
+            client_id: row.client_id,
+            client_secret: open(&row.client_secret_sealed)?,
+            ca,
+            identity,
+            provider: row.code,
+        };
+        let observer: Arc<dyn CallObserver> = self.observer.clone();
+        PspClient::new(endpoint, &self.settings, observer).map_err(tls_error)
+    }
+}
