@@ -1,5 +1,6 @@
 //! The `pixgate` command line: `serve`, `policy` to write, try and manage the policy
-//! components of a running instance, and `admin` for the rest of its admin API (providers).
+//! components of a running instance, `admin` for the rest of its admin API (providers), and
+//! `psp-sim`, a PSP simulator for tests and demos.
 //!
 //! `policy new` and `policy run` work offline; the other `policy` commands are clients of the
 //! admin API ([`admin`]). Exit status: 0 on success, 1 on an error (printed), 2 on a usage
@@ -36,6 +37,9 @@ enum Command {
     /// Work with policy components.
     #[command(subcommand)]
     Policy(PolicyCommand),
+    /// Run a PSP simulator speaking the API Pix subset pixgate uses, with control routes
+    /// under /_sim/ to pay, remove or expire charges and to inject faults.
+    PspSim(crate::psp_sim::SimArgs),
     /// Manage a running instance through its admin API.
     #[command(subcommand)]
     Admin(AdminCommand),
@@ -78,6 +82,7 @@ pub fn main() -> ExitCode {
         Command::Policy(PolicyCommand::New(args)) => report_result(new::new(&args)),
         Command::Policy(PolicyCommand::Manage(command)) => report_result(manage::run(command)),
         Command::Admin(AdminCommand::Providers(command)) => report_result(providers::run(command)),
+        Command::PspSim(args) => psp_sim(&args),
     }
 }
 
@@ -150,6 +155,53 @@ fn serve(config: crate::config::ServeConfig) -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("pixgate: {e:#}");
+                ExitCode::FAILURE
+            }
+        }
+    })
+}
+
+fn psp_sim(args: &crate::psp_sim::SimArgs) -> ExitCode {
+    use tracing_subscriber::EnvFilter;
+    tracing_subscriber::fmt()
+        .with_env_filter(EnvFilter::new("warn"))
+        .with_writer(std::io::stderr)
+        .init();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("psp-sim: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(async move {
+        let sim = match crate::psp_sim::PspSim::bind(args).await {
+            Ok(sim) => sim,
+            Err(e) => {
+                eprintln!("psp-sim: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        // Machine-readable start-up lines, like `pixgate serve`'s.
+        println!("psp-sim: listening on {}", sim.origin);
+        println!("psp-sim: token URL {}/oauth/token", sim.origin);
+        println!("psp-sim: API base URL {}/api/v2", sim.origin);
+        println!("psp-sim: control {}/_sim", sim.origin);
+        println!(
+            "psp-sim: client credentials {}:{}",
+            args.client_id, args.client_secret
+        );
+        if let Some(dir) = &sim.cert_dir {
+            println!("psp-sim: certificates in {}", dir.display());
+        }
+        println!("psp-sim: ready");
+        match sim.run(shutdown_signal()).await {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("psp-sim: {e}");
                 ExitCode::FAILURE
             }
         }

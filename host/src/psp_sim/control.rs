@@ -1,0 +1,320 @@
+//! The simulator's control routes, under `/_sim/`: what a payer, the PSP's back office or a
+//! bad network would do, on demand. `README.md` beside this file lists them with examples.
+//!
+//! They need no token (they are no part of the standard; a test reaches them over the same
+//! TLS and mTLS as the API), and faults and latency never apply to them, so a test can always
+//! steer and read the simulator.
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::{Deserialize, Serialize};
+
+use super::api::{ApiError, parse_json};
+use super::callbacks;
+use super::state::{Faults, Sim, Switches, now_ms, random_alnum};
+use crate::apipix::{Amount, CobStatus, Pix, Timestamp, Txid, Violacao};
+use crate::domain::time::iso8601;
+
+pub(super) fn router(sim: Arc<Sim>) -> Router {
+    Router::new()
+        .route("/_sim/cob/{txid}/pay", post(pay))
+        .route("/_sim/cob/{txid}/remove", post(remove))
+        .route("/_sim/cob/{txid}/expire", post(expire))
+        .route("/_sim/switches", get(get_switches).put(put_switches))
+        .route(
+            "/_sim/faults",
+            get(get_faults).post(post_faults).delete(delete_faults),
+        )
+        .route("/_sim/tokens/expire", post(expire_tokens))
+        .route("/_sim/callbacks", get(get_callbacks))
+        .route("/_sim/callbacks/flush", post(flush_callbacks))
+        .route("/_sim/stats", get(get_stats))
+        .with_state(sim)
+}
+
+/// Control bodies are the simulator's own; their errors name the field like the API's.
+fn invalid(violacoes: Vec<Violacao>) -> ApiError {
+    ApiError::Invalid {
+        name: "RequisicaoInvalida",
+        title: "Requisição inválida.",
+        detail: "O corpo da requisição de controle do simulador é inválido.".to_owned(),
+        violacoes,
+    }
+}
+
+/// An empty body reads as `{}`.
+fn parse_optional<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    let body = if body.iter().all(u8::is_ascii_whitespace) {
+        b"{}".as_slice()
+    } else {
+        body
+    };
+    parse_json(body, "body", invalid)
+}
+
+fn ok_json<T: Serialize>(value: &T) -> Response {
+    (StatusCode::OK, axum::Json(value)).into_response()
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct PayRequest {
+    /// What the payer pays; the charge's amount when absent.
+    valor: Option<Amount>,
+    info_pagador: Option<String>,
+}
+
+/// `POST /_sim/cob/{txid}/pay`: a payer pays the charge. It becomes `CONCLUIDA` with the pix
+/// in `pix[]`, whatever the amount (a wrong amount is for testing the receiver's check), and
+/// the callback goes out as the switches say.
+async fn pay(
+    State(sim): State<Arc<Sim>>,
+    Path(txid): Path<String>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let txid = Txid::parse(&txid).map_err(|_| ApiError::cob_not_found())?;
+    let request: PayRequest = parse_optional(&body)?;
+    let suffix = random_alnum(11)?;
+    let now = now_ms();
+    let mut state = sim.state();
+    let cob = state
+        .cobs
+        .get_mut(&txid)
+        .ok_or_else(ApiError::cob_not_found)?;
+    if cob.status != CobStatus::Ativa {
+        return Err(ApiError::Conflict(format!(
+            "the charge is {:?}, not ATIVA: it cannot be paid",
+            cob.status
+        )));
+    }
+    let expires = cob
+        .calendario
+        .criacao
+        .unix_ms()
+        .saturating_add(i64::from(cob.calendario.expiracao) * 1000);
+    if now >= expires {
+        return Err(ApiError::Conflict(
+            "the charge has expired (criacao + expiracao is past): it cannot be paid".to_owned(),
+        ));
+    }
+    let pix = Pix {
+        end_to_end_id: end_to_end_id(&sim.settings.payer_ispb, now, &suffix),
+        txid: Some(txid.as_str().to_owned()),
+        valor: request.valor.unwrap_or(cob.valor.original),
+        chave: Some(cob.chave.clone()),
+        horario: Timestamp::from_unix_ms(now),
+        info_pagador: request.info_pagador,
+    };
+    cob.status = CobStatus::Concluida;
+    cob.pix.push(pix.clone());
+    let chave = cob.chave.clone();
+    callbacks::notify(&sim, &mut state, &chave, pix.clone());
+    Ok(ok_json(&pix))
+}
+
+/// `E` + the paying PSP's ISPB + `yyyyMMddHHmm` (UTC) + 11 random characters: the shape of the
+/// SPI's end-to-end ids, 32 characters.
+fn end_to_end_id(ispb: &str, at_ms: i64, suffix: &str) -> String {
+    // 2026-11-23T12:34:56.789Z
+    let iso = iso8601(at_ms);
+    let stamp: String = [
+        &iso[0..4],
+        &iso[5..7],
+        &iso[8..10],
+        &iso[11..13],
+        &iso[14..16],
+    ]
+    .concat();
+    format!("E{ispb}{stamp}{suffix}")
+}
+
+/// `POST /_sim/cob/{txid}/remove`: the PSP removes an `ATIVA` charge (`REMOVIDA_PELO_PSP`).
+async fn remove(
+    State(sim): State<Arc<Sim>>,
+    Path(txid): Path<String>,
+) -> Result<Response, ApiError> {
+    let txid = Txid::parse(&txid).map_err(|_| ApiError::cob_not_found())?;
+    let mut state = sim.state();
+    let cob = state
+        .cobs
+        .get_mut(&txid)
+        .ok_or_else(ApiError::cob_not_found)?;
+    if cob.status != CobStatus::Ativa {
+        return Err(ApiError::Conflict(format!(
+            "the charge is {:?}, not ATIVA: it cannot be removed",
+            cob.status
+        )));
+    }
+    cob.status = CobStatus::RemovidaPeloPsp;
+    Ok(ok_json(cob))
+}
+
+/// `POST /_sim/cob/{txid}/expire`: moves the charge's creation back so that its lifetime is
+/// over. Its status stays what it was: in the standard, expiry is not a status.
+async fn expire(
+    State(sim): State<Arc<Sim>>,
+    Path(txid): Path<String>,
+) -> Result<Response, ApiError> {
+    let txid = Txid::parse(&txid).map_err(|_| ApiError::cob_not_found())?;
+    let mut state = sim.state();
+    let cob = state
+        .cobs
+        .get_mut(&txid)
+        .ok_or_else(ApiError::cob_not_found)?;
+    let lifetime_ms = i64::from(cob.calendario.expiracao) * 1000;
+    cob.calendario.criacao = Timestamp::from_unix_ms(now_ms() - lifetime_ms - 1000);
+    Ok(ok_json(cob))
+}
+
+async fn get_switches(State(sim): State<Arc<Sim>>) -> Response {
+    ok_json(&sim.state().switches)
+}
+
+/// `PUT /_sim/switches`: a JSON merge patch (RFC 7386) of the switches; answers them all.
+async fn put_switches(State(sim): State<Arc<Sim>>, body: Bytes) -> Result<Response, ApiError> {
+    let patch: serde_json::Value = parse_optional(&body)?;
+    let mut state = sim.state();
+    let mut current =
+        serde_json::to_value(&state.switches).map_err(|e| ApiError::Internal(e.to_string()))?;
+    merge_patch(&mut current, patch);
+    let switches: Switches = parse_json(current.to_string().as_bytes(), "body", invalid)?;
+    state.switches = switches;
+    Ok(ok_json(&state.switches))
+}
+
+fn merge_patch(target: &mut serde_json::Value, patch: serde_json::Value) {
+    match (target, patch) {
+        (serde_json::Value::Object(target), serde_json::Value::Object(patch)) => {
+            for (key, value) in patch {
+                if value.is_null() {
+                    target.remove(&key);
+                } else {
+                    merge_patch(target.entry(key).or_insert(serde_json::Value::Null), value);
+                }
+            }
+        }
+        (target, patch) => *target = patch,
+    }
+}
+
+async fn get_faults(State(sim): State<Arc<Sim>>) -> Response {
+    ok_json(&sim.state().faults)
+}
+
+/// `POST /_sim/faults`: the next `count` API requests (to `route`, or any) fail or hang;
+/// replaces any faults still pending.
+async fn post_faults(State(sim): State<Arc<Sim>>, body: Bytes) -> Result<Response, ApiError> {
+    let faults: Faults = parse_json(&body, "body", invalid)?;
+    if !(500..=599).contains(&faults.status) {
+        return Err(invalid(vec![Violacao {
+            razao: Some("status must be 500 to 599".to_owned()),
+            propriedade: Some("body.status".to_owned()),
+            valor: Some(faults.status.to_string()),
+        }]));
+    }
+    let mut state = sim.state();
+    state.faults = (faults.remaining > 0).then_some(faults);
+    Ok(ok_json(&state.faults))
+}
+
+async fn delete_faults(State(sim): State<Arc<Sim>>) -> Response {
+    sim.state().faults = None;
+    StatusCode::NO_CONTENT.into_response()
+}
+
+/// `POST /_sim/tokens/expire`: every access token issued so far stops working, as if its
+/// lifetime were over; the client must fetch a new one.
+async fn expire_tokens(State(sim): State<Arc<Sim>>) -> Response {
+    let mut state = sim.state();
+    let expired = state.tokens.len();
+    state.tokens.clear();
+    ok_json(&serde_json::json!({ "expired": expired }))
+}
+
+async fn get_callbacks(State(sim): State<Arc<Sim>>) -> Response {
+    let state = sim.state();
+    ok_json(&serde_json::json!({
+        "held": state.held.len(),
+        "deliveries": state.deliveries,
+    }))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct FlushRequest {
+    #[serde(default)]
+    order: FlushOrder,
+    /// One POST per webhook URL carrying all its pix, instead of one per pix.
+    #[serde(default)]
+    batch: bool,
+}
+
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum FlushOrder {
+    /// The order the payments happened in.
+    #[default]
+    Fifo,
+    /// Newest first: callbacks out of order.
+    Reverse,
+}
+
+/// `POST /_sim/callbacks/flush`: sends the held callbacks, one after the other, in the order
+/// asked, batched or not; answers the deliveries.
+async fn flush_callbacks(State(sim): State<Arc<Sim>>, body: Bytes) -> Result<Response, ApiError> {
+    let request: FlushRequest = parse_optional(&body)?;
+    let mut held = std::mem::take(&mut sim.state().held);
+    if request.order == FlushOrder::Reverse {
+        held.reverse();
+    }
+    // Groups keep the order within each URL; the first pix of a URL decides where its
+    // batch goes among the others.
+    let mut posts: Vec<(String, Vec<Pix>)> = Vec::new();
+    for (url, pix) in held {
+        match posts.iter_mut().find(|(u, _)| request.batch && *u == url) {
+            Some((_, batch)) => batch.push(pix),
+            None => posts.push((url, vec![pix])),
+        }
+    }
+    let mut deliveries = Vec::with_capacity(posts.len());
+    for (url, pix) in posts {
+        deliveries.push(callbacks::post(&sim, &url, pix).await);
+    }
+    Ok(ok_json(&serde_json::json!({ "deliveries": deliveries })))
+}
+
+async fn get_stats(State(sim): State<Arc<Sim>>) -> Response {
+    ok_json(&sim.state().stats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn end_to_end_ids_have_the_spi_shape() {
+        // 2026-11-23T12:34:56.789Z
+        let id = end_to_end_id("12345678", 1_795_437_296_789, "AbCdEfGh123");
+        assert_eq!(id, "E12345678202611231234AbCdEfGh123");
+        assert_eq!(id.len(), 32);
+    }
+
+    #[test]
+    fn merge_patches_replace_only_what_they_name() {
+        let mut switches = serde_json::to_value(Switches::default()).unwrap();
+        merge_patch(
+            &mut switches,
+            serde_json::json!({"callbacks": {"hold": true}, "latencyMs": 5}),
+        );
+        let switches: Switches = serde_json::from_value(switches).unwrap();
+        assert!(switches.callbacks.hold);
+        assert!(!switches.callbacks.duplicate);
+        assert_eq!(switches.latency_ms, 5);
+    }
+}

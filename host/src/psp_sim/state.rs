@@ -1,0 +1,241 @@
+//! What the simulator holds: charges, webhooks, tokens, the switches the control routes set,
+//! and the counters they read. One mutex over all of it: the simulator serves tests, and one
+//! lock makes every request see a consistent PSP (never a charge half paid).
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+use super::{SimArgs, SimError};
+use crate::apipix::{CobCompleta, Pix, Txid};
+
+/// The simulator: its settings, its state and its HTTP client for callbacks.
+pub(super) struct Sim {
+    pub settings: Settings,
+    pub callbacks: super::callbacks::Sender,
+    state: Mutex<State>,
+}
+
+/// What the flags fixed at start.
+pub(super) struct Settings {
+    pub client_id: String,
+    pub client_secret: String,
+    pub token_expires_in: u64,
+    pub merchant_name: String,
+    pub merchant_city: String,
+    pub location_base: String,
+    pub payer_ispb: String,
+}
+
+/// A registered webhook.
+pub(super) struct Webhook {
+    pub url: String,
+    pub criacao_ms: i64,
+}
+
+#[derive(Default)]
+pub(super) struct State {
+    pub cobs: HashMap<Txid, CobCompleta>,
+    pub next_loc_id: i64,
+    pub webhooks: HashMap<String, Webhook>,
+    /// Access token -> when it expires (Unix ms).
+    pub tokens: HashMap<String, i64>,
+    pub switches: Switches,
+    pub faults: Option<Faults>,
+    /// Callbacks kept back while `switches.callbacks.hold` is on, in the order they arose.
+    pub held: Vec<(String, Pix)>,
+    pub deliveries: Vec<Delivery>,
+    pub stats: Stats,
+}
+
+/// Switches that stay as set until set again (`PUT /_sim/switches`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(super) struct Switches {
+    /// Added before every API answer.
+    pub latency_ms: u64,
+    /// Leave `pixCopiaECola` out of charges, as PSPs on versions before 2.x of the standard do.
+    pub omit_pix_copia_e_cola: bool,
+    pub callbacks: CallbackSwitches,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(super) struct CallbackSwitches {
+    /// Send no callback (they are counted as dropped).
+    pub drop: bool,
+    /// Send every callback twice.
+    pub duplicate: bool,
+    /// Keep callbacks back until `POST /_sim/callbacks/flush`, which can reorder and batch them.
+    pub hold: bool,
+}
+
+/// Faults for the next `remaining` API requests (`POST /_sim/faults`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(super) struct Faults {
+    #[serde(rename = "count")]
+    pub remaining: u32,
+    pub kind: FaultKind,
+    /// The status of an `error` fault, 500 to 599.
+    #[serde(default = "default_fault_status")]
+    pub status: u16,
+    /// How long a `hang` lasts before the simulator answers 503 after all.
+    #[serde(default = "default_hang_ms")]
+    pub hang_ms: u64,
+    /// Fail after doing what was asked (the charge is created, the answer lost), instead of
+    /// before.
+    #[serde(default)]
+    pub after_processing: bool,
+    /// Only requests to this route, e.g. `PUT /cob/{txid}`; all API routes when absent.
+    #[serde(default)]
+    pub route: Option<String>,
+}
+
+fn default_fault_status() -> u16 {
+    503
+}
+
+fn default_hang_ms() -> u64 {
+    30_000
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(super) enum FaultKind {
+    Error,
+    Hang,
+}
+
+/// One callback POST and how it went.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct Delivery {
+    pub url: String,
+    pub end_to_end_ids: Vec<String>,
+    /// The receiver's HTTP status, when it answered.
+    pub status: Option<u16>,
+    pub error: Option<String>,
+    pub at_ms: i64,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct Stats {
+    /// `PUT /cob/{txid}` requests processed, per txid: more than one means retries, and
+    /// `cobsCreated` still counts the charge once.
+    pub put_cob: BTreeMap<String, u64>,
+    pub cobs_created: u64,
+    /// Requests per API route (`PUT /cob/{txid}`, `POST /oauth/token`, ...), faults included.
+    pub routes: BTreeMap<String, u64>,
+    pub tokens_issued: u64,
+    pub rejected_tokens: u64,
+    pub faults_injected: u64,
+    pub callbacks: CallbackStats,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct CallbackStats {
+    /// POSTs the receiver answered 2xx.
+    pub delivered: u64,
+    /// POSTs that failed or were answered otherwise.
+    pub failed: u64,
+    pub dropped: u64,
+    pub held: u64,
+}
+
+impl Sim {
+    pub fn new(args: &SimArgs) -> Result<Self, SimError> {
+        let location_base = args.location_base.trim_end_matches('/').to_owned();
+        // A location is the base, a slash and 32 characters; the BR Code carries at most 77.
+        if location_base.is_empty() || location_base.len() + 33 > 77 {
+            return Err(SimError::Usage(
+                "--location-base must be 1 to 44 characters".to_owned(),
+            ));
+        }
+        if args.payer_ispb.len() != 8 || !args.payer_ispb.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(SimError::Usage("--payer-ispb must be 8 digits".to_owned()));
+        }
+        // Every charge's code is built from these: refuse at start what no code could carry.
+        crate::pix::brcode::dynamic(
+            &format!("{location_base}/{}", "0".repeat(32)),
+            &args.merchant_name,
+            &args.merchant_city,
+        )
+        .map_err(|e| SimError::Usage(format!("merchant name, city or location: {e}")))?;
+        Ok(Self {
+            settings: Settings {
+                client_id: args.client_id.clone(),
+                client_secret: args.client_secret.clone(),
+                token_expires_in: args.token_expires_in,
+                merchant_name: args.merchant_name.clone(),
+                merchant_city: args.merchant_city.clone(),
+                location_base,
+                payer_ispb: args.payer_ispb.clone(),
+            },
+            callbacks: super::callbacks::Sender::new(args.callback_ca.as_deref())?,
+            state: Mutex::new(State {
+                next_loc_id: 1,
+                ..State::default()
+            }),
+        })
+    }
+
+    pub fn state(&self) -> MutexGuard<'_, State> {
+        // A panic while holding the lock leaves plain data behind, still consistent enough for
+        // a simulator; serving on beats failing every later request.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+pub(super) fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// `n` random characters of `[0-9A-Za-z]`.
+pub(super) fn random_alnum(n: usize) -> Result<String, getrandom::Error> {
+    const ALPHABET: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    let mut out = String::with_capacity(n);
+    while out.len() < n {
+        let mut buf = [0u8; 32];
+        getrandom::fill(&mut buf)?;
+        // 248 = 4 * 62: taking only bytes below it keeps every character equally likely.
+        for b in buf.into_iter().filter(|b| *b < 248) {
+            if out.len() == n {
+                break;
+            }
+            out.push(char::from(ALPHABET[usize::from(b % 62)]));
+        }
+    }
+    Ok(out)
+}
+
+/// `n` random lowercase hex characters.
+pub(super) fn random_hex(n: usize) -> Result<String, getrandom::Error> {
+    let mut buf = vec![0u8; n.div_ceil(2)];
+    getrandom::fill(&mut buf)?;
+    let mut hex = hex::encode(buf);
+    hex.truncate(n);
+    Ok(hex)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_identifiers_have_the_asked_shape() {
+        let a = random_alnum(11).unwrap();
+        assert_eq!(a.len(), 11);
+        assert!(a.bytes().all(|b| b.is_ascii_alphanumeric()));
+        assert_ne!(a, random_alnum(11).unwrap());
+        let h = random_hex(32).unwrap();
+        assert_eq!(h.len(), 32);
+        assert!(h.bytes().all(|b| b.is_ascii_hexdigit()));
+    }
+}

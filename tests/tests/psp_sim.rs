@@ -1,0 +1,717 @@
+//! `pixgate psp-sim` end to end: the real binary over https with mTLS (its generated CA and
+//! client certificate), driven by a real client and posting callbacks to a real HTTPS receiver
+//! on loopback. What pixgate's PSP side will rely on: tokens that expire, idempotent
+//! `PUT /cob/{txid}`, reads, payments with the right and a wrong amount, removal, expiry, and
+//! every switch (latency, 5xx, hangs, dropped, duplicated, held, reordered and batched
+//! callbacks).
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use pixgate::apipix::{CobCompleta, CobStatus, Pix, Problema, TokenResponse, txid_for};
+use pixgate_e2e::receiver::{Receiver, TestCa};
+use pixgate_e2e::{install_tls_provider, pixgate_bin};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+const WAIT: Duration = Duration::from_secs(10);
+const CHAVE: &str = "7d9f0335-8dcc-4054-9bf9-0dbd61d36906";
+
+/// A running simulator; killed when dropped.
+struct Sim {
+    child: Child,
+    origin: String,
+    certs: tempfile::TempDir,
+    stderr: Arc<Mutex<String>>,
+    /// Trusts the generated CA and presents the generated client certificate.
+    client: reqwest::Client,
+}
+
+impl Drop for Sim {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A client trusting `ca.pem` of `dir`, presenting its `client.pem` when `mtls`, giving up after
+/// `timeout`.
+fn client(dir: &Path, mtls: bool, timeout: Duration) -> reqwest::Client {
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    install_tls_provider();
+    let mut roots = rustls::RootCertStore::empty();
+    for cert in CertificateDer::pem_file_iter(dir.join("ca.pem")).unwrap() {
+        roots.add(cert.unwrap()).unwrap();
+    }
+    let builder = rustls::ClientConfig::builder().with_root_certificates(roots);
+    let tls = if mtls {
+        let chain = CertificateDer::pem_file_iter(dir.join("client.pem"))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let key = PrivateKeyDer::from_pem_file(dir.join("client-key.pem")).unwrap();
+        builder.with_client_auth_cert(chain, key).unwrap()
+    } else {
+        builder.with_no_client_auth()
+    };
+    reqwest::Client::builder()
+        .tls_backend_preconfigured(tls)
+        .no_proxy()
+        .timeout(timeout)
+        .build()
+        .unwrap()
+}
+
+impl Sim {
+    /// `pixgate psp-sim` on 127.0.0.1:0 with mTLS, generated certificates, and callbacks over
+    /// https trusting the receiver's CA.
+    fn start(ca: &TestCa, extra: &[&str]) -> Sim {
+        let certs = tempfile::tempdir().unwrap();
+        let mut args = vec![
+            "psp-sim".to_owned(),
+            "--listen".to_owned(),
+            "127.0.0.1:0".to_owned(),
+            "--mtls".to_owned(),
+            "--cert-dir".to_owned(),
+            certs.path().display().to_string(),
+            "--callback-ca".to_owned(),
+            ca.ca_file().display().to_string(),
+        ];
+        args.extend(extra.iter().map(|a| (*a).to_owned()));
+        let (child, origin, stderr) = launch(&args);
+        let client = client(certs.path(), true, WAIT);
+        Sim {
+            child,
+            origin,
+            certs,
+            stderr,
+            client,
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.origin)
+    }
+
+    fn api(&self, path: &str) -> String {
+        format!("{}/api/v2{path}", self.origin)
+    }
+
+    async fn token(&self) -> String {
+        let response = self
+            .client
+            .post(self.url("/oauth/token"))
+            .basic_auth("psp-sim-client", Some("psp-sim-secret"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body("grant_type=client_credentials")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{}", self.logs());
+        let token: TokenResponse = response.json().await.unwrap();
+        token.access_token
+    }
+
+    async fn put_cob(&self, token: &str, txid: &str, body: &Value) -> (StatusCode, Value) {
+        let r = self
+            .client
+            .put(self.api(&format!("/cob/{txid}")))
+            .bearer_auth(token)
+            .json(body)
+            .send()
+            .await
+            .unwrap();
+        (r.status(), r.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn get_cob(&self, token: &str, txid: &str) -> (StatusCode, Value) {
+        let r = self
+            .client
+            .get(self.api(&format!("/cob/{txid}")))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap();
+        (r.status(), r.json().await.unwrap_or(Value::Null))
+    }
+
+    /// A control route; the status and the JSON answer.
+    async fn control(&self, method: reqwest::Method, path: &str, body: Value) -> (u16, Value) {
+        let r = self
+            .client
+            .request(method, self.url(&format!("/_sim{path}")))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        (r.status().as_u16(), r.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn sim_post(&self, path: &str, body: Value) -> (u16, Value) {
+        self.control(reqwest::Method::POST, path, body).await
+    }
+
+    async fn stats(&self) -> Value {
+        self.control(reqwest::Method::GET, "/stats", Value::Null)
+            .await
+            .1
+    }
+
+    fn logs(&self) -> String {
+        self.stderr.lock().unwrap().clone()
+    }
+}
+
+/// Starts `pixgate` with `args`; waits for `psp-sim: ready` and returns the origin it printed.
+fn launch(args: &[String]) -> (Child, String, Arc<Mutex<String>>) {
+    let mut child = Command::new(pixgate_bin())
+        .args(args)
+        .env_clear()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdin(Stdio::null())
+        .spawn()
+        .expect("start pixgate psp-sim");
+    let stdout = child.stdout.take().unwrap();
+    let stderr_pipe = child.stderr.take().unwrap();
+    let stderr = Arc::new(Mutex::new(String::new()));
+    {
+        let stderr = stderr.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr_pipe).lines().map_while(Result::ok) {
+                let mut s = stderr.lock().unwrap();
+                s.push_str(&line);
+                s.push('\n');
+            }
+        });
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut origin = String::new();
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if let Some(rest) = line.strip_prefix("psp-sim: listening on ") {
+                origin = rest.trim().to_owned();
+            } else if line == "psp-sim: ready" {
+                let _ = tx.send(origin.clone());
+            }
+        }
+    });
+    match rx.recv_timeout(Duration::from_secs(60)) {
+        Ok(origin) => (child, origin, stderr),
+        Err(_) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("psp-sim did not start:\n{}", stderr.lock().unwrap());
+        }
+    }
+}
+
+fn cob_body(original: &str) -> Value {
+    json!({
+        "calendario": {"expiracao": 3600},
+        "devedor": {"cpf": "52998224725", "nome": "Ana Souza"},
+        "valor": {"original": original},
+        "chave": CHAVE,
+        "solicitacaoPagador": "order-10042"
+    })
+}
+
+fn cob(value: &Value) -> CobCompleta {
+    serde_json::from_value(value.clone()).unwrap_or_else(|e| panic!("{e}: {value}"))
+}
+
+/// The callbacks the receiver got, as the pix they carry, in arrival order.
+fn callback_pix(receiver: &Receiver) -> Vec<Vec<Pix>> {
+    receiver
+        .received()
+        .iter()
+        .map(|r| {
+            assert_eq!(r.path, "/hooks/t0k3n/pix");
+            serde_json::from_value::<Vec<Pix>>(r.json()["pix"].clone()).unwrap()
+        })
+        .collect()
+}
+
+async fn register_webhook(sim: &Sim, token: &str, receiver: &Receiver) {
+    let r = sim
+        .client
+        .put(sim.api(&format!("/webhook/{CHAVE}")))
+        .bearer_auth(token)
+        .json(&json!({"webhookUrl": receiver.ip_url("/hooks/t0k3n")}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_charge_from_token_to_callback_over_mtls() {
+    let ca = TestCa::new();
+    let receiver = Receiver::start(&ca).await;
+    let sim = Sim::start(&ca, &[]);
+    assert!(
+        sim.origin.starts_with("https://127.0.0.1:"),
+        "{}",
+        sim.origin
+    );
+
+    // mTLS: without the client certificate there is no connection at all.
+    let anonymous = client(sim.certs.path(), false, WAIT);
+    assert!(
+        anonymous
+            .post(sim.url("/oauth/token"))
+            .send()
+            .await
+            .is_err()
+    );
+
+    // Tokens: wrong secret, wrong grant, then the real thing; the API wants one.
+    let r = sim
+        .client
+        .post(sim.url("/oauth/token"))
+        .basic_auth("psp-sim-client", Some("wrong"))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("grant_type=client_credentials")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(r.json::<Value>().await.unwrap()["error"], "invalid_client");
+    let r = sim
+        .client
+        .post(sim.url("/oauth/token"))
+        .basic_auth("psp-sim-client", Some("psp-sim-secret"))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("grant_type=password")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+    let token = sim.token().await;
+    let txid = txid_for("store-1", "checkout-10042-1");
+    let r = sim
+        .client
+        .get(sim.api(&format!("/cob/{txid}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        r.headers()["content-type"],
+        "application/problem+json",
+        "the standard's error body"
+    );
+
+    // The webhook, registered and read back.
+    register_webhook(&sim, &token, &receiver).await;
+    let r = sim
+        .client
+        .get(sim.api(&format!("/webhook/{CHAVE}")))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    let webhook: Value = r.json().await.unwrap();
+    assert_eq!(webhook["webhookUrl"], receiver.ip_url("/hooks/t0k3n"));
+    assert_eq!(webhook["chave"], CHAVE);
+
+    // PUT /cob/{txid}: created, with a BR Code pointing at its location.
+    let (status, created) = sim.put_cob(&token, &txid, &cob_body("129.90")).await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let created = cob(&created);
+    assert_eq!(created.status, CobStatus::Ativa);
+    assert_eq!(created.revisao, 0);
+    assert_eq!(created.txid.as_str(), txid);
+    assert_eq!(created.valor.original.centavos(), 12_990);
+    let location = created.location.clone().unwrap();
+    assert_eq!(
+        created.loc.as_ref().unwrap().location.as_ref(),
+        Some(&location)
+    );
+    let code = pixgate::pix::brcode::parse(created.pix_copia_e_cola.as_ref().unwrap()).unwrap();
+    assert_eq!(code.location(), Some(location.as_str()));
+
+    // The same PUT again (a retry): the same charge, and one charge at the PSP.
+    let (status, again) = sim.put_cob(&token, &txid, &cob_body("129.90")).await;
+    assert_eq!(status, StatusCode::CREATED);
+    assert_eq!(cob(&again), created);
+    let stats = sim.stats().await;
+    assert_eq!(stats["putCob"][&txid], 2);
+    assert_eq!(stats["cobsCreated"], 1);
+    assert_eq!(stats["routes"]["PUT /cob/{txid}"], 2);
+
+    // GET /cob/{txid}, and an unknown txid.
+    let (status, read) = sim.get_cob(&token, &txid).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(cob(&read), created);
+    let (status, missing) = sim.get_cob(&token, &"a".repeat(32)).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let problem: Problema = serde_json::from_value(missing).unwrap();
+    assert_eq!(
+        problem.kind,
+        "https://pix.bcb.gov.br/api/v2/error/CobNaoEncontrado"
+    );
+
+    // A payer pays: CONCLUIDA with the pix, and the callback reaches the receiver.
+    let (status, paid) = sim.sim_post(&format!("/cob/{txid}/pay"), json!({})).await;
+    assert_eq!(status, 200, "{paid}");
+    let pix: Pix = serde_json::from_value(paid).unwrap();
+    assert_eq!(pix.end_to_end_id.len(), 32);
+    assert!(pix.end_to_end_id.starts_with("E12345678"));
+    assert_eq!(pix.valor.centavos(), 12_990);
+    let (_, read) = sim.get_cob(&token, &txid).await;
+    let read = cob(&read);
+    assert_eq!(read.status, CobStatus::Concluida);
+    assert_eq!(read.pix, vec![pix.clone()]);
+    receiver.wait_for(1, WAIT).await;
+    assert_eq!(callback_pix(&receiver), vec![vec![pix.clone()]]);
+    // Paid once only.
+    let (status, _) = sim.sim_post(&format!("/cob/{txid}/pay"), json!({})).await;
+    assert_eq!(status, 409);
+    // A paid charge cannot be changed by a different PUT.
+    let (status, refused) = sim.put_cob(&token, &txid, &cob_body("1.00")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}");
+
+    // A wrong amount is recorded as paid, for the receiver to notice.
+    let wrong = txid_for("store-1", "checkout-wrong-amount");
+    sim.put_cob(&token, &wrong, &cob_body("50.00")).await;
+    let (status, paid) = sim
+        .sim_post(&format!("/cob/{wrong}/pay"), json!({"valor": "49.99"}))
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(paid["valor"], "49.99");
+    let (_, read) = sim.get_cob(&token, &wrong).await;
+    assert_eq!(read["status"], "CONCLUIDA");
+    assert_eq!(read["valor"]["original"], "50.00");
+    assert_eq!(read["pix"][0]["valor"], "49.99");
+
+    // Removed by the receiver (PATCH) and by the PSP (control route).
+    let by_user = txid_for("store-1", "checkout-removed-by-user");
+    sim.put_cob(&token, &by_user, &cob_body("10.00")).await;
+    let r = sim
+        .client
+        .patch(sim.api(&format!("/cob/{by_user}")))
+        .bearer_auth(&token)
+        .json(&json!({"status": "REMOVIDA_PELO_USUARIO_RECEBEDOR"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    let removed = cob(&r.json().await.unwrap());
+    assert_eq!(removed.status, CobStatus::RemovidaPeloUsuarioRecebedor);
+    assert_eq!(removed.revisao, 1);
+    let by_psp = txid_for("store-1", "checkout-removed-by-psp");
+    sim.put_cob(&token, &by_psp, &cob_body("10.00")).await;
+    let (status, _) = sim
+        .sim_post(&format!("/cob/{by_psp}/remove"), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    let (_, read) = sim.get_cob(&token, &by_psp).await;
+    assert_eq!(read["status"], "REMOVIDA_PELO_PSP");
+    let (status, _) = sim.sim_post(&format!("/cob/{by_psp}/pay"), json!({})).await;
+    assert_eq!(status, 409, "a removed charge cannot be paid");
+
+    // Expired: still ATIVA (expiry is no status), but past criacao + expiracao, and unpayable.
+    let expired = txid_for("store-1", "checkout-expired");
+    sim.put_cob(&token, &expired, &cob_body("10.00")).await;
+    let (status, _) = sim
+        .sim_post(&format!("/cob/{expired}/expire"), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    let (_, read) = sim.get_cob(&token, &expired).await;
+    let read = cob(&read);
+    assert_eq!(read.status, CobStatus::Ativa);
+    let now_ms = i64::try_from(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis(),
+    )
+    .unwrap();
+    assert!(
+        read.calendario.criacao.unix_ms() + i64::from(read.calendario.expiracao) * 1000 < now_ms
+    );
+    let (status, _) = sim
+        .sim_post(&format!("/cob/{expired}/pay"), json!({}))
+        .await;
+    assert_eq!(status, 409);
+
+    // The standard's rules, each violation named.
+    let mut bad = cob_body("0.00");
+    bad["devedor"] = json!({"cpf": "123", "nome": "Ana"});
+    let (status, refused) = sim.put_cob(&token, &"b".repeat(32), &bad).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let problem: Problema = serde_json::from_value(refused).unwrap();
+    let fields: Vec<_> = problem
+        .violacoes
+        .iter()
+        .filter_map(|v| v.propriedade.clone())
+        .collect();
+    assert_eq!(fields, ["cob.devedor", "cob.valor.original"]);
+    let (status, _) = sim.put_cob(&token, "short", &cob_body("1.00")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+
+    // The webhook removed: the next payment sends nothing.
+    let r = sim
+        .client
+        .delete(sim.api(&format!("/webhook/{CHAVE}")))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::NO_CONTENT);
+    let quiet = txid_for("store-1", "checkout-no-webhook");
+    sim.put_cob(&token, &quiet, &cob_body("10.00")).await;
+    sim.sim_post(&format!("/cob/{quiet}/pay"), json!({})).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        receiver.count(),
+        2,
+        "the wrong-amount payment's callback and the first"
+    );
+}
+
+#[tokio::test]
+async fn faults_latency_and_token_expiry() {
+    let ca = TestCa::new();
+    let sim = Sim::start(&ca, &[]);
+    let token = sim.token().await;
+
+    // Two 503s on PUT /cob only, then success; other routes are untouched meanwhile.
+    let (status, _) = sim
+        .sim_post(
+            "/faults",
+            json!({"count": 2, "kind": "error", "route": "PUT /cob/{txid}"}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let txid = txid_for("store-1", "faults");
+    let (status, _) = sim.get_cob(&token, &txid).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "GET is not faulted");
+    for _ in 0..2 {
+        let (status, body) = sim.put_cob(&token, &txid, &cob_body("10.00")).await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(
+            body["type"],
+            "https://pix.bcb.gov.br/api/v2/error/ServicoIndisponivel"
+        );
+    }
+    let (status, _) = sim.put_cob(&token, &txid, &cob_body("10.00")).await;
+    assert_eq!(status, StatusCode::CREATED);
+    let stats = sim.stats().await;
+    assert_eq!(stats["faultsInjected"], 2);
+    assert_eq!(
+        stats["putCob"][&txid], 1,
+        "faulted requests were not processed"
+    );
+
+    // A 500 after processing: the charge exists though the answer was lost; the retry finds it.
+    sim.sim_post(
+        "/faults",
+        json!({"count": 1, "kind": "error", "status": 500, "afterProcessing": true}),
+    )
+    .await;
+    let lost = txid_for("store-1", "answer-lost");
+    let (status, _) = sim.put_cob(&token, &lost, &cob_body("10.00")).await;
+    assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
+    let (status, retried) = sim.put_cob(&token, &lost, &cob_body("10.00")).await;
+    assert_eq!(status, StatusCode::CREATED);
+    assert_eq!(retried["revisao"], 0);
+    let stats = sim.stats().await;
+    assert_eq!(stats["putCob"][&lost], 2);
+    assert_eq!(stats["cobsCreated"], 2, "one charge per txid");
+
+    // A hang: the client's timeout fires; the simulator still answers later.
+    sim.sim_post(
+        "/faults",
+        json!({"count": 1, "kind": "hang", "hangMs": 3000}),
+    )
+    .await;
+    let impatient = client(sim.certs.path(), true, Duration::from_millis(500));
+    let started = Instant::now();
+    let err = impatient
+        .get(sim.api(&format!("/cob/{txid}")))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap_err();
+    assert!(err.is_timeout(), "{err}");
+    assert!(started.elapsed() < Duration::from_secs(2));
+
+    // Faults can be cleared.
+    sim.sim_post("/faults", json!({"count": 5, "kind": "error"}))
+        .await;
+    let (status, _) = sim
+        .control(reqwest::Method::DELETE, "/faults", Value::Null)
+        .await;
+    assert_eq!(status, 204);
+    assert_eq!(sim.get_cob(&token, &txid).await.0, StatusCode::OK);
+
+    // Latency on every API answer.
+    sim.control(reqwest::Method::PUT, "/switches", json!({"latencyMs": 300}))
+        .await;
+    let started = Instant::now();
+    assert_eq!(sim.get_cob(&token, &txid).await.0, StatusCode::OK);
+    assert!(started.elapsed() >= Duration::from_millis(300));
+    let (_, switches) = sim
+        .control(reqwest::Method::PUT, "/switches", json!({"latencyMs": 0}))
+        .await;
+    assert_eq!(switches["latencyMs"], 0);
+
+    // A PSP before v2: no pixCopiaECola (pixgate builds the code from the location).
+    sim.control(
+        reqwest::Method::PUT,
+        "/switches",
+        json!({"omitPixCopiaECola": true}),
+    )
+    .await;
+    let old = txid_for("store-1", "no-copia-e-cola");
+    let (_, created) = sim.put_cob(&token, &old, &cob_body("10.00")).await;
+    assert!(created.get("pixCopiaECola").is_none(), "{created}");
+    assert!(created["location"].is_string());
+
+    // Tokens revoked at the PSP: 401, and a new token works.
+    let (status, expired) = sim.sim_post("/tokens/expire", json!({})).await;
+    assert_eq!(status, 200);
+    assert_eq!(expired["expired"], 1);
+    assert_eq!(sim.get_cob(&token, &txid).await.0, StatusCode::UNAUTHORIZED);
+    let fresh = sim.token().await;
+    assert_eq!(sim.get_cob(&fresh, &txid).await.0, StatusCode::OK);
+    assert_eq!(sim.stats().await["rejectedTokens"], 1);
+
+    // Tokens expire by themselves after --token-expires-in.
+    let short = Sim::start(&ca, &["--token-expires-in", "1"]);
+    let token = short.token().await;
+    assert_eq!(short.get_cob(&token, &txid).await.0, StatusCode::NOT_FOUND);
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    assert_eq!(
+        short.get_cob(&token, &txid).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+}
+
+#[tokio::test]
+async fn callbacks_dropped_duplicated_held_reordered_and_batched() {
+    let ca = TestCa::new();
+    let receiver = Receiver::start(&ca).await;
+    let sim = Sim::start(&ca, &[]);
+    let token = sim.token().await;
+    register_webhook(&sim, &token, &receiver).await;
+    let set = |callbacks: Value| {
+        sim.control(
+            reqwest::Method::PUT,
+            "/switches",
+            json!({ "callbacks": callbacks }),
+        )
+    };
+    let mut n = 0;
+    let mut pay = async || {
+        n += 1;
+        let txid = txid_for("store-1", &format!("callbacks-{n}"));
+        sim.put_cob(&token, &txid, &cob_body("10.00")).await;
+        let (status, pix) = sim.sim_post(&format!("/cob/{txid}/pay"), json!({})).await;
+        assert_eq!(status, 200);
+        serde_json::from_value::<Pix>(pix).unwrap()
+    };
+
+    // Dropped: nothing arrives, the payment is still there to read.
+    set(json!({"drop": true})).await;
+    pay().await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(receiver.count(), 0);
+    assert_eq!(sim.stats().await["callbacks"]["dropped"], 1);
+
+    // Duplicated: the same body twice.
+    set(json!({"drop": false, "duplicate": true})).await;
+    let twice = pay().await;
+    receiver.wait_for(2, WAIT).await;
+    assert_eq!(
+        callback_pix(&receiver),
+        vec![vec![twice.clone()], vec![twice]]
+    );
+
+    // Held, then flushed newest first: out of order.
+    set(json!({"duplicate": false, "hold": true})).await;
+    let (a, b, c) = (pay().await, pay().await, pay().await);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(receiver.count(), 2);
+    let (status, flushed) = sim
+        .sim_post("/callbacks/flush", json!({"order": "reverse"}))
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(flushed["deliveries"].as_array().unwrap().len(), 3);
+    assert_eq!(callback_pix(&receiver)[2..], [vec![c], vec![b], vec![a]]);
+
+    // Held, then flushed as one batch.
+    let (d, e) = (pay().await, pay().await);
+    let (_, flushed) = sim
+        .sim_post("/callbacks/flush", json!({"batch": true}))
+        .await;
+    assert_eq!(flushed["deliveries"].as_array().unwrap().len(), 1);
+    assert_eq!(callback_pix(&receiver)[5..], [vec![d, e]]);
+
+    let (_, log) = sim
+        .control(reqwest::Method::GET, "/callbacks", Value::Null)
+        .await;
+    assert_eq!(log["held"], 0);
+    let deliveries = log["deliveries"].as_array().unwrap();
+    assert_eq!(deliveries.len(), 6);
+    assert!(deliveries.iter().all(|d| d["status"] == 200), "{log}");
+    assert_eq!(sim.stats().await["callbacks"]["delivered"], 6);
+}
+
+#[test]
+fn plain_http_serves_loopback_only() {
+    let out = Command::new(pixgate_bin())
+        .args(["psp-sim", "--plain-http", "--listen", "0.0.0.0:0"])
+        .env_clear()
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("loopback"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[tokio::test]
+async fn plain_http_on_loopback_for_demos() {
+    let (child, origin, _stderr) = launch(&[
+        "psp-sim".to_owned(),
+        "--plain-http".to_owned(),
+        "--listen".to_owned(),
+        "127.0.0.1:0".to_owned(),
+        "--client-id".to_owned(),
+        "demo".to_owned(),
+        "--client-secret".to_owned(),
+        "s3cret".to_owned(),
+    ]);
+    struct Kill(Child);
+    impl Drop for Kill {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let _child = Kill(child);
+    assert!(origin.starts_with("http://127.0.0.1:"), "{origin}");
+    install_tls_provider();
+    let client = reqwest::Client::new();
+    let r = client
+        .post(format!("{origin}/oauth/token"))
+        .basic_auth("demo", Some("s3cret"))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("grant_type=client_credentials")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    let token: TokenResponse = r.json().await.unwrap();
+    assert_eq!(token.token_type, "Bearer");
+    assert_eq!(token.expires_in, 3600);
+}
