@@ -222,10 +222,6 @@ impl PspClient {
         })
     }
 
-    pub fn provider(&self) -> &str {
-        &self.provider
-    }
-
     /// `PUT /cob/{txid}`: creates the charge, or answers the one this txid already names.
     /// A [`ErrorKind::Transient`] or [`ErrorKind::Protocol`] failure leaves it unknown whether
     /// the charge exists: read it with [`Self::get_cob`] or put it again (same txid, same
