@@ -715,3 +715,44 @@ async fn plain_http_on_loopback_for_demos() {
     assert_eq!(token.token_type, "Bearer");
     assert_eq!(token.expires_in, 3600);
 }
+
+/// Certificates given by flags: a second simulator serves the first one's server certificate
+/// and requires client certificates of its CA, generating nothing.
+#[tokio::test]
+async fn given_certificates_and_client_ca() {
+    let ca = TestCa::new();
+    let first = Sim::start(&ca, &[]);
+    let dir = first.certs.path();
+    let path = |name: &str| dir.join(name).display().to_string();
+    let (child, origin, stderr) = launch(&[
+        "psp-sim".to_owned(),
+        "--listen".to_owned(),
+        "127.0.0.1:0".to_owned(),
+        "--cert".to_owned(),
+        path("server.pem"),
+        "--key".to_owned(),
+        path("server-key.pem"),
+        "--mtls".to_owned(),
+        "--client-ca".to_owned(),
+        path("ca.pem"),
+    ]);
+    let second = Sim {
+        child,
+        origin,
+        certs: tempfile::tempdir().unwrap(),
+        stderr,
+        client: client(dir, true, WAIT),
+    };
+    assert_ne!(second.origin, first.origin);
+    let token = second.token().await;
+    let (status, _) = second.get_cob(&token, &"c".repeat(32)).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(
+        client(dir, false, WAIT)
+            .post(second.url("/oauth/token"))
+            .send()
+            .await
+            .is_err(),
+        "a client certificate is required"
+    );
+}

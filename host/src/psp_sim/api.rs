@@ -199,15 +199,106 @@ fn violation(propriedade: &str, razao: impl Into<String>) -> Violacao {
     }
 }
 
+/// The fields of the standard's request bodies. None of them may be `null` there, though
+/// [`crate::apipix`] reads `null` as absent (PSPs answer with it); the simulator, standing in
+/// for a strict PSP, refuses it.
+const STANDARD_FIELDS: &[&str] = &[
+    "calendario",
+    "expiracao",
+    "devedor",
+    "cpf",
+    "cnpj",
+    "nome",
+    "valor",
+    "original",
+    "modalidadeAlteracao",
+    "chave",
+    "solicitacaoPagador",
+    "infoAdicionais",
+    "status",
+    "webhookUrl",
+];
+
+/// The standard's top-level fields that are objects (`valor` is a string elsewhere). serde
+/// also reads a struct from a JSON array (its fields in order), which the standard does not
+/// allow.
+const OBJECT_FIELDS: &[&str] = &["calendario", "devedor", "valor"];
+
+/// The first place where a body breaks the standard's shapes in a way serde would let pass:
+/// a `null` standard field, an array where an object belongs; as (`cob.devedor.nome`, why).
+fn shape_violation(value: &serde_json::Value, path: &str) -> Option<(String, &'static str)> {
+    match value {
+        serde_json::Value::Object(map) => map.iter().find_map(|(key, v)| {
+            let here = format!("{path}.{key}");
+            let known = STANDARD_FIELDS.contains(&key.as_str());
+            if known && v.is_null() {
+                Some((here, "null não é um valor permitido"))
+            } else if !path.contains('.') && OBJECT_FIELDS.contains(&key.as_str()) && !v.is_object()
+            {
+                Some((here, "deve ser um objeto"))
+            } else if key == "infoAdicionais"
+                && !v
+                    .as_array()
+                    .is_some_and(|items| items.iter().all(|i| i.is_object()))
+            {
+                Some((here, "deve ser uma lista de objetos"))
+            } else {
+                shape_violation(v, &here)
+            }
+        }),
+        serde_json::Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| shape_violation(v, &format!("{path}[{i}]"))),
+        _ => None,
+    }
+}
+
+/// Reads a body of the standard: a JSON object with no `null` field and no array where an
+/// object belongs (see [`shape_violation`]), that fits the type.
+fn parse_standard<T: DeserializeOwned>(
+    body: &[u8],
+    root: &str,
+    error: fn(Vec<Violacao>) -> ApiError,
+) -> Result<T, ApiError> {
+    let value = parse_value(body, root, error)?;
+    if !value.is_object() {
+        return Err(error(vec![violation(
+            root,
+            "o corpo deve ser um objeto JSON",
+        )]));
+    }
+    if let Some((path, why)) = shape_violation(&value, root) {
+        return Err(error(vec![violation(&path, why)]));
+    }
+    from_value(value, root, error)
+}
+
 /// Reads a JSON body; a body that is no JSON or does not fit the type is a violation at the
-/// path where it went wrong (`cob.valor.original`).
+/// path where it went wrong (`body.count`).
 pub(super) fn parse_json<T: DeserializeOwned>(
     body: &[u8],
     root: &str,
     error: fn(Vec<Violacao>) -> ApiError,
 ) -> Result<T, ApiError> {
-    let mut de = serde_json::Deserializer::from_slice(body);
-    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+    from_value(parse_value(body, root, error)?, root, error)
+}
+
+fn parse_value(
+    body: &[u8],
+    root: &str,
+    error: fn(Vec<Violacao>) -> ApiError,
+) -> Result<serde_json::Value, ApiError> {
+    serde_json::from_slice(body)
+        .map_err(|e| error(vec![violation(root, format!("JSON inválido: {e}"))]))
+}
+
+fn from_value<T: DeserializeOwned>(
+    value: serde_json::Value,
+    root: &str,
+    error: fn(Vec<Violacao>) -> ApiError,
+) -> Result<T, ApiError> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         let propriedade = if path == "." {
             root.to_owned()
@@ -215,10 +306,7 @@ pub(super) fn parse_json<T: DeserializeOwned>(
             format!("{root}.{path}")
         };
         error(vec![violation(&propriedade, e.inner().to_string())])
-    })?;
-    de.end()
-        .map_err(|e| error(vec![violation(root, e.to_string())]))?;
-    Ok(value)
+    })
 }
 
 fn json<T: serde::Serialize>(status: StatusCode, value: &T) -> Response {
@@ -504,7 +592,7 @@ async fn put_cob(
 ) -> Result<Response, ApiError> {
     let txid = Txid::parse(&txid)
         .map_err(|e| ApiError::invalid_cob(vec![violation("txid", e.to_string())]))?;
-    let request: CobSolicitada = parse_json(&body, "cob", ApiError::invalid_cob)?;
+    let request: CobSolicitada = parse_standard(&body, "cob", ApiError::invalid_cob)?;
     let violacoes = check_cob_fields(
         Some(&request.calendario),
         request.devedor.as_ref(),
@@ -604,7 +692,7 @@ async fn patch_cob(
     body: Bytes,
 ) -> Result<Response, ApiError> {
     let txid = Txid::parse(&txid).map_err(|_| ApiError::cob_not_found())?;
-    let revision: CobRevisada = parse_json(&body, "cob", ApiError::invalid_cob)?;
+    let revision: CobRevisada = parse_standard(&body, "cob", ApiError::invalid_cob)?;
     let mut violacoes = check_cob_fields(
         revision.calendario.as_ref(),
         revision.devedor.as_ref(),
@@ -642,7 +730,8 @@ async fn patch_cob(
         .cobs
         .get_mut(&txid)
         .ok_or_else(ApiError::cob_not_found)?;
-    if cob.status != CobStatus::Ativa {
+    // A revision that changes nothing alters no charge, whatever its status.
+    if cob.status != CobStatus::Ativa && (removal || other_changes) {
         return Err(ApiError::invalid_cob(vec![violation(
             "cob.status",
             "A cobrança não está ATIVA, e a presente requisição busca alterá-la.",
@@ -724,7 +813,7 @@ async fn put_webhook(
     body: Bytes,
 ) -> Result<Response, ApiError> {
     check_chave(&chave)?;
-    let request: WebhookSolicitado = parse_json(&body, "webhook", ApiError::invalid_webhook)?;
+    let request: WebhookSolicitado = parse_standard(&body, "webhook", ApiError::invalid_webhook)?;
     loopback_url(&request.webhook_url)
         .map_err(|e| ApiError::invalid_webhook(vec![violation("webhook.webhookUrl", e)]))?;
     sim.state().webhooks.insert(
@@ -794,7 +883,7 @@ mod tests {
 
     #[test]
     fn body_errors_name_the_property() {
-        let err = parse_json::<CobSolicitada>(
+        let err = parse_standard::<CobSolicitada>(
             br#"{"calendario": {}, "valor": {"original": "1.0"}, "chave": "k"}"#,
             "cob",
             ApiError::invalid_cob,
@@ -808,12 +897,37 @@ mod tests {
             Some("cob.valor.original")
         );
         assert!(
-            parse_json::<CobSolicitada>(
+            parse_standard::<CobSolicitada>(
                 br#"{"calendario": {}, "valor": {"original": "1.00"}, "chave": "k"} x"#,
                 "cob",
                 ApiError::invalid_cob
             )
             .is_err()
         );
+        let err = parse_standard::<CobSolicitada>(
+            br#"{"calendario": {}, "valor": {"original": "1.00"}, "chave": "k",
+                 "devedor": {"cpf": "52998224725", "nome": null}}"#,
+            "cob",
+            ApiError::invalid_cob,
+        )
+        .unwrap_err();
+        let ApiError::Invalid { violacoes, .. } = err else {
+            panic!("{err:?}")
+        };
+        assert_eq!(
+            violacoes[0].propriedade.as_deref(),
+            Some("cob.devedor.nome")
+        );
+        for body in [
+            r#"[null, null]"#,
+            r#"{"calendario": [1], "valor": {"original": "1.00"}, "chave": "k"}"#,
+            r#"{"calendario": {}, "valor": {"original": "1.00"}, "chave": "k", "infoAdicionais": [["a", "b"]]}"#,
+        ] {
+            assert!(
+                parse_standard::<CobRevisada>(body.as_bytes(), "cob", ApiError::invalid_cob)
+                    .is_err(),
+                "{body}"
+            );
+        }
     }
 }

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Checks `pixgate psp-sim` against the Central Bank's API Pix from two sides that are not
+# pixgate's own code: schemathesis fuzzes it with every check against .ci/apipix-subset.yaml
+# (hand-written from the standard's definitions), and pypix-api, a third-party API Pix client,
+# drives a charge and a webhook through it (.ci/psp_sim_pypix.py). Both over https with mTLS,
+# on loopback, with the certificates the simulator generates. The one allowance is explained
+# in .ci/schemathesis-psp-sim.toml.
+# Usage: .ci/psp-sim-conformance.sh <pixgate binary>
+# SCHEMATHESIS_MAX_EXAMPLES (default 60) bounds the test cases per operation and phase.
+set -euo pipefail
+bin=${1:?usage: $0 <pixgate binary>}
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+pid=
+trap '[ -n "$pid" ] && { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }; rm -rf "$work"' EXIT
+
+# Pinned: the check names and the config format are this version's; pypix-api's class layout.
+schemathesis --version 2>/dev/null | grep -q ' 4.32.5$' ||
+  python3 -m pip install --quiet 'schemathesis==4.32.5'
+python3 -c 'import importlib.metadata as m; assert m.version("pypix-api") == "0.14.0"' 2>/dev/null ||
+  python3 -m pip install --quiet 'pypix-api==0.14.0'
+
+certs="$work/certs"
+"$bin" psp-sim --listen 127.0.0.1:0 --mtls --cert-dir "$certs" >"$work/out" 2>"$work/err" &
+pid=$!
+for _ in $(seq 1 300); do
+  grep -q '^psp-sim: ready' "$work/out" 2>/dev/null && break
+  sleep 0.1
+done
+grep -q '^psp-sim: ready' "$work/out" || { cat "$work/err"; echo "psp-sim did not start"; exit 1; }
+origin=$(sed -n 's/^psp-sim: listening on //p' "$work/out")
+tls=(--cacert "$certs/ca.pem" --cert "$certs/client.pem" --key "$certs/client-key.pem")
+
+token=$(curl -sS "${tls[@]}" -u psp-sim-client:psp-sim-secret \
+  -d grant_type=client_credentials "$origin/oauth/token" |
+  sed -n 's/.*"access_token":"\([^"]*\)".*/\1/p')
+[ -n "$token" ] || { echo "no access token"; exit 1; }
+
+status=0
+echo "== schemathesis against psp-sim ($origin/api/v2)"
+# From the scratch directory: schemathesis keeps its crash cache in the working directory.
+# One worker: see .ci/schemathesis.sh.
+(cd "$work" && schemathesis --config-file "$here/schemathesis-psp-sim.toml" \
+  run "$here/apipix-subset.yaml" \
+  --url "$origin/api/v2" \
+  --checks all \
+  --header "Authorization: Bearer $token" \
+  --tls-verify "$certs/ca.pem" \
+  --request-cert "$certs/client.pem" \
+  --request-cert-key "$certs/client-key.pem" \
+  --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-60}" \
+  --workers 1 \
+  --no-color) || status=1
+
+echo "== pypix-api against psp-sim"
+python3 "$here/psp_sim_pypix.py" "$origin" "$certs" || status=1
+
+if grep -q 'internal error' "$work/err"; then
+  echo "the simulator logged internal errors:"; grep 'internal error' "$work/err" | head -20
+  status=1
+fi
+exit $status
