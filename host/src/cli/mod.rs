@@ -1,6 +1,6 @@
 //! The `pixgate` command line: `serve`, `policy` to write, try and manage the policy
-//! components of a running instance, `admin` for the rest of its admin API (providers),
-//! and `psp-sim`, a PSP simulator for tests and demos.
+//! components of a running instance, `admin` for the rest of its admin API (providers), and
+//! `psp-sim`, a PSP simulator for tests and demos.
 //!
 //! `policy new` and `policy run` work offline; the other `policy` commands are clients of the
 //! admin API ([`admin`]). Exit status: 0 on success, 1 on an error (printed), 2 on a usage
@@ -81,8 +81,8 @@ pub fn main() -> ExitCode {
         },
         Command::Policy(PolicyCommand::New(args)) => report_result(new::new(&args)),
         Command::Policy(PolicyCommand::Manage(command)) => report_result(manage::run(command)),
-        Command::PspSim(args) => psp_sim(&args),
         Command::Admin(AdminCommand::Providers(command)) => report_result(providers::run(command)),
+        Command::PspSim(args) => psp_sim(&args),
     }
 }
 

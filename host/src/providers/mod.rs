@@ -304,7 +304,7 @@ impl std::fmt::Debug for Providers {
 
 impl Providers {
     pub fn new(settings: PspArgs, metrics: PspMetrics) -> Self {
-        let health = Arc::new(HealthBook::default());
+        let health = Arc::new(HealthBook::new(health::HealthSettings::default()));
         Self {
             settings,
             observer: Arc::new(Observer {

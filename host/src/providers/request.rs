@@ -14,8 +14,8 @@ use crate::domain::json::{Invalid, bounded};
 use crate::domain::{Email, TaxId, TaxIdKind};
 use crate::psp::{Secret, tls};
 
-pub const URL_MAX_CHARS: usize = 2048;
-pub const PEM_MAX_CHARS: usize = 16 * 1024;
+const URL_MAX_CHARS: usize = 2048;
+const PEM_MAX_CHARS: usize = 16 * 1024;
 
 /// A provider's TLS material. `clientCertPem` and `clientKeyPem` come together.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -316,7 +316,7 @@ fn loopback(host: url::Host<&str>) -> bool {
 
 /// An API Pix or token URL: absolute, https (http for loopback only), a host, no
 /// credentials, query or fragment. Returned without a trailing slash.
-pub fn endpoint_url(raw: &str, field: &str) -> Result<String, ProviderError> {
+fn endpoint_url(raw: &str, field: &str) -> Result<String, ProviderError> {
     let bad = |why: &str| invalid("invalid_url", field, format!("`{field}` {why}"));
     if raw.chars().count() > URL_MAX_CHARS {
         return Err(bad("is over 2048 characters"));
@@ -345,7 +345,7 @@ pub fn endpoint_url(raw: &str, field: &str) -> Result<String, ProviderError> {
 }
 
 /// The token endpoint a provider without its own uses.
-pub fn default_token_url(api_base_url: &str) -> String {
+pub(super) fn default_token_url(api_base_url: &str) -> String {
     format!("{}/oauth/token", api_base_url.trim_end_matches('/'))
 }
 

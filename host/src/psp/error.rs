@@ -75,17 +75,6 @@ impl PspError {
         }
     }
 
-    pub fn operation(&self) -> Operation {
-        match self {
-            Self::Refused { operation, .. }
-            | Self::Unauthorized { operation, .. }
-            | Self::Unavailable { operation, .. }
-            | Self::Timeout { operation }
-            | Self::Connect { operation, .. }
-            | Self::Protocol { operation, .. } => *operation,
-        }
-    }
-
     /// The metrics label of the exchange that failed so.
     pub(super) fn outcome(&self) -> Outcome {
         match self {

@@ -36,11 +36,11 @@ pub const MAX_BODY_BYTES: usize = 256 * 1024;
 #[derive(Debug, Clone, clap::Args)]
 pub struct PspArgs {
     /// Time to establish a connection (TCP and TLS) to a PSP.
-    #[arg(long = "psp-connect-timeout", env = "PIXGATE_PSP_CONNECT_TIMEOUT", default_value = "5s",
+    #[arg(id = "psp_connect_timeout", long = "psp-connect-timeout", value_name = "DURATION", env = "PIXGATE_PSP_CONNECT_TIMEOUT", default_value = "5s",
           value_parser = humantime::parse_duration)]
     pub connect_timeout: Duration,
     /// Time for one whole exchange with a PSP (connect, send, the answer read).
-    #[arg(long = "psp-timeout", env = "PIXGATE_PSP_TIMEOUT", default_value = "15s",
+    #[arg(id = "psp_timeout", long = "psp-timeout", value_name = "DURATION", env = "PIXGATE_PSP_TIMEOUT", default_value = "15s",
           value_parser = humantime::parse_duration)]
     pub timeout: Duration,
 }
@@ -220,10 +220,6 @@ impl PspClient {
             tokens: TokenCache::default(),
             observer,
         })
-    }
-
-    pub fn provider(&self) -> &str {
-        &self.provider
     }
 
     /// `PUT /cob/{txid}`: creates the charge, or answers the one this txid already names.
