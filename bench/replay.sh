@@ -4,13 +4,14 @@
 # times with the recorded versions and five times with a candidate provider component (the
 # `costliest-first` fixture), and prints each run's charges/s and the medians.
 # Usage: bench/replay.sh [charges, default 20000] [backends, default "sqlite postgres"]
+# PIXGATE_BENCH_BIN names an already built binary (the build step is then skipped).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 charges=${1:-20000}
 backends=${2:-sqlite postgres}
 source bench/lib.sh
 ensure_wrk
-cargo build --release -p pixgate --quiet
+[ -n "${PIXGATE_BENCH_BIN:-}" ] || cargo build --release -p pixgate --quiet
 fixture=target/wasm-guests/wasm32-wasip2/guest/pixgate_fixture_costliest_first.wasm
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }

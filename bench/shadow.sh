@@ -6,6 +6,7 @@
 # requests/s and p99, the medians per variant, and how many comparisons were recorded and
 # skipped (a full shadow queue skips comparisons, never delays charges).
 # Usage: bench/shadow.sh [seconds per round, default 10] [rounds, default 3] [backends, default "sqlite postgres"]
+# PIXGATE_BENCH_BIN names an already built binary (the build step is then skipped).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-10}
@@ -13,7 +14,7 @@ rounds=${2:-3}
 backends=${3:-sqlite postgres}
 source bench/lib.sh
 ensure_wrk
-cargo build --release -p pixgate --quiet
+[ -n "${PIXGATE_BENCH_BIN:-}" ] || cargo build --release -p pixgate --quiet
 fixture=target/wasm-guests/wasm32-wasip2/guest/pixgate_fixture_costliest_first.wasm
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }

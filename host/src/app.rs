@@ -36,6 +36,8 @@ pub struct AppState {
     pub webhooks: crate::webhooks::Webhooks,
     /// PSP providers: their API Pix clients and recent health.
     pub providers: crate::providers::Providers,
+    /// Live execution: the public URL for PSP callbacks, the reconciler's interval, leases.
+    pub live: crate::live::Live,
 }
 
 impl std::fmt::Debug for AppState {
@@ -78,6 +80,9 @@ impl App {
         });
         let metrics = Metrics::new();
         let providers = crate::providers::Providers::new(config.psp.clone(), metrics.psp());
+        let merchant = TcpListener::bind(config.listen).await?;
+        let admin = TcpListener::bind(config.admin_listen).await?;
+        let live = crate::live::Live::new(&config.live, merchant.local_addr()?);
         let state = AppState {
             db,
             sandbox,
@@ -90,9 +95,8 @@ impl App {
             stores: db::store_cache::StoreCache::new(db::store_cache::StoreCache::TTL),
             webhooks,
             providers,
+            live,
         };
-        let merchant = TcpListener::bind(config.listen).await?;
-        let admin = TcpListener::bind(config.admin_listen).await?;
         Ok(Self {
             merchant_addr: merchant.local_addr()?,
             admin_addr: admin.local_addr()?,
@@ -116,6 +120,9 @@ impl App {
         let state = self.state;
         spawn_housekeeping(state.clone());
         let shadow = components::shadow::spawn(state.clone());
+        let reconciler = crate::live::reconciler::spawn(state.clone());
+        // The callback URL carries this instance's public address: registered on every start.
+        crate::live::register_callbacks(state.clone(), None);
         let merchant = crate::http::merchant_router(state.clone());
         let admin = crate::http::admin_router(state.clone());
 
@@ -140,6 +147,7 @@ impl App {
             let _ = sender.await;
         }
         shadow.abort();
+        reconciler.abort();
         Ok(())
     }
 }

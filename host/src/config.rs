@@ -50,6 +50,8 @@ pub struct ServeConfig {
     pub components: crate::components::ComponentArgs,
     #[command(flatten)]
     pub psp: crate::psp::PspArgs,
+    #[command(flatten)]
+    pub live: crate::live::LiveArgs,
 }
 
 impl ServeConfig {

@@ -19,6 +19,7 @@ pub mod crypto;
 pub mod db;
 pub mod domain;
 pub mod http;
+pub mod live;
 pub mod metrics;
 pub mod outbox;
 pub mod pix;

@@ -53,6 +53,13 @@ pub struct PspLatencyLabels {
     pub operation: &'static str,
 }
 
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct LiveLabels {
+    pub provider: String,
+    /// The status an intent reached (`PENDING`, `SUCCEEDED`, ...), or an anomaly's kind.
+    pub status: String,
+}
+
 type HistogramFamily<L> = Family<L, Histogram, fn() -> Histogram>;
 
 pub struct Metrics {
@@ -66,6 +73,8 @@ pub struct Metrics {
     shadow: Family<ShadowLabels, Counter>,
     kill_switch: Family<KillSwitchLabels, Counter>,
     psp: PspMetrics,
+    live_transitions: Family<LiveLabels, Counter>,
+    live_anomalies: Family<LiveLabels, Counter>,
 }
 
 /// The PSP call metrics, shareable with the clients (the families are handles to the same
@@ -186,9 +195,23 @@ impl Metrics {
             "Duration of one HTTP exchange with a PSP, by provider and operation",
             psp.seconds.clone(),
         );
+        let live_transitions = Family::<LiveLabels, Counter>::default();
+        registry.register(
+            "live_intents",
+            "LIVE intents reaching a status, by provider and status",
+            live_transitions.clone(),
+        );
+        let live_anomalies = Family::<LiveLabels, Counter>::default();
+        registry.register(
+            "live_anomalies",
+            "PSP answers that need a person (e.g. amount_mismatch), by provider and kind",
+            live_anomalies.clone(),
+        );
         Self {
             psp,
             registry,
+            live_transitions,
+            live_anomalies,
             shadow,
             kill_switch,
             webhook_attempts,
@@ -237,6 +260,24 @@ impl Metrics {
     /// A handle on the PSP call metrics for the providers' clients.
     pub fn psp(&self) -> PspMetrics {
         self.psp.clone()
+    }
+
+    pub fn live_transition(&self, provider: &str, status: &str) {
+        self.live_transitions
+            .get_or_create(&LiveLabels {
+                provider: provider.to_owned(),
+                status: status.to_owned(),
+            })
+            .inc();
+    }
+
+    pub fn live_anomaly(&self, provider: &str, kind: &str) {
+        self.live_anomalies
+            .get_or_create(&LiveLabels {
+                provider: provider.to_owned(),
+                status: kind.to_owned(),
+            })
+            .inc();
     }
 
     pub fn render(&self) -> String {

@@ -70,6 +70,8 @@ pub struct Server {
     pub demo_key: String,
     pub database_url: String,
     pub data_dir: tempfile::TempDir,
+    /// The environment it was started with beyond the defaults (to start it again).
+    pub env: Vec<(String, String)>,
     stderr: Arc<Mutex<String>>,
     pub client: reqwest::Client,
 }
@@ -181,6 +183,7 @@ impl Server {
             demo_key: started.demo_key.clone().unwrap_or_default(),
             started,
             database_url: options.database_url.unwrap_or_default(),
+            env: options.env,
             data_dir,
             stderr,
             client: reqwest::Client::new(),

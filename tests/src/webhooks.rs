@@ -146,6 +146,12 @@ pub async fn pending_intent(db: &pixgate::db::Db, store: &str, reference: &str) 
         created_at: now,
         updated_at: now,
         completed_at: None,
+        txid: None,
+        pix_location: None,
+        pix_copy_paste: None,
+        pix_expires_at: None,
+        // Never due: these tests move the intent themselves, not the reconciler.
+        reconcile_at: None,
     };
     let mut tx = db.write.begin().await.unwrap();
     intents::insert(&mut *tx, &intent).await.unwrap();

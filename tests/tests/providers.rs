@@ -541,6 +541,7 @@ impl Sim {
                 token_url: format!("{}/oauth/token", self.origin).parse().unwrap(),
                 client_id: "psp-sim-client".into(),
                 client_secret: Secret::new("psp-sim-secret".into()),
+                pix_key: "sim-key".into(),
                 ca,
                 identity,
             },

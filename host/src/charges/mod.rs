@@ -7,6 +7,7 @@
 //! charge in flight), then the intent, its trace and its idempotency record in one
 //! transaction. After the commit: metrics, the kill switch's count, the shadow candidates.
 
+mod live;
 pub mod request;
 pub mod view;
 
@@ -21,7 +22,7 @@ use view::{PaymentIntent, PaymentIntentEnvelope};
 
 use crate::access::{MissingScope, Principal};
 use crate::app::AppState;
-use crate::chain::{self, ChainError, ChainInput, DecisionTrace};
+use crate::chain::{self, ChainError, ChainInput, Components, DecisionTrace};
 use crate::components::{self, shadow};
 use crate::crypto::{self, CryptoError};
 use crate::db::components::{BUNDLED, StoreStep};
@@ -107,74 +108,46 @@ pub async fn create(
 
     let fingerprint = request.fingerprint();
     let now = db::now_ms();
-    if let Some(record) =
-        idempotency::find(&state.db.read, &principal.merchant_id, key.as_str(), now).await?
-    {
-        return replay(record, &fingerprint, legacy_fingerprint);
+    let existing =
+        idempotency::find(&state.db.read, &principal.merchant_id, key.as_str(), now).await?;
+    // An in-progress claim (a LIVE charge at its PSP) whose lease ran out: its request died,
+    // and this retry takes the charge over.
+    let mut abandoned = None;
+    if let Some(record) = existing {
+        match record.lease_until {
+            None => return replay(record, &fingerprint, legacy_fingerprint),
+            Some(_) if !same_request(&record, &fingerprint, legacy_fingerprint) => {
+                return Err(ChargeError::KeyReused);
+            }
+            Some(lease) if lease > now => return Err(ChargeError::KeyInUse),
+            Some(_) => abandoned = Some(record),
+        }
     }
-    if store.mode != StoreMode::Shadow {
-        return Err(ChargeError::LiveExecutionDisabled(store.code.clone()));
+    match store.mode {
+        StoreMode::Shadow if abandoned.is_none() => {}
+        StoreMode::Live if store.live_enabled.0 => {
+            return live::create(
+                state,
+                principal,
+                key,
+                request,
+                &route,
+                &fingerprint,
+                abandoned,
+            )
+            .await;
+        }
+        // A store switched from LIVE to SHADOW while a charge of this key was at its PSP:
+        // that charge is for the LIVE path to finish, never for a shadow intent.
+        StoreMode::Shadow => return Err(ChargeError::KeyInUse),
+        StoreMode::Live => return Err(ChargeError::LiveExecutionDisabled(store.code.clone())),
     }
 
-    let components = state
-        .components
-        .for_store(&state.db, &state.sandbox, &route.steps)
-        .await
-        .map_err(|e| {
-            tracing::error!(store = %store.code, error = %e, "the store's components did not load");
-            ChargeError::RoutingUnavailable(Step::Policy)
-        })?;
     let intent_id = uuid::Uuid::now_v7().to_string();
-    let input = chain_input(
-        store,
-        &route.gateways,
-        &principal.merchant_code,
-        &request,
-        &intent_id,
-        now,
-    );
-    // On the request's own thread, told to tokio as blocking: the chain is ~0.1 ms of CPU
-    // with the bundled components, and the blocking pool's hand-off cost two thread switches
-    // per charge, which the load profile showed dominating. `block_in_place` (not a plain
-    // call) because wasmtime-wasi's synchronous streams (a guest's stderr, where a Rust
-    // panic message goes) call `Handle::block_on`, which panics on a runtime worker.
-    let result =
-        tokio::task::block_in_place(|| chain::resolve(&state.sandbox, &components, &input));
-    observe_kill_switch(state, &route, &result, now);
-    let trace = result.map_err(|e| chain_error(&store.code, e))?;
-
-    let primary = trace.primary();
-    let intent = intents::Intent {
-        id: intent_id.clone(),
-        merchant_id: principal.merchant_id.clone(),
-        store_id: store.id.clone(),
-        status: IntentStatus::ShadowOnly,
-        amount_centavos: request.amount.centavos() as i64,
-        currency: "BRL".into(),
-        reference: request.reference.clone(),
-        description: request.description.clone(),
-        payer_kind: payer_kind(request.payer.kind()).into(),
-        payer_sealed: state
-            .master_key
-            .seal(request.payer.to_json().to_string().as_bytes())?,
-        metadata: request.metadata.clone(),
-        idempotency_key: key.as_str().to_owned(),
-        routing_mode: store.mode,
-        routing_policy: trace.policy.output.policy.clone(),
-        provider_code: primary.gateway.provider_code.clone(),
-        gateway_alias: primary.gateway.gateway_alias.clone(),
-        release_class: primary.quote.release_class.clone(),
-        cross_class_failover: db::Flag(trace.policy.output.cross_release_class_failover),
-        fee_centavos: primary.quote.fee_centavos as i64,
-        net_centavos: primary.quote.net_centavos as i64,
-        settlement_date: primary.quote.settlement_date.clone(),
-        provider_payment_id: None,
-        failure_code: None,
-        failure_message: None,
-        created_at: now,
-        updated_at: now,
-        completed_at: Some(now),
-    };
+    let (components, trace) = resolve(state, &route, principal, &request, &intent_id, now).await?;
+    let intent = new_intent(
+        state, principal, &route, key, &request, &trace, 0, &intent_id, now,
+    )?;
     let envelope = PaymentIntentEnvelope {
         success: true,
         data: PaymentIntent::from_row(&intent, store, false),
@@ -196,6 +169,7 @@ pub async fn create(
             payment_intent_id: Some(&intent_id),
             created_at: now,
             expires_at: now + state.idempotency_retention_ms,
+            lease_until: None,
         },
     )
     .await?;
@@ -204,15 +178,122 @@ pub async fn create(
         let record = idempotency::find(&mut *tx, &principal.merchant_id, key.as_str(), now).await?;
         tx.rollback().await?;
         return match record {
-            Some(record) => replay(record, &fingerprint, legacy_fingerprint),
-            None => Err(ChargeError::KeyInUse),
+            Some(record) if record.lease_until.is_none() => {
+                replay(record, &fingerprint, legacy_fingerprint)
+            }
+            _ => Err(ChargeError::KeyInUse),
         };
     }
     intents::insert(&mut *tx, &intent).await?;
     intents::insert_trace(&mut *tx, &intent_id, &trace_json, now).await?;
     tx.commit().await?;
 
-    for record in [
+    after_commit(state, &route, &intent_id, trace, components);
+    Ok(Charged { status: 200, body })
+}
+
+/// The intent a charge creates, routed on `trace.routes[route_index]` (the gateway that
+/// took it): `SHADOW_ONLY` and complete; the LIVE path sets its status and PIX charge.
+#[allow(clippy::too_many_arguments)]
+fn new_intent(
+    state: &AppState,
+    principal: &Principal,
+    route: &StoreRoute,
+    key: &IdempotencyKey,
+    request: &ChargeRequest,
+    trace: &DecisionTrace,
+    route_index: usize,
+    intent_id: &str,
+    now: i64,
+) -> Result<intents::Intent, ChargeError> {
+    let store = &route.store;
+    let chosen = trace.routes.get(route_index).unwrap_or(trace.primary());
+    Ok(intents::Intent {
+        id: intent_id.to_owned(),
+        merchant_id: principal.merchant_id.clone(),
+        store_id: store.id.clone(),
+        status: IntentStatus::ShadowOnly,
+        amount_centavos: request.amount.centavos() as i64,
+        currency: "BRL".into(),
+        reference: request.reference.clone(),
+        description: request.description.clone(),
+        payer_kind: payer_kind(request.payer.kind()).into(),
+        payer_sealed: state
+            .master_key
+            .seal(request.payer.to_json().to_string().as_bytes())?,
+        metadata: request.metadata.clone(),
+        idempotency_key: key.as_str().to_owned(),
+        routing_mode: store.mode,
+        routing_policy: trace.policy.output.policy.clone(),
+        provider_code: chosen.gateway.provider_code.clone(),
+        gateway_alias: chosen.gateway.gateway_alias.clone(),
+        release_class: chosen.quote.release_class.clone(),
+        cross_class_failover: db::Flag(trace.policy.output.cross_release_class_failover),
+        fee_centavos: chosen.quote.fee_centavos as i64,
+        net_centavos: chosen.quote.net_centavos as i64,
+        settlement_date: chosen.quote.settlement_date.clone(),
+        provider_payment_id: None,
+        failure_code: None,
+        failure_message: None,
+        created_at: now,
+        updated_at: now,
+        completed_at: Some(now),
+        txid: None,
+        pix_location: None,
+        pix_copy_paste: None,
+        pix_expires_at: None,
+        reconcile_at: None,
+    })
+}
+
+/// Runs the chain for a charge with the versions the store runs (taken once, so an
+/// activation never changes a charge in flight), and counts it for the kill switch.
+async fn resolve(
+    state: &Arc<AppState>,
+    route: &StoreRoute,
+    principal: &Principal,
+    request: &ChargeRequest,
+    intent_id: &str,
+    now: i64,
+) -> Result<(Components, DecisionTrace), ChargeError> {
+    let store = &route.store;
+    let components = state
+        .components
+        .for_store(&state.db, &state.sandbox, &route.steps)
+        .await
+        .map_err(|e| {
+            tracing::error!(store = %store.code, error = %e, "the store's components did not load");
+            ChargeError::RoutingUnavailable(Step::Policy)
+        })?;
+    let input = chain_input(
+        store,
+        &route.gateways,
+        &principal.merchant_code,
+        request,
+        intent_id,
+        now,
+    );
+    // On the request's own thread, told to tokio as blocking: the chain is ~0.1 ms of CPU
+    // with the bundled components, and the blocking pool's hand-off cost two thread switches
+    // per charge, which the load profile showed dominating. `block_in_place` (not a plain
+    // call) because wasmtime-wasi's synchronous streams (a guest's stderr, where a Rust
+    // panic message goes) call `Handle::block_on`, which panics on a runtime worker.
+    let result =
+        tokio::task::block_in_place(|| chain::resolve(&state.sandbox, &components, &input));
+    observe_kill_switch(state, route, &result, now);
+    let trace = result.map_err(|e| chain_error(&store.code, e))?;
+    Ok((components, trace))
+}
+
+/// After a charge's commit: the step metrics and the shadow candidates' comparison.
+fn after_commit(
+    state: &Arc<AppState>,
+    route: &StoreRoute,
+    intent_id: &str,
+    trace: DecisionTrace,
+    components: Components,
+) {
+    for (step, took, fuel) in [
         (Step::Policy, trace.policy.duration, trace.policy.fuel_used),
         (
             Step::Provider,
@@ -225,7 +306,6 @@ pub async fn create(
             trace.economics.fuel_used,
         ),
     ] {
-        let (step, took, fuel) = record;
         state
             .metrics
             .observe_step(step.as_str(), took.as_secs_f64(), fuel);
@@ -233,8 +313,8 @@ pub async fn create(
     let candidates = shadow::candidates(&route.steps);
     if !candidates.is_empty() {
         let offered = state.components.shadow.offer(shadow::Job {
-            store_id: store.id.clone(),
-            payment_intent_id: intent_id,
+            store_id: route.store.id.clone(),
+            payment_intent_id: intent_id.to_owned(),
             trace: Arc::new(trace),
             active: components,
             candidates,
@@ -243,7 +323,14 @@ pub async fn create(
             state.metrics.observe_shadow("all", "skipped");
         }
     }
-    Ok(Charged { status: 200, body })
+}
+
+fn same_request(
+    record: &idempotency::Record,
+    fingerprint: &str,
+    legacy_fingerprint: Option<&str>,
+) -> bool {
+    record.request_hash == fingerprint || Some(record.request_hash.as_str()) == legacy_fingerprint
 }
 
 /// The stored response for the key, replayed; or 409 when the request differs.
@@ -252,9 +339,7 @@ fn replay(
     fingerprint: &str,
     legacy_fingerprint: Option<&str>,
 ) -> Result<Charged, ChargeError> {
-    if record.request_hash != fingerprint
-        && Some(record.request_hash.as_str()) != legacy_fingerprint
-    {
+    if !same_request(&record, fingerprint, legacy_fingerprint) {
         return Err(ChargeError::KeyReused);
     }
     let mut body: Value = serde_json::from_str(&record.response_body)

@@ -50,8 +50,25 @@ pub struct Economics {
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ProviderRef {
+    #[schema(example = "sandbox-a")]
     pub code: String,
-    pub payment_id: String,
+    /// The PSP's id of the payment (the pix's `endToEndId`), once paid; `null` before.
+    pub payment_id: Option<String>,
+}
+
+/// The PIX charge of a LIVE intent, as created at the PSP.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PixCharge {
+    /// The API Pix txid (26 to 35 letters and digits), the same on every retry of the request.
+    #[schema(example = "3f1e0a9c2b7d4e8f9a0b1c2d3e4f5a6b")]
+    pub txid: String,
+    /// The BR Code (EMV, CRC-checked) the payer pastes into their bank's app.
+    pub copy_and_paste: String,
+    /// The same BR Code as a QR code, a self-contained SVG document.
+    pub qr_code_svg: String,
+    #[schema(format = DateTime)]
+    pub expires_at: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -81,6 +98,10 @@ pub struct PaymentIntent {
     pub store: StoreRef,
     pub routing: Routing,
     pub economics: Economics,
+    /// LIVE intents a PSP created: the PIX charge to pay.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pix: Option<PixCharge>,
+    /// LIVE intents a PSP created: the provider and, once paid, its payment id.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub provider: Option<ProviderRef>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -139,9 +160,12 @@ impl PaymentIntent {
                 net_amount: brl(intent.net_centavos as u64),
                 settlement_date: intent.settlement_date.clone(),
             },
-            provider: intent.provider_payment_id.as_ref().map(|id| ProviderRef {
-                code: intent.provider_code.clone(),
-                payment_id: id.clone(),
+            pix: pix_charge(intent),
+            provider: (intent.txid.is_some() || intent.provider_payment_id.is_some()).then(|| {
+                ProviderRef {
+                    code: intent.provider_code.clone(),
+                    payment_id: intent.provider_payment_id.clone(),
+                }
             }),
             failure,
             metadata: serde_json::from_str(&intent.metadata).unwrap_or(serde_json::Value::Null),
@@ -150,4 +174,19 @@ impl PaymentIntent {
             completed_at: intent.completed_at.map(iso8601),
         }
     }
+}
+
+fn pix_charge(intent: &Intent) -> Option<PixCharge> {
+    let (txid, code, expires_at) = (
+        intent.txid.as_ref()?,
+        intent.pix_copy_paste.as_ref()?,
+        intent.pix_expires_at?,
+    );
+    Some(PixCharge {
+        txid: txid.clone(),
+        copy_and_paste: code.clone(),
+        // A BR Code is at most 512 characters, far inside a QR code's capacity.
+        qr_code_svg: crate::pix::qr::svg(code).unwrap_or_default(),
+        expires_at: iso8601(expires_at),
+    })
 }

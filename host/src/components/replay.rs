@@ -17,6 +17,7 @@ use super::report::{ChangedCharge, FuelSummary, Outcome, ReplayReport, changes, 
 use super::{ComponentError, StepVersions};
 use crate::app::AppState;
 use crate::chain::{self, Components, DecisionTrace};
+use crate::db::DbError;
 use crate::db::components as sql;
 use crate::domain::json::Integer;
 use crate::domain::time::{iso8601, parse_iso8601};
@@ -101,30 +102,33 @@ pub async fn replay(
     }
 
     let mut acc = Accumulator::default();
-    let mut cursor: Option<(i64, String)> = None;
+    // The next page is read while this one runs: the read is I/O, the run is every core.
+    let fetch = |cursor: Option<(i64, String)>, want: i64| {
+        let (read, store_id) = (state.db.read.clone(), store.id.clone());
+        tokio::spawn(async move {
+            let cursor = cursor.as_ref().map(|(at, id)| (*at, id.as_str()));
+            let page = sql::recorded_traces(&read, &store_id, since, until, cursor, want).await;
+            (want, page)
+        })
+    };
     let mut remaining = limit;
-    loop {
-        let want = remaining.min(PAGE);
-        let page = sql::recorded_traces(
-            &state.db.read,
-            &store.id,
-            since,
-            until,
-            cursor.as_ref().map(|(at, id)| (*at, id.as_str())),
-            want,
-        )
-        .await?;
+    let mut next = Some(fetch(None, remaining.min(PAGE)));
+    while let Some(reading) = next.take() {
+        let (want, page) = reading
+            .await
+            .map_err(|e| DbError::Corrupt(format!("reading a replay page: {e}")))?;
+        let page = page?;
         let Some(last) = page.last() else { break };
-        cursor = Some((last.created_at, last.payment_intent_id.clone()));
+        remaining -= page.len() as i64;
+        if page.len() as i64 == want && remaining > 0 {
+            let cursor = (last.created_at, last.payment_intent_id.clone());
+            next = Some(fetch(Some(cursor), remaining.min(PAGE)));
+        }
         let traces = tokio::task::block_in_place(|| parse_all(&page));
         let components = recorded_components(state, &traces, &candidates).await?;
         let results = tokio::task::block_in_place(|| run_all(state, &traces, &components));
         for r in results {
             acc.add(r);
-        }
-        remaining -= page.len() as i64;
-        if (page.len() as i64) < want || remaining == 0 {
-            break;
         }
     }
 

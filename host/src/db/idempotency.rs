@@ -10,6 +10,8 @@ pub struct Record {
     pub response_body: String,
     pub payment_intent_id: Option<String>,
     pub expires_at: i64,
+    /// Set while the request is in progress (a LIVE charge calling its PSP), until then.
+    pub lease_until: Option<i64>,
 }
 
 /// The live (unexpired) record for the key.
@@ -20,7 +22,8 @@ pub async fn find<'e>(
     now: i64,
 ) -> sqlx::Result<Option<Record>> {
     sqlx::query_as(
-        "select request_hash, response_status, response_body, payment_intent_id, expires_at \
+        "select request_hash, response_status, response_body, payment_intent_id, expires_at, \
+           lease_until \
          from idempotency_records where merchant_id = $1 and idempotency_key = $2 and expires_at > $3",
     )
     .bind(merchant_id)
@@ -39,6 +42,8 @@ pub struct NewRecord<'a> {
     pub payment_intent_id: Option<&'a str>,
     pub created_at: i64,
     pub expires_at: i64,
+    /// `Some`: an in-progress claim (no response yet), leased until then.
+    pub lease_until: Option<i64>,
 }
 
 /// Claims the key: inserts the record, or takes over an expired one. False when a live
@@ -49,12 +54,14 @@ pub async fn claim<'e>(
 ) -> sqlx::Result<bool> {
     let done = sqlx::query(
         "insert into idempotency_records (merchant_id, idempotency_key, request_hash, \
-           response_status, response_body, payment_intent_id, created_at, expires_at) \
-         values ($1, $2, $3, $4, $5, $6, $7, $8) \
+           response_status, response_body, payment_intent_id, created_at, expires_at, \
+           lease_until) \
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
          on conflict (merchant_id, idempotency_key) do update set \
            request_hash = excluded.request_hash, response_status = excluded.response_status, \
            response_body = excluded.response_body, payment_intent_id = excluded.payment_intent_id, \
-           created_at = excluded.created_at, expires_at = excluded.expires_at \
+           created_at = excluded.created_at, expires_at = excluded.expires_at, \
+           lease_until = excluded.lease_until \
          where idempotency_records.expires_at <= $7",
     )
     .bind(r.merchant_id)
@@ -65,6 +72,54 @@ pub async fn claim<'e>(
     .bind(r.payment_intent_id)
     .bind(r.created_at)
     .bind(r.expires_at)
+    .bind(r.lease_until)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Takes over an in-progress claim whose lease ran out (its request died): moves the lease
+/// from `seen` to `until` if no one took it since.
+pub async fn take_over<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    merchant_id: &str,
+    key: &str,
+    seen: i64,
+    until: i64,
+) -> sqlx::Result<bool> {
+    let done = sqlx::query(
+        "update idempotency_records set lease_until = $4 \
+         where merchant_id = $1 and idempotency_key = $2 and lease_until = $3",
+    )
+    .bind(merchant_id)
+    .bind(key)
+    .bind(seen)
+    .bind(until)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Completes an in-progress claim with the response to replay from now on. False when the
+/// claim is no longer ours (its lease ran out and another request took it over).
+pub async fn complete<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    merchant_id: &str,
+    key: &str,
+    lease_until: i64,
+    response_status: i64,
+    response_body: &str,
+) -> sqlx::Result<bool> {
+    let done = sqlx::query(
+        "update idempotency_records set response_status = $4, response_body = $5, \
+           lease_until = null \
+         where merchant_id = $1 and idempotency_key = $2 and lease_until = $3",
+    )
+    .bind(merchant_id)
+    .bind(key)
+    .bind(lease_until)
+    .bind(response_status)
+    .bind(response_body)
     .execute(ex)
     .await?;
     Ok(done.rows_affected() == 1)

@@ -37,18 +37,27 @@ pub struct Intent {
     pub created_at: i64,
     pub updated_at: i64,
     pub completed_at: Option<i64>,
+    /// The API Pix charge behind a LIVE intent (none for SHADOW, or when no PSP created it).
+    pub txid: Option<String>,
+    pub pix_location: Option<String>,
+    pub pix_copy_paste: Option<String>,
+    pub pix_expires_at: Option<i64>,
+    /// A `PENDING` intent is re-read at its PSP from this time on (the reconciler's lease).
+    pub reconcile_at: Option<i64>,
 }
 
 const COLUMNS: &str = "id, merchant_id, store_id, status, amount_centavos, currency, reference, \
     description, payer_kind, payer_sealed, metadata, idempotency_key, routing_mode, \
     routing_policy, provider_code, gateway_alias, release_class, cross_class_failover, \
     fee_centavos, net_centavos, settlement_date, provider_payment_id, failure_code, \
-    failure_message, created_at, updated_at, completed_at";
+    failure_message, created_at, updated_at, completed_at, txid, pix_location, pix_copy_paste, \
+    pix_expires_at, reconcile_at";
 
 pub async fn insert<'e>(ex: impl Executor<'e, Database = Any>, i: &Intent) -> sqlx::Result<()> {
     sqlx::query(AssertSqlSafe(format!(
         "insert into payment_intents ({COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, \
-         $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)"
+         $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, \
+         $28, $29, $30, $31, $32)"
     )))
     .bind(&i.id)
     .bind(&i.merchant_id)
@@ -77,6 +86,11 @@ pub async fn insert<'e>(ex: impl Executor<'e, Database = Any>, i: &Intent) -> sq
     .bind(i.created_at)
     .bind(i.updated_at)
     .bind(i.completed_at)
+    .bind(&i.txid)
+    .bind(&i.pix_location)
+    .bind(&i.pix_copy_paste)
+    .bind(i.pix_expires_at)
+    .bind(i.reconcile_at)
     .execute(ex)
     .await?;
     Ok(())
@@ -151,4 +165,73 @@ pub async fn transition<'e>(
     .execute(ex)
     .await?;
     Ok(done.rows_affected() == 1)
+}
+
+/// `PENDING` intents due for a read at their PSP (`reconcile_at` reached), oldest due first:
+/// `(id, reconcile_at)`.
+pub async fn due_for_reconcile<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    now: i64,
+    limit: i64,
+) -> sqlx::Result<Vec<(String, i64)>> {
+    sqlx::query_as(
+        "select id, reconcile_at from payment_intents \
+         where status = 'PENDING' and reconcile_at <= $1 order by reconcile_at limit $2",
+    )
+    .bind(now)
+    .bind(limit)
+    .fetch_all(ex)
+    .await
+}
+
+/// Takes the lease on a `PENDING` intent: moves `reconcile_at` from `seen` to `until` if no
+/// one moved it since (a compare-and-set, so of two instances only one proceeds).
+pub async fn take_lease<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    id: &str,
+    seen: i64,
+    until: i64,
+) -> sqlx::Result<bool> {
+    let done = sqlx::query(
+        "update payment_intents set reconcile_at = $3 \
+         where id = $1 and status = 'PENDING' and reconcile_at = $2",
+    )
+    .bind(id)
+    .bind(seen)
+    .bind(until)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// When a `PENDING` intent is read again at its PSP (releases the lease).
+pub async fn set_reconcile_at<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    id: &str,
+    at: i64,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "update payment_intents set reconcile_at = $2 where id = $1 and status = 'PENDING'",
+    )
+    .bind(id)
+    .bind(at)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+/// The `PENDING` intent a provider's charge `txid` belongs to: `(id, reconcile_at)`.
+pub async fn pending_by_txid<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    provider_code: &str,
+    txid: &str,
+) -> sqlx::Result<Option<(String, i64)>> {
+    sqlx::query_as(
+        "select id, reconcile_at from payment_intents \
+         where provider_code = $1 and txid = $2 and status = 'PENDING'",
+    )
+    .bind(provider_code)
+    .bind(txid)
+    .fetch_optional(ex)
+    .await
 }

@@ -7,6 +7,7 @@ pub mod idempotency;
 pub mod intents;
 pub mod keys;
 pub mod providers;
+pub mod psp_calls;
 pub mod settings;
 pub mod store_cache;
 pub mod webhooks;

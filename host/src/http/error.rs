@@ -157,6 +157,22 @@ impl From<crate::charges::ChargeError> for ApiError {
     }
 }
 
+impl From<crate::live::LiveError> for ApiError {
+    fn from(e: crate::live::LiveError) -> Self {
+        use crate::live::LiveError as E;
+        match e {
+            // As an unknown route: a guessed token learns nothing.
+            E::UnknownCallback => Self::not_found("not_found", "not found".to_owned()),
+            E::InvalidCallback(_) => Self::Invalid {
+                code: "invalid_callback",
+                message: e.to_string(),
+                field: None,
+            },
+            e => Self::Internal(e.to_string()),
+        }
+    }
+}
+
 impl From<crate::components::ComponentError> for ApiError {
     fn from(e: crate::components::ComponentError) -> Self {
         use crate::components::ComponentError as E;

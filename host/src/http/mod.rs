@@ -4,6 +4,7 @@
 
 pub mod admin;
 mod auth;
+mod callbacks;
 mod error;
 mod extract;
 pub mod payments;
@@ -25,9 +26,13 @@ pub use error::{ApiError, ErrorDetail, ErrorEnvelope};
 use crate::app::AppState;
 use crate::metrics::HttpLabels;
 
-/// The merchant listener's router: `/api/v1` and `/openapi.json`.
+/// The merchant listener's router: `/api/v1`, `/openapi.json` and the PSPs' callbacks.
 pub fn merchant_router(state: Arc<AppState>) -> Router {
-    with_common_layers(payments::router(), "merchant", state)
+    with_common_layers(
+        payments::router().merge(callbacks::router()),
+        "merchant",
+        state,
+    )
 }
 
 /// The admin listener's router: `/admin/v1`, `/healthz`, `/readyz`, `/metrics`.

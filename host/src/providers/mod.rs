@@ -219,6 +219,31 @@ pub async fn get(db: &Db, code: &str) -> Result<ProviderView, ProviderError> {
     view(db, row).await
 }
 
+/// The token in an active provider's callback path (DESIGN.md section 10); `None` for an
+/// unknown or inactive provider.
+pub async fn callback_token(
+    db: &Db,
+    key: &MasterKey,
+    code: &str,
+) -> Result<Option<String>, ProviderError> {
+    let Some(row) = sql::by_code(&db.read, code).await?.filter(|r| r.active.0) else {
+        return Ok(None);
+    };
+    let token = String::from_utf8(key.open(&row.callback_token_sealed)?)
+        .map_err(|_| ProviderError::Crypto(CryptoError::Unseal))?;
+    Ok(Some(token))
+}
+
+/// The codes of the active providers.
+pub async fn active_codes(db: &Db) -> Result<Vec<String>, ProviderError> {
+    Ok(sql::list(&db.read)
+        .await?
+        .into_iter()
+        .filter(|r| r.active.0)
+        .map(|r| r.code)
+        .collect())
+}
+
 pub async fn update(
     db: &Db,
     key: &MasterKey,
@@ -393,6 +418,7 @@ impl Providers {
             token_url: url(&token_url)?,
             client_id: row.client_id,
             client_secret: open(&row.client_secret_sealed)?,
+            pix_key: row.pix_key,
             ca,
             identity,
             provider: row.code,

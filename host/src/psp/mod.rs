@@ -84,6 +84,8 @@ pub struct Endpoint {
     pub token_url: Url,
     pub client_id: String,
     pub client_secret: Secret,
+    /// The provider's pix key: `chave` of its charges and of its webhook registration.
+    pub pix_key: String,
     /// Trusted beside Mozilla's roots.
     pub ca: Vec<CertificateDer<'static>>,
     /// The mTLS client certificate chain and its key.
@@ -178,6 +180,7 @@ pub struct PspClient {
     token_url: Url,
     client_id: String,
     client_secret: Secret,
+    pix_key: String,
     tokens: TokenCache,
     observer: Arc<dyn CallObserver>,
 }
@@ -217,9 +220,15 @@ impl PspClient {
             token_url: endpoint.token_url,
             client_id: endpoint.client_id,
             client_secret: endpoint.client_secret,
+            pix_key: endpoint.pix_key,
             tokens: TokenCache::default(),
             observer,
         })
+    }
+
+    /// The provider's pix key, where its charges are paid to.
+    pub fn pix_key(&self) -> &str {
+        &self.pix_key
     }
 
     /// `PUT /cob/{txid}`: creates the charge, or answers the one this txid already names.

@@ -76,6 +76,7 @@ async fn create_provider(
     let name = require_name(&req.name, "name")?;
     let new = req.validate(name)?;
     let provider = providers::create(&state.db, &state.master_key, new).await?;
+    crate::live::register_callbacks(state.clone(), Some(vec![provider.code.clone()]));
     Ok(ok(StatusCode::CREATED, provider))
 }
 
@@ -132,5 +133,6 @@ async fn patch_provider(
         .transpose()?;
     let changes = req.validate(name)?;
     let provider = providers::update(&state.db, &state.master_key, &code, changes).await?;
+    crate::live::register_callbacks(state.clone(), Some(vec![provider.code.clone()]));
     Ok(ok(StatusCode::OK, provider))
 }

@@ -11,7 +11,7 @@ use utoipa_axum::routes;
 
 use super::{ok, uuid_param};
 use crate::app::AppState;
-use crate::db::intents;
+use crate::db::{intents, psp_calls};
 use crate::http::{ApiError, ErrorEnvelope};
 
 pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
@@ -19,7 +19,7 @@ pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
 }
 
 /// The decision trace of a PaymentIntent: each step's component, exact input and output,
-/// fuel and duration.
+/// fuel and duration; and `pspCalls`, the calls made to PSPs for it (LIVE), in order.
 #[utoipa::path(get, path = "/payment-intents/{paymentIntentId}/trace", tag = "admin",
     params(("paymentIntentId" = String, Path, format = Uuid)),
     responses(
@@ -36,7 +36,14 @@ async fn get_trace(
     let trace = intents::trace(&state.db.read, &id)
         .await?
         .ok_or_else(not_found)?;
-    let trace: serde_json::Value =
+    let mut trace: serde_json::Value =
         serde_json::from_str(&trace).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let calls = psp_calls::for_intent(&state.db.read, &id).await?;
+    if let Some(fields) = trace.as_object_mut() {
+        fields.insert(
+            "pspCalls".into(),
+            serde_json::to_value(calls).map_err(|e| ApiError::Internal(e.to_string()))?,
+        );
+    }
     Ok(ok(StatusCode::OK, trace))
 }

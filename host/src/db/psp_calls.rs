@@ -1,0 +1,82 @@
+//! The calls made to PSPs for each charge, in order (the intent's trace shows them).
+
+use sqlx::{Any, Executor};
+
+/// One call made to a PSP for a charge, as its trace shows it.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PspCall {
+    pub provider_code: String,
+    pub gateway_alias: Option<String>,
+    /// `put_cob`, `get_cob`, `put_webhook`.
+    pub operation: String,
+    /// `success`, `refused`, `unauthorized`, `unavailable`, `timeout`, `connect_failed`,
+    /// `protocol_error`, or `not_configured` (no active provider of that code).
+    pub outcome: String,
+    pub duration_ms: u64,
+    /// What went wrong, without secrets (the PSP's problem type at most).
+    pub error: Option<String>,
+    /// Unix ms.
+    pub at: i64,
+}
+
+pub async fn insert<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    payment_intent_id: Option<&str>,
+    call: &PspCall,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "insert into psp_calls (id, payment_intent_id, provider_code, gateway_alias, operation, \
+           outcome, duration_ms, error, created_at) \
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+    )
+    .bind(uuid::Uuid::now_v7().to_string())
+    .bind(payment_intent_id)
+    .bind(&call.provider_code)
+    .bind(&call.gateway_alias)
+    .bind(&call.operation)
+    .bind(&call.outcome)
+    .bind(call.duration_ms as i64)
+    .bind(&call.error)
+    .bind(call.at)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+#[derive(sqlx::FromRow)]
+struct Row {
+    provider_code: String,
+    gateway_alias: Option<String>,
+    operation: String,
+    outcome: String,
+    duration_ms: i64,
+    error: Option<String>,
+    created_at: i64,
+}
+
+/// The calls made for an intent, oldest first.
+pub async fn for_intent<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    payment_intent_id: &str,
+) -> sqlx::Result<Vec<PspCall>> {
+    let rows: Vec<Row> = sqlx::query_as(
+        "select provider_code, gateway_alias, operation, outcome, duration_ms, error, created_at \
+         from psp_calls where payment_intent_id = $1 order by created_at, id",
+    )
+    .bind(payment_intent_id)
+    .fetch_all(ex)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| PspCall {
+            provider_code: r.provider_code,
+            gateway_alias: r.gateway_alias,
+            operation: r.operation,
+            outcome: r.outcome,
+            duration_ms: r.duration_ms.max(0) as u64,
+            error: r.error,
+            at: r.created_at,
+        })
+        .collect())
+}

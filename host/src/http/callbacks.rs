@@ -1,0 +1,37 @@
+//! `POST /psp-callbacks/{provider}/{token}/pix`: where PSPs post the pix they received
+//! (DESIGN.md section 10). On the merchant listener, because `PIXGATE_PUBLIC_URL` (the
+//! address PSPs reach) defaults to it. In production this path sits behind mTLS at the edge;
+//! here the token in the path is what authenticates the PSP, and a callback only triggers a
+//! read of the charge at the PSP.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::routing::post;
+
+use super::ApiError;
+use crate::app::AppState;
+use crate::live::callbacks;
+
+/// Callback bodies are a few pix at most; a batch of thousands is still far below this.
+const MAX_BODY_BYTES: usize = 1024 * 1024;
+
+pub fn router() -> Router<Arc<AppState>> {
+    Router::new()
+        .route("/psp-callbacks/{provider}/{token}/pix", post(receive))
+        .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
+}
+
+async fn receive(
+    State(state): State<Arc<AppState>>,
+    Path((provider, token)): Path<(String, String)>,
+    body: Bytes,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let started = callbacks::receive(&state, &provider, &token, &body).await?;
+    Ok(Json(
+        serde_json::json!({"success": true, "data": {"charges": started}}),
+    ))
+}

@@ -1,0 +1,52 @@
+//! PSP callbacks (`POST {webhookUrl}/pix`, DESIGN.md section 10). Many PSPs cannot sign
+//! them, so a callback proves nothing: its path carries the provider's unguessable token,
+//! and a callback only triggers a read of each named charge at the PSP ([`super::settle`]).
+//! Batched, duplicated or out-of-order callbacks are therefore harmless: the read decides,
+//! and an intent moves once.
+
+use std::sync::Arc;
+
+use subtle::ConstantTimeEq;
+
+use super::LiveError;
+use super::settle;
+use crate::apipix::PixCallback;
+use crate::app::AppState;
+use crate::db::intents;
+use crate::providers;
+
+/// Checks the callback's provider and token, and starts a settlement of each pending charge
+/// it names (off the PSP's request: it is answered at once). Returns how many it started.
+pub async fn receive(
+    state: &Arc<AppState>,
+    provider_code: &str,
+    token: &str,
+    body: &[u8],
+) -> Result<usize, LiveError> {
+    let expected = providers::callback_token(&state.db, &state.master_key, provider_code)
+        .await?
+        .ok_or(LiveError::UnknownCallback)?;
+    if !bool::from(expected.as_bytes().ct_eq(token.as_bytes())) {
+        tracing::warn!(provider = %provider_code, "PSP callback with a wrong token ignored");
+        return Err(LiveError::UnknownCallback);
+    }
+    let callback: PixCallback =
+        serde_json::from_slice(body).map_err(|e| LiveError::InvalidCallback(e.to_string()))?;
+    let mut started = 0;
+    for txid in callback.pix.iter().filter_map(|p| p.txid.as_deref()) {
+        let Some((id, seen)) =
+            intents::pending_by_txid(&state.db.read, provider_code, txid).await?
+        else {
+            continue;
+        };
+        started += 1;
+        let state = state.clone();
+        tokio::spawn(async move {
+            if let Err(e) = settle::settle(&state, &id, seen).await {
+                tracing::warn!(intent = %id, error = %e,
+                    "callback: not settled; the reconciler tries again");
+            }
+        });
+    }
+    Ok(started)
+}

@@ -1,0 +1,144 @@
+//! Settling a `PENDING` charge: read it at its PSP (`GET /cob/{txid}`), judge the read
+//! ([`super::verdict`]), and move the intent with its event through the outbox. Callbacks
+//! and the reconciler both come here, and only through a lease on the intent
+//! (`reconcile_at`, moved by compare-and-set), so two instances never process one charge at
+//! once, and a duplicate callback finds the intent already moved and changes nothing.
+
+use std::time::{Duration, Instant};
+
+use super::LiveError;
+use super::execute::outcome_of;
+use super::verdict::{Verdict, verdict};
+use crate::apipix::Txid;
+use crate::app::AppState;
+use crate::db::psp_calls::{self, PspCall};
+use crate::db::{self, intents};
+use crate::domain::IntentStatus;
+use crate::outbox::{self, Transition};
+
+/// What a settlement attempt did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Settled {
+    /// The intent moved to this status (and its event was written).
+    Moved(IntentStatus),
+    /// Still pending at the PSP (or the PSP could not be read): read again later.
+    StillPending,
+    /// Another instance (or request) holds the intent's lease, or it is no longer pending.
+    NotOurs,
+}
+
+/// Settles intent `id` if its lease can be taken from `seen` (its `reconcile_at` as read).
+pub async fn settle(state: &AppState, id: &str, seen: i64) -> Result<Settled, LiveError> {
+    let now = db::now_ms();
+    let lease = state.live.lease();
+    if !intents::take_lease(&state.db.write, id, seen, now + lease.as_millis() as i64).await? {
+        return Ok(Settled::NotOurs);
+    }
+    let result = read_and_move(state, id).await;
+    if !matches!(result, Ok(Settled::Moved(_))) {
+        // Release the lease: the next read is the reconciler's, one interval from now.
+        let next = db::now_ms() + state.live.interval().as_millis() as i64;
+        intents::set_reconcile_at(&state.db.write, id, next).await?;
+    }
+    result
+}
+
+async fn read_and_move(state: &AppState, id: &str) -> Result<Settled, LiveError> {
+    let Some(intent) = intents::by_id(&state.db.read, id).await? else {
+        return Ok(Settled::NotOurs);
+    };
+    if intent.status != IntentStatus::Pending {
+        return Ok(Settled::NotOurs);
+    }
+    let txid = intent
+        .txid
+        .as_deref()
+        .and_then(|t| Txid::parse(t).ok())
+        .ok_or_else(|| LiveError::Corrupt(format!("pending intent {id} has no txid")))?;
+    let client = state
+        .providers
+        .client(&state.db, &state.master_key, &intent.provider_code)
+        .await?;
+    let started = Instant::now();
+    let at = db::now_ms();
+    let read = client.get_cob(&txid).await;
+    let call = PspCall {
+        provider_code: intent.provider_code.clone(),
+        gateway_alias: Some(intent.gateway_alias.clone()),
+        operation: "get_cob".into(),
+        outcome: read
+            .as_ref()
+            .map_or_else(|e| outcome_of(e), |_| "success")
+            .into(),
+        duration_ms: started.elapsed().as_millis() as u64,
+        error: read.as_ref().err().map(ToString::to_string),
+        at,
+    };
+    psp_calls::insert(&state.db.write, Some(id), &call).await?;
+    let cob = match read {
+        Ok(cob) => cob,
+        Err(e) => {
+            tracing::warn!(intent = %id, provider = %intent.provider_code, error = %e,
+                "settlement: the PSP could not be read; the reconciler tries again");
+            return Ok(Settled::StillPending);
+        }
+    };
+    let now = db::now_ms();
+    let (to, payment_id, completed_at) = match verdict(&cob, intent.amount_centavos as u64, now) {
+        Verdict::Pending => return Ok(Settled::StillPending),
+        Verdict::AmountMismatch { received_centavos } => {
+            tracing::warn!(intent = %id, provider = %intent.provider_code,
+                    expected = intent.amount_centavos, ?received_centavos,
+                    "settlement: concluded at the PSP without a pix of the charge's amount; \
+                     left PENDING for a person to look at");
+            state
+                .metrics
+                .live_anomaly(&intent.provider_code, "amount_mismatch");
+            return Ok(Settled::StillPending);
+        }
+        Verdict::Succeeded {
+            end_to_end_id,
+            paid_at,
+        } => (IntentStatus::Succeeded, Some(end_to_end_id), paid_at),
+        Verdict::Canceled { reason } => {
+            tracing::info!(intent = %id, reason = reason.as_str(), "settlement: canceled");
+            (IntentStatus::Canceled, None, now)
+        }
+    };
+    let mut tx = state.db.write.begin().await?;
+    let moved = outbox::record_transition(
+        &mut tx,
+        id,
+        Transition {
+            to,
+            provider_payment_id: payment_id.as_deref(),
+            failure: None,
+            at: completed_at.max(intent.created_at),
+        },
+    )
+    .await;
+    match moved {
+        Ok(_) => {
+            tx.commit().await?;
+            state.webhooks.wake();
+            state
+                .metrics
+                .live_transition(&intent.provider_code, to.as_str());
+            Ok(Settled::Moved(to))
+        }
+        // Moved by someone else meanwhile (the lease makes this rare): nothing to write.
+        Err(outbox::OutboxError::Concurrent(_) | outbox::OutboxError::IllegalTransition { .. }) => {
+            tx.rollback().await?;
+            Ok(Settled::NotOurs)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// How long the reconciler waits between passes, and the lease an instance takes on a charge
+/// while it reads it at the PSP and writes the outcome.
+#[derive(Debug, Clone, Copy)]
+pub struct Timing {
+    pub interval: Duration,
+    pub lease: Duration,
+}

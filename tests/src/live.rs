@@ -1,0 +1,372 @@
+//! LIVE stores end to end: a real `pixgate psp-sim` (https with mTLS, its generated CA and
+//! client certificate) as each provider's PSP, a real `pixgate serve` pointed at it, and a
+//! real HTTPS receiver for the merchant's signed webhooks.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime};
+
+use serde_json::{Value, json};
+
+use crate::receiver::{Receiver, TestCa};
+use crate::server::{Backend, Server};
+use crate::{install_tls_provider, pixgate_bin};
+
+/// A running simulator; killed when dropped.
+pub struct Sim {
+    child: Child,
+    pub origin: String,
+    pub certs: tempfile::TempDir,
+    stderr: Arc<Mutex<String>>,
+    client: reqwest::Client,
+}
+
+impl Drop for Sim {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Sim {
+    /// `pixgate psp-sim` on 127.0.0.1:0 with mTLS and generated certificates.
+    pub fn start(extra: &[&str]) -> Sim {
+        install_tls_provider();
+        let certs = tempfile::tempdir().unwrap();
+        let mut child = Command::new(pixgate_bin())
+            .args(["psp-sim", "--listen", "127.0.0.1:0", "--mtls", "--cert-dir"])
+            .arg(certs.path())
+            .args(extra)
+            .env_clear()
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("psp-sim starts");
+        let stderr = Arc::new(Mutex::new(String::new()));
+        let sink = stderr.clone();
+        let err = child.stderr.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(err).lines().map_while(Result::ok) {
+                sink.lock().unwrap().push_str(&(line + "\n"));
+            }
+        });
+        let mut origin = None;
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        for line in lines.by_ref() {
+            let line = line.unwrap();
+            if let Some(url) = line.strip_prefix("psp-sim: listening on ") {
+                origin = Some(url.trim().to_owned());
+            }
+            if line.starts_with("psp-sim: ready") || Instant::now() > deadline {
+                break;
+            }
+        }
+        std::thread::spawn(move || for _ in lines {});
+        let origin =
+            origin.unwrap_or_else(|| panic!("psp-sim did not start: {}", stderr.lock().unwrap()));
+        let client = mtls_client(certs.path());
+        Sim {
+            child,
+            origin,
+            certs,
+            stderr,
+            client,
+        }
+    }
+
+    pub fn logs(&self) -> String {
+        self.stderr.lock().unwrap().clone()
+    }
+
+    fn pem(&self, name: &str) -> String {
+        std::fs::read_to_string(self.certs.path().join(name)).unwrap()
+    }
+
+    /// The admin API body creating provider `code` at this simulator.
+    pub fn provider(&self, code: &str, pix_key: &str) -> Value {
+        json!({
+            "code": code,
+            "name": format!("{code} (simulator)"),
+            "apiBaseUrl": format!("{}/api/v2", self.origin),
+            "tokenUrl": format!("{}/oauth/token", self.origin),
+            "clientId": "psp-sim-client",
+            "clientSecret": "psp-sim-secret",
+            "pixKey": pix_key,
+            "tls": {
+                "caPem": self.pem("ca.pem"),
+                "clientCertPem": self.pem("client.pem"),
+                "clientKeyPem": self.pem("client-key.pem"),
+            }
+        })
+    }
+
+    /// A control route (`/_sim/...`): the status and the JSON answer.
+    pub async fn control(&self, method: reqwest::Method, path: &str, body: Value) -> (u16, Value) {
+        let r = self
+            .client
+            .request(method, format!("{}/_sim{path}", self.origin))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        (r.status().as_u16(), r.json().await.unwrap_or(Value::Null))
+    }
+
+    pub async fn post(&self, path: &str, body: Value) -> Value {
+        let (status, answer) = self.control(reqwest::Method::POST, path, body).await;
+        assert!(
+            status < 300,
+            "/_sim{path}: {status} {answer}\n{}",
+            self.logs()
+        );
+        answer
+    }
+
+    pub async fn switches(&self, patch: Value) {
+        let (status, answer) = self.control(reqwest::Method::PUT, "/switches", patch).await;
+        assert_eq!(status, 200, "{answer}");
+    }
+
+    pub async fn stats(&self) -> Value {
+        self.control(reqwest::Method::GET, "/stats", Value::Null)
+            .await
+            .1
+    }
+
+    /// `GET /webhook/{chave}` with a fresh token: the callback URL registered for `chave`.
+    pub async fn registered_webhook(&self, chave: &str) -> Value {
+        let token: Value = self
+            .client
+            .post(format!("{}/oauth/token", self.origin))
+            .basic_auth("psp-sim-client", Some("psp-sim-secret"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body("grant_type=client_credentials")
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        self.client
+            .get(format!("{}/api/v2/webhook/{chave}", self.origin))
+            .bearer_auth(token["access_token"].as_str().unwrap())
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap_or(Value::Null)
+    }
+
+    /// How many `PUT /cob/{txid}` the simulator processed for `txid`, and how many charges it
+    /// has created in all.
+    pub async fn puts_and_cobs(&self, txid: &str) -> (u64, u64) {
+        let stats = self.stats().await;
+        (
+            stats["putCob"][txid].as_u64().unwrap_or(0),
+            stats["cobsCreated"].as_u64().unwrap_or(0),
+        )
+    }
+}
+
+fn mtls_client(dir: &Path) -> reqwest::Client {
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    let mut roots = rustls::RootCertStore::empty();
+    for cert in CertificateDer::pem_file_iter(dir.join("ca.pem")).unwrap() {
+        roots.add(cert.unwrap()).unwrap();
+    }
+    let chain = CertificateDer::pem_file_iter(dir.join("client.pem"))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let key = PrivateKeyDer::from_pem_file(dir.join("client-key.pem")).unwrap();
+    let tls = rustls::ClientConfig::builder()
+        .with_root_certificates(roots)
+        .with_client_auth_cert(chain, key)
+        .unwrap();
+    reqwest::Client::builder()
+        .tls_backend_preconfigured(tls)
+        .no_proxy()
+        .timeout(Duration::from_secs(10))
+        .build()
+        .unwrap()
+}
+
+/// pixgate with two providers at two simulators (`sandbox-a`, `sandbox-b`: the sandbox
+/// catalog's gateways name them), a merchant `shop` with a LIVE store `shop-live`, its key,
+/// and a webhook endpoint at an HTTPS receiver.
+pub struct Live {
+    pub server: Server,
+    pub a: Sim,
+    pub b: Sim,
+    pub receiver: Receiver,
+    pub ca: TestCa,
+    pub key: String,
+    pub secret: String,
+}
+
+pub const STORE: &str = "shop-live";
+
+impl Live {
+    /// `env` adds to pixgate's environment (e.g. `PIXGATE_RECONCILE_INTERVAL`).
+    pub async fn start(backend: Backend, env: &[(&str, &str)]) -> Live {
+        let a = Sim::start(&[]);
+        let b = Sim::start(&[]);
+        let ca = TestCa::new();
+        let receiver = Receiver::start(&ca).await;
+        let ca_file = ca.ca_file().display().to_string();
+        let mut all = vec![
+            ("PIXGATE_WEBHOOK_CA_FILE", ca_file.as_str()),
+            ("PIXGATE_WEBHOOK_ALLOW_CIDRS", "127.0.0.0/8"),
+            ("PIXGATE_PSP_TIMEOUT", "3s"),
+            ("PIXGATE_RECONCILE_INTERVAL", "1h"),
+        ];
+        all.extend_from_slice(env);
+        let server = Server::start_with(backend, &all).await;
+        for (sim, code) in [(&a, "sandbox-a"), (&b, "sandbox-b")] {
+            let (status, body) = server
+                .admin_post(
+                    "/providers",
+                    sim.provider(code, &format!("{code}@pixgate.test")),
+                )
+                .await;
+            assert_eq!(status, 201, "{body}\n{}", server.logs());
+        }
+        let key = server.merchant_with_store("shop", STORE, "LIVE").await;
+        let (status, body) = server
+            .admin_patch(&format!("/stores/{STORE}"), json!({"liveEnabled": true}))
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let (status, endpoint) = server
+            .create_endpoint(&key, &receiver.url("/hooks/pix"), None)
+            .await;
+        assert_eq!(status, 201, "{endpoint}");
+        let secret = endpoint["data"]["signingSecret"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        Live {
+            server,
+            a,
+            b,
+            receiver,
+            ca,
+            key,
+            secret,
+        }
+    }
+
+    pub fn sim(&self, provider: &str) -> &Sim {
+        match provider {
+            "sandbox-a" => &self.a,
+            "sandbox-b" => &self.b,
+            other => panic!("no simulator for {other}"),
+        }
+    }
+
+    /// Sets the store's configuration and gateways.
+    pub async fn configure(&self, config: Value, gateways: &[&str]) {
+        let (status, body) = self
+            .server
+            .admin_patch(&format!("/stores/{STORE}"), json!({"config": config}))
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let (status, body) = self
+            .server
+            .admin(
+                reqwest::Method::PUT,
+                &format!("/stores/{STORE}/gateways"),
+                Some(json!({"gateways": gateways})),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+    }
+
+    /// The ranking the store's chain gives a charge: `(providerCode, gatewayAlias)`, primary
+    /// first (a dry run: nothing is written).
+    pub async fn ranking(&self) -> Vec<(String, String)> {
+        let mut charge = crate::server::charge_body(STORE);
+        charge.as_object_mut().unwrap().remove("store");
+        let (status, body) = self
+            .server
+            .admin_post("/evaluate", json!({"store": STORE, "charge": charge}))
+            .await;
+        assert_eq!(status, 200, "{body}");
+        body["data"]["trace"]["routes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["gateway"]["providerCode"].as_str().unwrap().to_owned(),
+                    r["gateway"]["gatewayAlias"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect()
+    }
+
+    pub async fn charge(&self, idempotency_key: &str) -> (u16, Value) {
+        self.server
+            .charge(
+                &self.key,
+                idempotency_key,
+                &crate::server::charge_body(STORE),
+            )
+            .await
+    }
+
+    /// Waits until the intent reaches `status`; its body.
+    pub async fn wait_status(&self, id: &str, status: &str, timeout: Duration) -> Value {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let (code, body) = self.server.get_payment(&self.key, id).await;
+            assert_eq!(code, 200, "{body}");
+            if body["data"]["status"] == status {
+                return body["data"].clone();
+            }
+            assert!(
+                Instant::now() < deadline,
+                "intent {id} is {} after {timeout:?}, not {status}\n{}",
+                body["data"]["status"],
+                self.server.logs()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// The payment events the receiver got for intent `id`, in order, each verified.
+    pub fn events_for(&self, id: &str) -> Vec<String> {
+        self.receiver
+            .received()
+            .iter()
+            .filter(|r| r.json()["data"]["paymentIntentId"] == id)
+            .map(|r| {
+                pixgate_webhook::verify(&self.secret, &r.headers, &r.body, SystemTime::now())
+                    .unwrap_or_else(|e| panic!("a delivery does not verify: {e}"));
+                r.json()["type"].as_str().unwrap().to_owned()
+            })
+            .collect()
+    }
+
+    /// Waits until the receiver got `events` for intent `id` (exactly these, in order).
+    pub async fn wait_events(&self, id: &str, events: &[&str]) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let got = self.events_for(id);
+            if got.len() >= events.len() {
+                assert_eq!(got, events, "events for {id}");
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "events for {id}: {got:?}, waiting for {events:?}\n{}",
+                self.server.logs()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}

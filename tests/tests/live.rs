@@ -1,0 +1,430 @@
+//! LIVE charges end to end against the real `pixgate psp-sim` over https with mTLS, on SQLite
+//! and PostgreSQL: creation at the PSP with its BR Code and QR code, confirmation by callback
+//! and by the reconciler, failover, failure, cancellation, forged and duplicate callbacks, and
+//! a crash between the PSP's answer and the commit.
+
+use std::time::Duration;
+
+use pixgate_e2e::live::{Live, STORE};
+use pixgate_e2e::server::{Options, Server, backends, charge_body};
+use serde_json::{Value, json};
+
+const SETTLE: Duration = Duration::from_secs(15);
+
+fn txid(charge: &Value) -> String {
+    charge["data"]["pix"]["txid"].as_str().unwrap().to_owned()
+}
+
+fn id(charge: &Value) -> String {
+    charge["data"]["paymentIntentId"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_live_charge_is_created_at_the_psp_paid_and_confirmed_with_signed_events() {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        let (status, charge) = live.charge("order-1").await;
+        assert_eq!(status, 200, "{charge}\n{}", live.server.logs());
+        let data = &charge["data"];
+        assert_eq!(data["status"], "PENDING", "{charge}");
+        assert_eq!(data["idempotentReplay"], false);
+        let provider = data["routing"]["providerCode"].as_str().unwrap();
+        assert_eq!(data["provider"]["code"], provider);
+        assert_eq!(data["provider"]["paymentId"], Value::Null);
+        assert!(data.get("completedAt").is_none());
+        let code = data["pix"]["copyAndPaste"].as_str().unwrap();
+        let parsed = pixgate::pix::brcode::parse(code).expect("a valid BR Code");
+        assert!(parsed.location().is_some(), "a dynamic code: {code}");
+        assert!(
+            data["pix"]["qrCodeSvg"]
+                .as_str()
+                .unwrap()
+                .starts_with("<?xml")
+                || data["pix"]["qrCodeSvg"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("<svg")
+        );
+        assert!(data["pix"]["expiresAt"].as_str().unwrap().ends_with('Z'));
+
+        let paid = live
+            .sim(provider)
+            .post(&format!("/cob/{}/pay", txid(&charge)), json!({}))
+            .await;
+        let done = live.wait_status(&id(&charge), "SUCCEEDED", SETTLE).await;
+        assert_eq!(done["provider"]["paymentId"], paid["endToEndId"], "{paid}");
+        assert!(done["completedAt"].is_string());
+        assert_eq!(done["pix"]["txid"], charge["data"]["pix"]["txid"]);
+        live.wait_events(&id(&charge), &["payment.pending", "payment.succeeded"])
+            .await;
+        let succeeded = live
+            .receiver
+            .received()
+            .into_iter()
+            .map(|r| r.json())
+            .find(|e| e["type"] == "payment.succeeded")
+            .unwrap();
+        assert_eq!(
+            succeeded["data"]["provider"]["paymentId"],
+            paid["endToEndId"]
+        );
+        assert_eq!(succeeded["data"]["metadata"]["orderId"], "10042");
+
+        // The trace shows the PSP calls.
+        let (_, trace) = live
+            .server
+            .admin_get(&format!("/payment-intents/{}/trace", id(&charge)))
+            .await;
+        let calls = trace["data"]["pspCalls"].as_array().unwrap();
+        assert_eq!(calls[0]["operation"], "put_cob");
+        assert_eq!(calls[0]["outcome"], "success");
+        assert!(calls.iter().any(|c| c["operation"] == "get_cob"));
+        let metrics = live
+            .server
+            .client
+            .get(format!("{}/metrics", live.server.admin_root()))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(metrics.contains("pixgate_live_intents_total"), "{metrics}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_same_key_again_reuses_the_txid_and_makes_no_second_charge() {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        let (_, first) = live.charge("order-2").await;
+        let (status, again) = live.charge("order-2").await;
+        assert_eq!(status, 200, "{again}");
+        assert_eq!(again["data"]["idempotentReplay"], true);
+        assert_eq!(again["data"]["pix"], first["data"]["pix"]);
+        let sim = live.sim(first["data"]["routing"]["providerCode"].as_str().unwrap());
+        assert_eq!(sim.puts_and_cobs(&txid(&first)).await, (1, 1));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_psp_error_on_the_first_gateway_fails_over_to_the_next() {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        live.configure(json!({}), &["sandbox-a-d0", "sandbox-b-d0"])
+            .await;
+        let ranking = live.ranking().await;
+        assert_eq!(ranking.len(), 2, "{ranking:?}");
+        let (first, second) = (&ranking[0], &ranking[1]);
+        live.sim(&first.0)
+            .post(
+                "/faults",
+                json!({"count": 1, "kind": "error", "status": 503, "route": "PUT /cob/{txid}"}),
+            )
+            .await;
+        let (status, charge) = live.charge("order-3").await;
+        assert_eq!(status, 200, "{charge}");
+        assert_eq!(charge["data"]["status"], "PENDING", "{charge}");
+        assert_eq!(charge["data"]["routing"]["gatewayAlias"], second.1.as_str());
+        assert_eq!(charge["data"]["provider"]["code"], second.0.as_str());
+        let (_, trace) = live
+            .server
+            .admin_get(&format!("/payment-intents/{}/trace", id(&charge)))
+            .await;
+        let outcomes: Vec<&str> = trace["data"]["pspCalls"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["outcome"].as_str().unwrap())
+            .collect();
+        assert_eq!(outcomes, ["unavailable", "success"]);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn failover_crosses_release_classes_only_when_the_policy_allows_it() {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        let gateways = ["sandbox-a-d0", "sandbox-a-d1"];
+        let fault = json!({"count": 1, "kind": "error", "status": 500, "route": "PUT /cob/{txid}"});
+
+        live.configure(json!({"routing.cross-class-failover": "false"}), &gateways)
+            .await;
+        live.a.post("/faults", fault.clone()).await;
+        let (status, charge) = live.charge("order-4a").await;
+        assert_eq!(status, 200, "{charge}");
+        assert_eq!(charge["data"]["status"], "FAILED", "{charge}");
+        assert_eq!(charge["data"]["failure"]["code"], "psp_unavailable");
+
+        live.configure(json!({"routing.cross-class-failover": "true"}), &gateways)
+            .await;
+        live.a.post("/faults", fault).await;
+        let (status, charge) = live.charge("order-4b").await;
+        assert_eq!(status, 200, "{charge}");
+        assert_eq!(charge["data"]["status"], "PENDING", "{charge}");
+        assert_eq!(charge["data"]["routing"]["releaseClass"], "D1");
+        assert_eq!(charge["data"]["routing"]["gatewayAlias"], "sandbox-a-d1");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn when_every_gateway_fails_the_intent_is_failed_with_payment_failed() {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        for sim in [&live.a, &live.b] {
+            sim.post(
+                "/faults",
+                json!({"count": 50, "kind": "error", "status": 503}),
+            )
+            .await;
+        }
+        let (status, charge) = live.charge("order-5").await;
+        assert_eq!(status, 200, "{charge}");
+        assert_eq!(charge["data"]["status"], "FAILED", "{charge}");
+        assert_eq!(charge["data"]["failure"]["code"], "psp_unavailable");
+        assert!(charge["data"].get("pix").is_none());
+        live.wait_events(&id(&charge), &["payment.failed"]).await;
+        // A retry under the same key replays the failure; it does not charge again.
+        let (_, again) = live.charge("order-5").await;
+        assert_eq!(again["data"]["status"], "FAILED");
+        assert_eq!(again["data"]["idempotentReplay"], true);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_payment_of_the_wrong_amount_does_not_succeed() {
+    for backend in backends() {
+        let live = Live::start(backend, &[("PIXGATE_RECONCILE_INTERVAL", "200ms")]).await;
+        let (_, charge) = live.charge("order-6").await;
+        let provider = charge["data"]["routing"]["providerCode"].as_str().unwrap();
+        live.sim(provider)
+            .post(
+                &format!("/cob/{}/pay", txid(&charge)),
+                json!({"valor": "1.00"}),
+            )
+            .await;
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        let (_, now) = live.server.get_payment(&live.key, &id(&charge)).await;
+        assert_eq!(now["data"]["status"], "PENDING", "{now}");
+        assert_eq!(live.events_for(&id(&charge)), ["payment.pending"]);
+        assert!(
+            live.server
+                .logs()
+                .contains("without a pix of the charge's amount")
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_forged_or_guessed_callback_changes_nothing() {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        let (_, charge) = live.charge("order-7").await;
+        let provider = charge["data"]["routing"]["providerCode"].as_str().unwrap();
+        let forged = json!({"pix": [{"endToEndId": "E12345678202611231200abcdefghijk",
+            "txid": txid(&charge), "valor": "129.90", "horario": "2026-11-23T12:00:00Z"}]});
+        let root = live.server.merchant_root();
+        for path in [
+            format!("/psp-callbacks/{provider}/not-the-token/pix"),
+            "/psp-callbacks/no-such-provider/x/pix".to_owned(),
+        ] {
+            let r = live
+                .server
+                .client
+                .post(format!("{root}{path}"))
+                .json(&forged)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(r.status(), 404, "{path}");
+        }
+        // The real callback URL, as registered at the PSP, with a payment that did not happen:
+        // the read at the PSP says the charge is still active.
+        let registered = registered_callback(&live, provider).await;
+        let r = live
+            .server
+            .client
+            .post(format!("{registered}/pix"))
+            .json(&forged)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200);
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let (_, now) = live.server.get_payment(&live.key, &id(&charge)).await;
+        assert_eq!(now["data"]["status"], "PENDING", "{now}");
+        assert_eq!(live.events_for(&id(&charge)), ["payment.pending"]);
+    }
+}
+
+/// The callback URL pixgate registered for `provider`'s key at its simulator.
+async fn registered_callback(live: &Live, provider: &str) -> String {
+    let hook = live
+        .sim(provider)
+        .registered_webhook(&format!("{provider}@pixgate.test"))
+        .await;
+    hook["webhookUrl"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no callback registered for {provider}: {hook}"))
+        .to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn duplicate_and_out_of_order_callbacks_give_one_transition_and_one_event() {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        for sim in [&live.a, &live.b] {
+            sim.switches(json!({"callbacks": {"duplicate": true, "hold": true}}))
+                .await;
+        }
+        let (_, first) = live.charge("order-8a").await;
+        let (_, second) = live.charge("order-8b").await;
+        for charge in [&first, &second] {
+            let provider = charge["data"]["routing"]["providerCode"].as_str().unwrap();
+            live.sim(provider)
+                .post(&format!("/cob/{}/pay", txid(charge)), json!({}))
+                .await;
+        }
+        for sim in [&live.a, &live.b] {
+            sim.post(
+                "/callbacks/flush",
+                json!({"order": "reverse", "batch": true}),
+            )
+            .await;
+        }
+        for charge in [&first, &second] {
+            live.wait_status(&id(charge), "SUCCEEDED", SETTLE).await;
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        for charge in [&first, &second] {
+            assert_eq!(
+                live.events_for(&id(charge)),
+                ["payment.pending", "payment.succeeded"]
+            );
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_missed_callback_is_settled_by_the_reconciler() {
+    for backend in backends() {
+        let live = Live::start(backend, &[("PIXGATE_RECONCILE_INTERVAL", "300ms")]).await;
+        for sim in [&live.a, &live.b] {
+            sim.switches(json!({"callbacks": {"drop": true}})).await;
+        }
+        let (_, charge) = live.charge("order-9").await;
+        let provider = charge["data"]["routing"]["providerCode"].as_str().unwrap();
+        live.sim(provider)
+            .post(&format!("/cob/{}/pay", txid(&charge)), json!({}))
+            .await;
+        live.wait_status(&id(&charge), "SUCCEEDED", SETTLE).await;
+        live.wait_events(&id(&charge), &["payment.pending", "payment.succeeded"])
+            .await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn removal_and_expiry_at_the_psp_cancel_with_payment_canceled() {
+    for backend in backends() {
+        let live = Live::start(backend, &[("PIXGATE_RECONCILE_INTERVAL", "300ms")]).await;
+        for (key, action) in [("order-10a", "remove"), ("order-10b", "expire")] {
+            let (_, charge) = live.charge(key).await;
+            let provider = charge["data"]["routing"]["providerCode"].as_str().unwrap();
+            live.sim(provider)
+                .post(&format!("/cob/{}/{action}", txid(&charge)), json!({}))
+                .await;
+            let done = live.wait_status(&id(&charge), "CANCELED", SETTLE).await;
+            assert!(done["completedAt"].is_string(), "{done}");
+            live.wait_events(&id(&charge), &["payment.pending", "payment.canceled"])
+                .await;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_live_store_with_live_execution_off_is_403_and_the_psp_sees_nothing() {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        let (status, body) = live
+            .server
+            .admin_patch(&format!("/stores/{STORE}"), json!({"liveEnabled": false}))
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let (status, body) = live.charge("order-11").await;
+        assert_eq!(status, 403, "{body}");
+        assert_eq!(body["error"]["code"], "live_execution_disabled");
+        for sim in [&live.a, &live.b] {
+            let stats = sim.stats().await;
+            assert_eq!(stats["cobsCreated"], 0, "{stats}");
+            assert_eq!(stats["routes"].get("PUT /cob/{txid}"), None, "{stats}");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_crash_between_the_psp_call_and_the_commit_ends_with_one_charge_at_the_psp() {
+    for backend in backends() {
+        let mut live = Live::start(
+            backend,
+            &[("PIXGATE_LIVE_LEASE", "2s"), ("PIXGATE_PSP_TIMEOUT", "20s")],
+        )
+        .await;
+        live.configure(json!({}), &["sandbox-a-d0"]).await;
+        // The PSP creates the charge, then holds its answer: pixgate is killed meanwhile.
+        live.a
+            .post(
+                "/faults",
+                json!({"count": 1, "kind": "hang", "hangMs": 30000, "afterProcessing": true,
+                       "route": "PUT /cob/{txid}"}),
+            )
+            .await;
+        let server = &live.server;
+        let (base, key, client) = (server.base.clone(), live.key.clone(), server.client.clone());
+        let pending = tokio::spawn(async move {
+            client
+                .post(format!("{base}/payments/charge"))
+                .bearer_auth(key)
+                .header("Idempotency-Key", "order-12")
+                .json(&charge_body(STORE))
+                .send()
+                .await
+        });
+        let deadline = std::time::Instant::now() + Duration::from_secs(15);
+        while live.a.stats().await["cobsCreated"] != 1 {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the PSP never got the charge"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let data_dir = live.server.kill_hard();
+        assert!(
+            pending.await.unwrap().is_err(),
+            "the merchant got no answer"
+        );
+
+        let database_url = Some(live.server.database_url.clone()).filter(|u| !u.is_empty());
+        live.server = Server::launch(Options {
+            database_url,
+            env: live.server.env.clone(),
+            data_dir: Some(data_dir),
+        });
+        // Within the lease the key is in use; after it, the retry takes the charge over.
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        let (status, charge) = live.charge("order-12").await;
+        assert_eq!(status, 200, "{charge}\n{}", live.server.logs());
+        assert_eq!(charge["data"]["status"], "PENDING", "{charge}");
+        let (puts, cobs) = live.a.puts_and_cobs(&txid(&charge)).await;
+        assert_eq!(cobs, 1, "one charge at the PSP");
+        assert_eq!(puts, 2, "the retry put the same txid again");
+        let (_, again) = live.charge("order-12").await;
+        assert_eq!(again["data"]["idempotentReplay"], true);
+        assert_eq!(
+            again["data"]["paymentIntentId"],
+            charge["data"]["paymentIntentId"]
+        );
+    }
+}
