@@ -266,6 +266,7 @@ async fn resolve(
             ChargeError::RoutingUnavailable(Step::Policy)
         })?;
     let input = chain_input(
+        |provider| state.providers.health(provider),
         store,
         &route.gateways,
         &principal.merchant_code,
@@ -460,9 +461,13 @@ fn payer_kind(kind: TaxIdKind) -> &'static str {
 }
 
 /// What the chain sees of a charge: the charge without PII, the store and its
-/// configuration, its gateways with their health, and the step environment (the charge's
-/// time and a seed derived from `seed_source`).
+/// configuration, its gateways with their providers' recent health (`health`, measured from
+/// real PSP calls), and the step environment (the charge's time and a seed derived from
+/// `seed_source`). The health is an input like any other: the trace records it, so replay
+/// stays exact.
+#[allow(clippy::too_many_arguments)]
 pub fn chain_input(
+    health: impl Fn(&str) -> logic::GatewayHealth,
     store: &catalog::Store,
     gateways: &[catalog::Gateway],
     merchant: &str,
@@ -500,12 +505,15 @@ pub fn chain_input(
                 .map(|(key, value)| logic::ConfigEntry { key, value })
                 .collect(),
         },
-        gateways: gateways.iter().map(to_logic_gateway).collect(),
+        gateways: gateways
+            .iter()
+            .map(|g| to_logic_gateway(g, health(&g.provider_code)))
+            .collect(),
         env: logic::StepEnv { now_ms: now, seed },
     }
 }
 
-fn to_logic_gateway(g: &catalog::Gateway) -> logic::Gateway {
+fn to_logic_gateway(g: &catalog::Gateway, health: logic::GatewayHealth) -> logic::Gateway {
     logic::Gateway {
         provider_code: g.provider_code.clone(),
         gateway_alias: g.alias.clone(),
@@ -516,13 +524,7 @@ fn to_logic_gateway(g: &catalog::Gateway) -> logic::Gateway {
             min_fee_centavos: g.min_fee_centavos as u64,
             max_fee_centavos: g.max_fee_centavos.map(|m| m as u64),
         },
-        // No live execution yet, so no observations: every gateway starts healthy.
-        health: logic::GatewayHealth {
-            available: true,
-            success_rate_bps: 10_000,
-            latency_p50_ms: 0,
-            samples: 0,
-        },
+        health,
     }
 }
 

@@ -93,6 +93,7 @@ pub async fn evaluate(
     // The seed comes from the request itself, so evaluating the same body twice decides
     // the same (a charge's seed comes from its id).
     let input = charges::chain_input(
+        |provider| state.providers.health(provider),
         &route.store,
         &route.gateways,
         &merchant,
