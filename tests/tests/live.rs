@@ -428,3 +428,48 @@ async fn a_crash_between_the_psp_call_and_the_commit_ends_with_one_charge_at_the
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn concurrent_duplicates_of_a_live_charge_reach_the_psp_once() {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        // A slow PSP widens the window in which the duplicates overlap.
+        for sim in [&live.a, &live.b] {
+            sim.switches(json!({"latencyMs": 300})).await;
+        }
+        let tasks: Vec<_> = (0..8)
+            .map(|_| {
+                let (base, key, client) = (
+                    live.server.base.clone(),
+                    live.key.clone(),
+                    live.server.client.clone(),
+                );
+                tokio::spawn(async move {
+                    let r = client
+                        .post(format!("{base}/payments/charge"))
+                        .bearer_auth(key)
+                        .header("Idempotency-Key", "order-13")
+                        .json(&charge_body(STORE))
+                        .send()
+                        .await
+                        .unwrap();
+                    (r.status().as_u16(), r.json::<Value>().await.unwrap())
+                })
+            })
+            .collect();
+        let mut created = Vec::new();
+        for task in tasks {
+            let (status, body) = task.await.unwrap();
+            match status {
+                200 => created.push(body["data"]["paymentIntentId"].clone()),
+                409 => assert_eq!(body["error"]["code"], "idempotency_key_in_use", "{body}"),
+                other => panic!("{other}: {body}"),
+            }
+        }
+        assert!(!created.is_empty());
+        assert!(created.iter().all(|id| *id == created[0]), "{created:?}");
+        let (_, charge) = live.charge("order-13").await;
+        let provider = charge["data"]["routing"]["providerCode"].as_str().unwrap();
+        assert_eq!(live.sim(provider).puts_and_cobs(&txid(&charge)).await, (1, 1));
+    }
+}
