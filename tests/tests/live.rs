@@ -470,6 +470,59 @@ async fn concurrent_duplicates_of_a_live_charge_reach_the_psp_once() {
         assert!(created.iter().all(|id| *id == created[0]), "{created:?}");
         let (_, charge) = live.charge("order-13").await;
         let provider = charge["data"]["routing"]["providerCode"].as_str().unwrap();
-        assert_eq!(live.sim(provider).puts_and_cobs(&txid(&charge)).await, (1, 1));
+        assert_eq!(
+            live.sim(provider).puts_and_cobs(&txid(&charge)).await,
+            (1, 1)
+        );
     }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn two_instances_on_one_postgresql_settle_each_charge_once() {
+    if pixgate_e2e::server::postgres_admin_url().is_none() {
+        eprintln!("PostgreSQL only: PIXGATE_TEST_DATABASE_URL is not set");
+        return;
+    }
+    // Both instances open the same sealed provider secrets: one master key.
+    let shared = [
+        (
+            "PIXGATE_MASTER_KEY",
+            "cGl4Z2F0ZS10ZXN0LW1hc3Rlci1rZXktMzItYnl0ZXM=",
+        ),
+        ("PIXGATE_RECONCILE_INTERVAL", "100ms"),
+    ];
+    let live = Live::start(pixgate_e2e::server::Backend::Postgres, &shared).await;
+    let second = Server::launch(Options {
+        database_url: Some(live.server.database_url.clone()),
+        env: live.server.env.clone(),
+        data_dir: None,
+    });
+    // No callbacks: both reconcilers race for every charge.
+    for sim in [&live.a, &live.b] {
+        sim.switches(json!({"callbacks": {"drop": true}})).await;
+    }
+    let mut ids = Vec::new();
+    for n in 0..12 {
+        let (status, charge) = live.charge(&format!("order-14-{n}")).await;
+        assert_eq!(status, 200, "{charge}");
+        let provider = charge["data"]["routing"]["providerCode"].as_str().unwrap();
+        live.sim(provider)
+            .post(&format!("/cob/{}/pay", txid(&charge)), json!({}))
+            .await;
+        ids.push(id(&charge));
+    }
+    for id in &ids {
+        live.wait_status(id, "SUCCEEDED", SETTLE).await;
+        live.wait_events(id, &["payment.pending", "payment.succeeded"])
+            .await;
+    }
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    for id in &ids {
+        assert_eq!(
+            live.events_for(id),
+            ["payment.pending", "payment.succeeded"],
+            "one transition and one event per charge"
+        );
+    }
+    drop(second);
 }
