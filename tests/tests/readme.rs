@@ -1,16 +1,17 @@
-//! The README's walk-through and its authoring guide run exactly as written.
+//! The README's walk-through, its LIVE demo and its authoring guide run exactly as written.
 
 use std::io::Read;
 use std::os::unix::process::CommandExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::mpsc;
+use std::sync::{OnceLock, mpsc};
 use std::time::{Duration, Instant};
 
 use pixgate_e2e::{pixgate_bin, repo_file, target_dir};
 
-/// The one `sh` block between `<!-- {marker} -->` and `<!-- /{marker} -->` in the README.
-fn sh_block(marker: &str) -> String {
+/// The one fenced `lang` block between `<!-- {marker} -->` and `<!-- /{marker} -->` in the
+/// README.
+fn fenced_block(marker: &str, lang: &str) -> String {
     let readme = std::fs::read_to_string(repo_file("README.md")).unwrap();
     let section = readme
         .split(&format!("<!-- {marker} -->"))
@@ -19,10 +20,51 @@ fn sh_block(marker: &str) -> String {
         .unwrap_or_else(|| panic!("README has a {marker} section"));
     section
         .trim()
-        .strip_prefix("```sh")
+        .strip_prefix(&format!("```{lang}"))
         .and_then(|s| s.strip_suffix("```"))
-        .unwrap_or_else(|| panic!("the {marker} section is one sh block"))
+        .unwrap_or_else(|| panic!("the {marker} section is one {lang} block"))
         .to_owned()
+}
+
+/// The one `sh` block between `<!-- {marker} -->` and `<!-- /{marker} -->` in the README.
+fn sh_block(marker: &str) -> String {
+    fenced_block(marker, "sh")
+}
+
+/// Whether this system lets an unprivileged process have a network namespace of its own
+/// with its loopback up (user namespaces allowed, `unshare` and `ip` installed).
+fn own_network_available() -> bool {
+    static AVAILABLE: OnceLock<bool> = OnceLock::new();
+    *AVAILABLE.get_or_init(|| {
+        Command::new("unshare")
+            .args(["--user", "--map-root-user", "--net", "--"])
+            .args(["ip", "link", "set", "lo", "up"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    })
+}
+
+/// `bash`, in a network namespace of its own (only its loopback, brought up) when the system
+/// allows one: a README block on fixed ports then never meets another test run, or a server
+/// of the developer's, on those ports. Elsewhere plain `bash` on the host's network, where
+/// the blocks' ports only have to be free. The script is the same either way.
+fn bash_on_own_network() -> Command {
+    if own_network_available() {
+        let mut cmd = Command::new("unshare");
+        cmd.args(["--user", "--map-root-user", "--net", "--", "bash", "-c"])
+            .arg(r#"ip link set lo up && exec bash "$@""#)
+            .arg("bash");
+        cmd
+    } else {
+        eprintln!(
+            "no network namespace available: running on the host's network, the README's ports \
+             must be free"
+        );
+        Command::new("bash")
+    }
 }
 
 /// A directory laid out like the repository after `cargo build --release`, with the binary
@@ -112,7 +154,7 @@ fn run_script(mut cmd: Command, script: &str, limit: Duration) -> Run {
 fn the_readme_walkthrough_runs_as_written() {
     let script = sh_block("walkthrough");
     let dir = repository_like();
-    let mut cmd = Command::new("bash");
+    let mut cmd = bash_on_own_network();
     cmd.current_dir(dir.path())
         .env_remove("PIXGATE_DATABASE_URL");
     let Run {
@@ -131,6 +173,120 @@ fn the_readme_walkthrough_runs_as_written() {
     assert!(stdout.contains(r#""apiKey":"pxg_"#), "{stdout}");
     assert!(stdout.contains("pixgate_chain_step_fuel_count"), "{stdout}");
     assert!(!stdout.contains(r#""success":false"#), "{stdout}");
+}
+
+/// The files a README block left under `dir` (its `TMPDIR`) whose names end in `.out` or
+/// `.log`, with their text: what its servers said, for a failure's message.
+fn outputs_under(dir: &Path) -> String {
+    let mut text = String::new();
+    let mut todo = vec![dir.to_owned()];
+    while let Some(dir) = todo.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut paths: Vec<PathBuf> = entries.filter_map(|e| Some(e.ok()?.path())).collect();
+        paths.sort();
+        for path in paths {
+            if path.is_dir() {
+                todo.push(path);
+            } else if path.extension().is_some_and(|e| e == "out" || e == "log") {
+                let content = std::fs::read_to_string(&path).unwrap_or_default();
+                text.push_str(&format!("\n== {}\n{content}", path.display()));
+            }
+        }
+    }
+    text
+}
+
+/// The first file named `name` under `dir`.
+fn find_file(dir: &Path, name: &str) -> Option<PathBuf> {
+    for entry in std::fs::read_dir(dir).ok()?.filter_map(Result::ok) {
+        let path = entry.path();
+        if path.is_dir() {
+            if let Some(found) = find_file(&path, name) {
+                return Some(found);
+            }
+        } else if path.file_name().is_some_and(|n| n == name) {
+            return Some(path);
+        }
+    }
+    None
+}
+
+#[test]
+fn the_readme_live_demo_runs_as_written() {
+    let script = sh_block("live-demo");
+    // The demo's receiver checks deliveries with the README's Python verifier as written:
+    // its function word for word, and its imports among the receiver's.
+    let verifier = fenced_block("verify-python", "python");
+    let function = &verifier[verifier.find("def verify(").expect("the verifier")..];
+    assert!(
+        script.contains(function.trim()),
+        "the demo's receiver holds the README's Python verifier as written"
+    );
+    for import in verifier.lines().filter(|l| l.starts_with("import ")) {
+        assert!(
+            script.lines().any(|l| l == import),
+            "the receiver lacks `{import}`"
+        );
+    }
+
+    let dir = repository_like();
+    // mktemp writes under the test's directory, removed with it.
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let mut cmd = bash_on_own_network();
+    cmd.current_dir(dir.path()).env("TMPDIR", &tmp);
+    // The demo sets what it needs; none of this test run's pixgate settings leak in.
+    for (key, _) in std::env::vars_os() {
+        if key.to_string_lossy().starts_with("PIXGATE_") {
+            cmd.env_remove(&key);
+        }
+    }
+    let Run {
+        success,
+        stdout,
+        stderr,
+    } = run_script(cmd, &script, Duration::from_secs(120));
+    let context = || format!("{stdout}\n{stderr}\n{}", outputs_under(&tmp));
+    assert!(success, "the LIVE demo failed:\n{}", context());
+
+    let lines: Vec<&str> = stdout.lines().collect();
+    let line = |prefix: &str| lines.iter().any(|l| l.starts_with(prefix));
+    // Created at the PSP, with the PIX to pay and no payment id yet.
+    assert!(stdout.contains(r#""status": "PENDING""#), "{}", context());
+    assert!(stdout.contains(r#""paymentId": null"#), "{}", context());
+    assert!(
+        stdout.contains(r#""copyAndPaste": "000201"#),
+        "{}",
+        context()
+    );
+    let qr = find_file(&tmp, "qr.svg").unwrap_or_else(|| panic!("no QR code:\n{}", context()));
+    let qr = std::fs::read_to_string(qr).unwrap();
+    assert!(qr.contains("<svg"), "{qr}");
+    // Paid: the receiver verified both events' signatures, and the intent reads SUCCEEDED
+    // with the pix's endToEndId.
+    assert!(line("verified payment.pending PENDING -"), "{}", context());
+    assert!(
+        line("verified payment.succeeded SUCCEEDED E12345678"),
+        "{}",
+        context()
+    );
+    assert!(!stdout.contains("REJECTED"), "{}", context());
+    assert!(stdout.contains(r#""status": "SUCCEEDED""#), "{}", context());
+    assert!(
+        stdout.contains(r#""paymentId": "E12345678"#),
+        "{}",
+        context()
+    );
+    // The trace's PSP calls and the metrics.
+    assert!(line("put_cob sandbox-a-d0 success"), "{}", context());
+    assert!(line("get_cob sandbox-a-d0 success"), "{}", context());
+    assert!(
+        line(r#"pixgate_live_intents_total{provider="sandbox-a",status="SUCCEEDED"} 1"#),
+        "{}",
+        context()
+    );
 }
 
 /// The words of the line after the first line at or below `from` that starts (trimmed) with
