@@ -21,15 +21,15 @@ create index payment_intents_txid_idx on payment_intents (provider_code, txid);
 -- takes the charge over with the same intent id and txid, so the PSP sees the same charge.
 alter table idempotency_records add column lease_until bigint;
 
--- Every call made to a PSP for a charge, in order: the intent's trace shows them, and the
--- gateways' recent health is measured from them.
+-- Every call made to a PSP for a charge, in order: the intent's trace shows them (provider
+-- health is measured in memory per instance, from the same calls).
 create table psp_calls (
     id text not null constraint psp_calls_pk primary key,
     payment_intent_id text,
     provider_code text not null,
     gateway_alias text,
     operation text not null constraint psp_calls_operation_check
-        check (operation in ('put_cob', 'get_cob', 'put_webhook')),
+        check (operation in ('put_cob', 'get_cob')),
     outcome text not null constraint psp_calls_outcome_check
         check (outcome in ('success', 'refused', 'unauthorized', 'unavailable', 'timeout',
             'connect_failed', 'protocol_error', 'not_configured')),

@@ -60,6 +60,13 @@ pub struct LiveLabels {
     pub status: String,
 }
 
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct AnomalyLabels {
+    pub provider: String,
+    /// e.g. `amount_mismatch`.
+    pub kind: String,
+}
+
 type HistogramFamily<L> = Family<L, Histogram, fn() -> Histogram>;
 
 pub struct Metrics {
@@ -74,7 +81,7 @@ pub struct Metrics {
     kill_switch: Family<KillSwitchLabels, Counter>,
     psp: PspMetrics,
     live_transitions: Family<LiveLabels, Counter>,
-    live_anomalies: Family<LiveLabels, Counter>,
+    live_anomalies: Family<AnomalyLabels, Counter>,
 }
 
 /// The PSP call metrics, shareable with the clients (the families are handles to the same
@@ -201,10 +208,10 @@ impl Metrics {
             "LIVE intents reaching a status, by provider and status",
             live_transitions.clone(),
         );
-        let live_anomalies = Family::<LiveLabels, Counter>::default();
+        let live_anomalies = Family::<AnomalyLabels, Counter>::default();
         registry.register(
             "live_anomalies",
-            "PSP answers that need a person (e.g. amount_mismatch), by provider and kind",
+            "Reads of PSP charges that need a person (e.g. amount_mismatch), by provider and kind",
             live_anomalies.clone(),
         );
         Self {
@@ -273,9 +280,9 @@ impl Metrics {
 
     pub fn live_anomaly(&self, provider: &str, kind: &str) {
         self.live_anomalies
-            .get_or_create(&LiveLabels {
+            .get_or_create(&AnomalyLabels {
                 provider: provider.to_owned(),
-                status: kind.to_owned(),
+                kind: kind.to_owned(),
             })
             .inc();
     }

@@ -134,13 +134,27 @@ async fn a_psp_error_on_the_first_gateway_fails_over_to_the_next() {
             .server
             .admin_get(&format!("/payment-intents/{}/trace", id(&charge)))
             .await;
-        let outcomes: Vec<&str> = trace["data"]["pspCalls"]
+        let calls: Vec<(&str, &str)> = trace["data"]["pspCalls"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|c| c["outcome"].as_str().unwrap())
+            .map(|c| {
+                (
+                    c["operation"].as_str().unwrap(),
+                    c["outcome"].as_str().unwrap(),
+                )
+            })
             .collect();
-        assert_eq!(outcomes, ["unavailable", "success"]);
+        // The lost answer is read back once (the first PSP has no such charge: 404), then
+        // the next gateway creates it.
+        assert_eq!(
+            calls,
+            [
+                ("put_cob", "unavailable"),
+                ("get_cob", "refused"),
+                ("put_cob", "success")
+            ]
+        );
     }
 }
 
@@ -419,7 +433,22 @@ async fn a_crash_between_the_psp_call_and_the_commit_ends_with_one_charge_at_the
         assert_eq!(charge["data"]["status"], "PENDING", "{charge}");
         let (puts, cobs) = live.a.puts_and_cobs(&txid(&charge)).await;
         assert_eq!(cobs, 1, "one charge at the PSP");
-        assert_eq!(puts, 2, "the retry put the same txid again");
+        assert_eq!(
+            puts, 1,
+            "the retry found the charge instead of putting it again"
+        );
+        let (_, trace) = live
+            .server
+            .admin_get(&format!("/payment-intents/{}/trace", id(&charge)))
+            .await;
+        assert_eq!(
+            trace["data"]["pspCalls"][0]["operation"], "get_cob",
+            "{trace}"
+        );
+        assert_eq!(
+            trace["data"]["pspCalls"][0]["outcome"], "success",
+            "{trace}"
+        );
         let (_, again) = live.charge("order-12").await;
         assert_eq!(again["data"]["idempotentReplay"], true);
         assert_eq!(
@@ -525,4 +554,53 @@ async fn two_instances_on_one_postgresql_settle_each_charge_once() {
         );
     }
     drop(second);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_charge_whose_answer_was_lost_is_read_back_not_created_twice() {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        live.configure(json!({}), &["sandbox-a-d0", "sandbox-b-d0"])
+            .await;
+        let ranking = live.ranking().await;
+        let first = live.sim(&ranking[0].0);
+        // The PSP creates the charge, then its answer is a 503.
+        first
+            .post(
+                "/faults",
+                json!({"count": 1, "kind": "error", "status": 503, "afterProcessing": true,
+                       "route": "PUT /cob/{txid}"}),
+            )
+            .await;
+        let (status, charge) = live.charge("order-15").await;
+        assert_eq!(status, 200, "{charge}");
+        assert_eq!(charge["data"]["status"], "PENDING", "{charge}");
+        assert_eq!(
+            charge["data"]["routing"]["gatewayAlias"],
+            ranking[0].1.as_str()
+        );
+        assert_eq!(first.puts_and_cobs(&txid(&charge)).await, (1, 1));
+        let other = if ranking[0].0 == "sandbox-a" {
+            &live.b
+        } else {
+            &live.a
+        };
+        assert_eq!(other.stats().await["cobsCreated"], 0);
+        let (_, trace) = live
+            .server
+            .admin_get(&format!("/payment-intents/{}/trace", id(&charge)))
+            .await;
+        let calls: Vec<(&str, &str)> = trace["data"]["pspCalls"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    c["operation"].as_str().unwrap(),
+                    c["outcome"].as_str().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(calls, [("put_cob", "unavailable"), ("get_cob", "success")]);
+    }
 }

@@ -43,6 +43,7 @@ pub(super) async fn create(
     let lease_until = now + state.live.lease().as_millis() as i64;
     let internal = |what: &str| ChargeError::Internal(format!("live charge: {what}"));
 
+    let takeover = abandoned.is_some();
     let (intent_id, trace, components) = match abandoned {
         Some(record) => {
             // The dead request's decision, so this one calls the same PSP first.
@@ -110,6 +111,7 @@ pub(super) async fn create(
     };
     let execution = execute::create(
         state,
+        takeover,
         &trace.routes,
         trace.policy.output.cross_release_class_failover,
         &txid,

@@ -6,7 +6,8 @@
 use std::time::Instant;
 
 use crate::apipix::{
-    Amount, CalendarioSolicitado, CobGerada, CobSolicitada, CobValor, Devedor, Documento, Txid,
+    Amount, CalendarioSolicitado, CobGerada, CobSolicitada, CobStatus, CobValor, Devedor,
+    Documento, Txid,
 };
 use crate::app::AppState;
 use crate::chain::Route;
@@ -14,7 +15,7 @@ use crate::charges::ChargeRequest;
 use crate::db::{self, psp_calls::PspCall};
 use crate::domain::TaxIdKind;
 use crate::pix::brcode;
-use crate::psp::PspError;
+use crate::psp::{ErrorKind, PspClient, PspError};
 
 /// `solicitacaoPagador` is at most 140 characters in the standard.
 const SOLICITACAO_MAX: usize = 140;
@@ -86,10 +87,12 @@ pub struct Merchant<'a> {
 }
 
 /// Tries `routes` in order until a PSP creates the charge `txid`. A route in another release
-/// class than the first is tried only when `cross_class` allows it.
+/// class than the first is tried only when `cross_class` allows it. `takeover`: a request
+/// that died may already have created the charge.
 #[allow(clippy::too_many_arguments)]
 pub async fn create(
     state: &AppState,
+    takeover: bool,
     routes: &[Route],
     cross_class: bool,
     txid: &Txid,
@@ -110,16 +113,10 @@ pub async fn create(
         }
         let provider = &route.gateway.provider_code;
         let alias = &route.gateway.gateway_alias;
-        let started = Instant::now();
-        let at = db::now_ms();
-        let record = |outcome: &str, error: Option<String>| PspCall {
-            provider_code: provider.clone(),
-            gateway_alias: Some(alias.clone()),
-            operation: "put_cob".into(),
-            outcome: outcome.to_owned(),
-            duration_ms: started.elapsed().as_millis() as u64,
-            error,
-            at,
+        let mut log = CallLog {
+            provider,
+            alias,
+            calls: &mut calls,
         };
         let client = match state
             .providers
@@ -130,41 +127,46 @@ pub async fn create(
             Err(e) => {
                 tracing::warn!(%provider, gateway = %alias, error = %e,
                     "live charge: the gateway's provider cannot be used; next gateway");
-                calls.push(record("not_configured", Some(e.to_string())));
+                log.push(
+                    "put_cob",
+                    Instant::now(),
+                    "not_configured",
+                    Some(e.to_string()),
+                );
                 continue;
             }
         };
         let Some(body) = cob_request(request, expiry_seconds, client.pix_key()) else {
-            calls.push(record("refused", Some("the amount exceeds API Pix".into())));
+            log.push(
+                "put_cob",
+                Instant::now(),
+                "refused",
+                Some("the amount exceeds API Pix".into()),
+            );
             continue;
         };
-        match client.put_cob(txid, &body).await {
-            Ok(cob) => match copy_and_paste(&cob, merchant) {
-                Ok(code) => {
-                    calls.push(record("success", None));
-                    let expires_at = cob.calendario.criacao.unix_ms()
-                        + i64::from(cob.calendario.expiracao) * 1000;
-                    return Execution {
-                        created: Some(Created {
-                            route: index,
-                            cob,
-                            copy_and_paste: code,
-                            expires_at,
-                        }),
-                        calls,
-                    };
-                }
-                Err(why) => {
-                    // Created, but with nothing a payer can pay: it expires unpaid at the PSP.
-                    tracing::warn!(%provider, gateway = %alias, error = %why,
-                        "live charge: the PSP's charge has no usable BR Code; next gateway");
-                    calls.push(record("protocol_error", Some(why)));
-                }
-            },
-            Err(e) => {
-                tracing::warn!(%provider, gateway = %alias, error = %e,
-                    "live charge: the PSP did not create the charge; next gateway");
-                calls.push(record(outcome_of(&e), Some(e.to_string())));
+        let Some(cob) = obtain(&client, txid, &body, takeover, &mut log).await else {
+            continue;
+        };
+        match copy_and_paste(&cob, merchant) {
+            Ok(code) => {
+                let expires_at =
+                    cob.calendario.criacao.unix_ms() + i64::from(cob.calendario.expiracao) * 1000;
+                return Execution {
+                    created: Some(Created {
+                        route: index,
+                        cob,
+                        copy_and_paste: code,
+                        expires_at,
+                    }),
+                    calls,
+                };
+            }
+            Err(why) => {
+                // Created, but with nothing a payer can pay: it expires unpaid at the PSP.
+                tracing::warn!(%provider, gateway = %alias, error = %why,
+                    "live charge: the PSP's charge has no usable BR Code; next gateway");
+                log.push("put_cob", Instant::now(), "protocol_error", Some(why));
             }
         }
     }
@@ -174,20 +176,121 @@ pub async fn create(
     }
 }
 
-/// The PSP's `pixCopiaECola` when it is a valid BR Code for this charge's location, else the
-/// dynamic code built from the charge's `location`.
-fn copy_and_paste(cob: &CobGerada, merchant: &Merchant<'_>) -> Result<String, String> {
-    if let Some(code) = &cob.pix_copia_e_cola {
-        match brcode::parse(code) {
-            Ok(_) => return Ok(code.clone()),
-            Err(e) => tracing::warn!(error = %e, "the PSP's pixCopiaECola is not a valid BR Code"),
+/// The calls of one gateway's attempt, appended to the charge's list.
+struct CallLog<'a> {
+    provider: &'a str,
+    alias: &'a str,
+    calls: &'a mut Vec<PspCall>,
+}
+
+impl CallLog<'_> {
+    fn push(&mut self, operation: &str, started: Instant, outcome: &str, error: Option<String>) {
+        self.calls.push(PspCall {
+            provider_code: self.provider.to_owned(),
+            gateway_alias: Some(self.alias.to_owned()),
+            operation: operation.to_owned(),
+            outcome: outcome.to_owned(),
+            duration_ms: started.elapsed().as_millis() as u64,
+            error,
+            at: db::now_ms() - started.elapsed().as_millis() as i64,
+        });
+    }
+}
+
+/// The charge `txid` at this PSP: created by `PUT /cob/{txid}`, or found by `GET` where it
+/// may already exist. A takeover reads first (the dead request may have created it, and a
+/// PSP need not answer a repeated PUT with the same charge); a PUT whose answer was lost
+/// (timeout, 5xx, unreadable) is followed by one read, so a charge the PSP did create is
+/// used rather than left behind while the next gateway creates another.
+async fn obtain(
+    client: &PspClient,
+    txid: &Txid,
+    body: &CobSolicitada,
+    takeover: bool,
+    log: &mut CallLog<'_>,
+) -> Option<CobGerada> {
+    if takeover && let Some(cob) = read_existing(client, txid, body, log).await {
+        return Some(cob);
+    }
+    let started = Instant::now();
+    match client.put_cob(txid, body).await {
+        Ok(cob) if matches_request(&cob, body) => {
+            log.push("put_cob", started, "success", None);
+            Some(cob)
+        }
+        Ok(_) => {
+            log.push(
+                "put_cob",
+                started,
+                "protocol_error",
+                Some("the PSP answered with another charge than the one sent".into()),
+            );
+            None
+        }
+        Err(e) => {
+            tracing::warn!(provider = %log.provider, gateway = %log.alias, error = %e,
+                "live charge: the PSP did not create the charge");
+            log.push("put_cob", started, outcome_of(&e), Some(e.to_string()));
+            if e.kind() == ErrorKind::Definitive {
+                return None;
+            }
+            read_existing(client, txid, body, log).await
         }
     }
+}
+
+/// `GET /cob/{txid}`: the charge, when it exists, is still payable and is the one asked for.
+async fn read_existing(
+    client: &PspClient,
+    txid: &Txid,
+    body: &CobSolicitada,
+    log: &mut CallLog<'_>,
+) -> Option<CobGerada> {
+    let started = Instant::now();
+    match client.get_cob(txid).await {
+        Ok(cob) if cob.status == CobStatus::Ativa && matches_request(&cob, body) => {
+            log.push("get_cob", started, "success", None);
+            Some(cob)
+        }
+        Ok(_) => {
+            log.push(
+                "get_cob",
+                started,
+                "success",
+                Some("the charge exists but is not payable as asked".into()),
+            );
+            None
+        }
+        Err(e) => {
+            log.push("get_cob", started, outcome_of(&e), Some(e.to_string()));
+            None
+        }
+    }
+}
+
+/// The PSP's charge is for the amount and the key that were sent.
+fn matches_request(cob: &CobGerada, body: &CobSolicitada) -> bool {
+    cob.valor.original == body.valor.original && cob.chave == body.chave
+}
+
+/// The PSP's `pixCopiaECola` when it is a valid BR Code pointing at this charge's location
+/// (or the PSP gave no location to compare), else the dynamic code built from the location.
+fn copy_and_paste(cob: &CobGerada, merchant: &Merchant<'_>) -> Result<String, String> {
     let location = cob
         .location
         .as_deref()
-        .or_else(|| cob.loc.as_ref().and_then(|l| l.location.as_deref()))
-        .ok_or("the charge has neither a valid pixCopiaECola nor a location")?;
+        .or_else(|| cob.loc.as_ref().and_then(|l| l.location.as_deref()));
+    let bare = |url: &str| url.strip_prefix("https://").unwrap_or(url).to_owned();
+    if let Some(code) = &cob.pix_copia_e_cola {
+        match brcode::parse(code) {
+            Ok(parsed) if location.is_none_or(|l| parsed.location().map(bare) == Some(bare(l))) => {
+                return Ok(code.clone());
+            }
+            Ok(_) => tracing::warn!("the PSP's pixCopiaECola names another location"),
+            Err(e) => tracing::warn!(error = %e, "the PSP's pixCopiaECola is not a valid BR Code"),
+        }
+    }
+    let location = location.ok_or("the charge has neither a valid pixCopiaECola nor a location")?;
     brcode::dynamic(location, merchant.name, merchant.city).map_err(|e| e.to_string())
 }
 

@@ -56,7 +56,7 @@ pub struct LiveArgs {
     /// How long a LIVE charge in progress (its Idempotency-Key) or in settlement (the intent)
     /// is held by the instance working on it; after a crash, a retry or another instance
     /// takes it over once this has passed. Longer than a charge's PSP attempts take.
-    #[arg(long, env = "PIXGATE_LIVE_LEASE", default_value = "60s",
+    #[arg(long = "live-lease", env = "PIXGATE_LIVE_LEASE", default_value = "60s",
           value_parser = humantime::parse_duration)]
     pub lease: Duration,
 }

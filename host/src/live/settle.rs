@@ -15,6 +15,7 @@ use crate::db::psp_calls::{self, PspCall};
 use crate::db::{self, intents};
 use crate::domain::IntentStatus;
 use crate::outbox::{self, Transition};
+use crate::psp::PspError;
 
 /// What a settlement attempt did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,6 +78,13 @@ async fn read_and_move(state: &AppState, id: &str) -> Result<Settled, LiveError>
     psp_calls::insert(&state.db.write, Some(id), &call).await?;
     let cob = match read {
         Ok(cob) => cob,
+        // The PSP answers that it has no such charge (or refuses to show it): a definitive
+        // failure (DESIGN.md section 5), not something another read will change.
+        Err(e @ PspError::Refused { status: 404, .. }) => {
+            tracing::warn!(intent = %id, provider = %intent.provider_code, error = %e,
+                "settlement: the PSP has no such charge; FAILED");
+            return fail(state, &intent, "psp_charge_not_found", &e.to_string()).await;
+        }
         Err(e) => {
             tracing::warn!(intent = %id, provider = %intent.provider_code, error = %e,
                 "settlement: the PSP could not be read; the reconciler tries again");
@@ -105,18 +113,39 @@ async fn read_and_move(state: &AppState, id: &str) -> Result<Settled, LiveError>
             (IntentStatus::Canceled, None, now)
         }
     };
+    let transition = Transition {
+        to,
+        provider_payment_id: payment_id.as_deref(),
+        failure: None,
+        at: completed_at.max(intent.created_at),
+    };
+    commit(state, &intent, transition).await
+}
+
+async fn fail(
+    state: &AppState,
+    intent: &intents::Intent,
+    code: &str,
+    message: &str,
+) -> Result<Settled, LiveError> {
+    let transition = Transition {
+        to: IntentStatus::Failed,
+        provider_payment_id: None,
+        failure: Some((code, message)),
+        at: db::now_ms(),
+    };
+    commit(state, intent, transition).await
+}
+
+/// Moves the intent through the outbox (the transition and its event in one transaction).
+async fn commit(
+    state: &AppState,
+    intent: &intents::Intent,
+    transition: Transition<'_>,
+) -> Result<Settled, LiveError> {
+    let (id, to) = (intent.id.as_str(), transition.to);
     let mut tx = state.db.write.begin().await?;
-    let moved = outbox::record_transition(
-        &mut tx,
-        id,
-        Transition {
-            to,
-            provider_payment_id: payment_id.as_deref(),
-            failure: None,
-            at: completed_at.max(intent.created_at),
-        },
-    )
-    .await;
+    let moved = outbox::record_transition(&mut tx, id, transition).await;
     match moved {
         Ok(_) => {
             tx.commit().await?;
