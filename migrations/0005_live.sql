@@ -7,13 +7,16 @@ alter table payment_intents add column txid text;
 alter table payment_intents add column pix_location text;
 alter table payment_intents add column pix_copy_paste text;
 alter table payment_intents add column pix_expires_at bigint;
--- The reconciler re-reads a PENDING charge at its PSP from `reconcile_at` on; an instance
--- that takes a charge moves `reconcile_at` past its own work first (a lease), so two
--- instances never process one charge at once.
+-- The reconciler re-reads a PENDING charge at its PSP from `reconcile_at` on. An instance
+-- settling a charge (reconciler or callback) holds it until `settle_lease_until`, taken with a
+-- compare-and-set only when no one holds it, so two instances never process one charge at
+-- once.
 alter table payment_intents add column reconcile_at bigint;
+alter table payment_intents add column settle_lease_until bigint;
 
 create index payment_intents_reconcile_idx on payment_intents (status, reconcile_at);
-create index payment_intents_txid_idx on payment_intents (provider_code, txid);
+-- A txid names one charge at its PSP: two intents must never share one.
+create unique index payment_intents_txid_key on payment_intents (provider_code, txid);
 
 -- A LIVE charge claims its Idempotency-Key before calling a PSP: `lease_until` set means the
 -- request is in progress (its response not yet known) until then. A retry under the same key

@@ -45,18 +45,19 @@ impl From<Txid> for String {
     }
 }
 
-/// The txid of the charge a store makes for an Idempotency-Key: 32 lowercase hex characters,
-/// the first 128 bits of SHA-256 over a domain-separated, length-prefixed encoding of both.
+/// The txid of a store's charge: 32 lowercase hex characters, the first 128 bits of SHA-256
+/// over a domain-separated, length-prefixed encoding of the store's id and `charge`, the
+/// charge's stable name (pixgate passes the intent id its Idempotency-Key's claim holds).
 ///
 /// The domain tag keeps these hashes apart from any other SHA-256 pixgate computes over the same
 /// strings; the length prefixes keep (`"ab"`, `"c"`) and (`"a"`, `"bc"`) apart. 128 bits make a
 /// collision between two charges of one receiver negligible, and the value reveals nothing of
-/// the key. Changing this function would give retried charges new txids: it is versioned by
+/// the inputs. Changing this function would give retried charges new txids: it is versioned by
 /// its tag (`v1`).
-pub fn txid_for(store_id: &str, idempotency_key: &str) -> String {
+pub fn txid_for(store_id: &str, charge: &str) -> String {
     let mut hash = Sha256::new();
     hash.update(b"pixgate/apipix/txid/v1\0");
-    for part in [store_id, idempotency_key] {
+    for part in [store_id, charge] {
         hash.update((part.len() as u64).to_be_bytes());
         hash.update(part.as_bytes());
     }

@@ -100,7 +100,10 @@ pub(super) async fn create(
         }
     };
 
-    let txid = Txid::parse(&txid_for(&store.id, key.as_str()))
+    // From the intent id the key's claim holds, not from the key alone: a retry (or a
+    // takeover) names the same charge, while the same key reused after its retention names a
+    // new one instead of the old, perhaps paid, charge.
+    let txid = Txid::parse(&txid_for(&store.id, &intent_id))
         .map_err(|e| internal(&format!("txid: {e}")))?;
     let config = store.config_map();
     let merchant = Merchant {
@@ -165,14 +168,8 @@ pub(super) async fn create(
     let trace_json = serde_json::to_string(&trace).map_err(|e| internal(&e.to_string()))?;
 
     let mut tx = state.db.write.begin().await?;
-    intents::insert(&mut *tx, &intent).await?;
-    intents::insert_trace(&mut *tx, &intent_id, &trace_json, now).await?;
-    for call in &execution.calls {
-        psp_calls::insert(&mut *tx, Some(&intent_id), call).await?;
-    }
-    outbox::record_created(&mut tx, &intent)
-        .await
-        .map_err(|e| internal(&e.to_string()))?;
+    // The claim first: a request that outlived its lease, whose charge a retry took over,
+    // writes nothing (the retry answers for the key).
     let completed = idempotency::complete(
         &mut *tx,
         &principal.merchant_id,
@@ -183,10 +180,17 @@ pub(super) async fn create(
     )
     .await?;
     if !completed {
-        // Too slow: the lease ran out and a retry took the charge over; it answers instead.
         tx.rollback().await?;
         return Err(ChargeError::KeyInUse);
     }
+    intents::insert(&mut *tx, &intent).await?;
+    intents::insert_trace(&mut *tx, &intent_id, &trace_json, now).await?;
+    for call in &execution.calls {
+        psp_calls::insert(&mut *tx, Some(&intent_id), call).await?;
+    }
+    outbox::record_created(&mut tx, &intent)
+        .await
+        .map_err(|e| internal(&e.to_string()))?;
     tx.commit().await?;
     state.webhooks.wake();
     state

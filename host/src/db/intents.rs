@@ -167,16 +167,18 @@ pub async fn transition<'e>(
     Ok(done.rows_affected() == 1)
 }
 
-/// `PENDING` intents due for a read at their PSP (`reconcile_at` reached), oldest due first:
-/// `(id, reconcile_at)`.
+/// `PENDING` intents due for a read at their PSP (`reconcile_at` reached) that no one is
+/// settling, oldest due first.
 pub async fn due_for_reconcile<'e>(
     ex: impl Executor<'e, Database = Any>,
     now: i64,
     limit: i64,
-) -> sqlx::Result<Vec<(String, i64)>> {
-    sqlx::query_as(
-        "select id, reconcile_at from payment_intents \
-         where status = 'PENDING' and reconcile_at <= $1 order by reconcile_at limit $2",
+) -> sqlx::Result<Vec<String>> {
+    sqlx::query_scalar(
+        "select id from payment_intents \
+         where status = 'PENDING' and reconcile_at <= $1 \
+           and (settle_lease_until is null or settle_lease_until <= $1) \
+         order by reconcile_at limit $2",
     )
     .bind(now)
     .bind(limit)
@@ -184,50 +186,55 @@ pub async fn due_for_reconcile<'e>(
     .await
 }
 
-/// Takes the lease on a `PENDING` intent: moves `reconcile_at` from `seen` to `until` if no
-/// one moved it since (a compare-and-set, so of two instances only one proceeds).
+/// Takes the settlement lease on a `PENDING` intent until `until`, if no one holds it at
+/// `now` (a compare-and-set: of two instances only one proceeds).
 pub async fn take_lease<'e>(
     ex: impl Executor<'e, Database = Any>,
     id: &str,
-    seen: i64,
+    now: i64,
     until: i64,
 ) -> sqlx::Result<bool> {
     let done = sqlx::query(
-        "update payment_intents set reconcile_at = $3 \
-         where id = $1 and status = 'PENDING' and reconcile_at = $2",
+        "update payment_intents set settle_lease_until = $3 \
+         where id = $1 and status = 'PENDING' \
+           and (settle_lease_until is null or settle_lease_until <= $2)",
     )
     .bind(id)
-    .bind(seen)
+    .bind(now)
     .bind(until)
     .execute(ex)
     .await?;
     Ok(done.rows_affected() == 1)
 }
 
-/// When a `PENDING` intent is read again at its PSP (releases the lease).
-pub async fn set_reconcile_at<'e>(
+/// Gives the lease `mine` back and sets the next read at `next`; nothing when the lease is no
+/// longer ours.
+pub async fn release_lease<'e>(
     ex: impl Executor<'e, Database = Any>,
     id: &str,
-    at: i64,
+    mine: i64,
+    next: i64,
 ) -> sqlx::Result<()> {
     sqlx::query(
-        "update payment_intents set reconcile_at = $2 where id = $1 and status = 'PENDING'",
+        "update payment_intents set settle_lease_until = null, reconcile_at = $3 \
+         where id = $1 and settle_lease_until = $2",
     )
     .bind(id)
-    .bind(at)
+    .bind(mine)
+    .bind(next)
     .execute(ex)
     .await?;
     Ok(())
 }
 
-/// The `PENDING` intent a provider's charge `txid` belongs to: `(id, reconcile_at)`.
+/// The `PENDING` intent a provider's charge `txid` belongs to.
 pub async fn pending_by_txid<'e>(
     ex: impl Executor<'e, Database = Any>,
     provider_code: &str,
     txid: &str,
-) -> sqlx::Result<Option<(String, i64)>> {
-    sqlx::query_as(
-        "select id, reconcile_at from payment_intents \
+) -> sqlx::Result<Option<String>> {
+    sqlx::query_scalar(
+        "select id from payment_intents \
          where provider_code = $1 and txid = $2 and status = 'PENDING'",
     )
     .bind(provider_code)

@@ -30,19 +30,19 @@ pub async fn receive(
         tracing::warn!(provider = %provider_code, "PSP callback with a wrong token ignored");
         return Err(LiveError::UnknownCallback);
     }
-    let callback: PixCallback =
-        serde_json::from_slice(body).map_err(|e| LiveError::InvalidCallback(e.to_string()))?;
+    // The parser's message may quote what the payer wrote: only its position goes back.
+    let callback: PixCallback = serde_json::from_slice(body).map_err(|e| {
+        LiveError::InvalidCallback(format!("line {} column {}", e.line(), e.column()))
+    })?;
     let mut started = 0;
     for txid in callback.pix.iter().filter_map(|p| p.txid.as_deref()) {
-        let Some((id, seen)) =
-            intents::pending_by_txid(&state.db.read, provider_code, txid).await?
-        else {
+        let Some(id) = intents::pending_by_txid(&state.db.read, provider_code, txid).await? else {
             continue;
         };
         started += 1;
         let state = state.clone();
         tokio::spawn(async move {
-            if let Err(e) = settle::settle(&state, &id, seen).await {
+            if let Err(e) = settle::settle(&state, &id).await {
                 tracing::warn!(intent = %id, error = %e,
                     "callback: not settled; the reconciler tries again");
             }

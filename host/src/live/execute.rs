@@ -214,7 +214,9 @@ async fn obtain(
     }
     let started = Instant::now();
     match client.put_cob(txid, body).await {
-        Ok(cob) if matches_request(&cob, body) => {
+        // Only a payable charge: a PSP answering a repeated PUT with a concluded charge must
+        // not hand an old payment to a new intent.
+        Ok(cob) if cob.status == CobStatus::Ativa && matches_request(&cob, body) => {
             log.push("put_cob", started, "success", None);
             Some(cob)
         }
@@ -223,7 +225,10 @@ async fn obtain(
                 "put_cob",
                 started,
                 "protocol_error",
-                Some("the PSP answered with another charge than the one sent".into()),
+                Some(
+                    "the PSP answered with a charge that is not the one sent, or not payable"
+                        .into(),
+                ),
             );
             None
         }

@@ -30,8 +30,8 @@ pub fn spawn(state: Arc<AppState>) -> tokio::task::JoinHandle<()> {
 pub async fn pass(state: &AppState) -> Result<usize, LiveError> {
     let due = intents::due_for_reconcile(&state.db.read, db::now_ms(), PASS).await?;
     let mut moved = 0;
-    for (id, seen) in due {
-        match settle::settle(state, &id, seen).await {
+    for id in due {
+        match settle::settle(state, &id).await {
             Ok(Settled::Moved(_)) => moved += 1,
             Ok(_) => {}
             Err(e) => tracing::warn!(intent = %id, error = %e, "reconciler: not settled"),

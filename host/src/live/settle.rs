@@ -28,18 +28,18 @@ pub enum Settled {
     NotOurs,
 }
 
-/// Settles intent `id` if its lease can be taken from `seen` (its `reconcile_at` as read).
-pub async fn settle(state: &AppState, id: &str, seen: i64) -> Result<Settled, LiveError> {
+/// Settles intent `id` if no one else is settling it (its lease is free).
+pub async fn settle(state: &AppState, id: &str) -> Result<Settled, LiveError> {
     let now = db::now_ms();
-    let lease = state.live.lease();
-    if !intents::take_lease(&state.db.write, id, seen, now + lease.as_millis() as i64).await? {
+    let mine = now + state.live.lease().as_millis() as i64;
+    if !intents::take_lease(&state.db.write, id, now, mine).await? {
         return Ok(Settled::NotOurs);
     }
     let result = read_and_move(state, id).await;
     if !matches!(result, Ok(Settled::Moved(_))) {
-        // Release the lease: the next read is the reconciler's, one interval from now.
+        // The next read is the reconciler's, one interval from now.
         let next = db::now_ms() + state.live.interval().as_millis() as i64;
-        intents::set_reconcile_at(&state.db.write, id, next).await?;
+        intents::release_lease(&state.db.write, id, mine, next).await?;
     }
     result
 }
@@ -78,12 +78,15 @@ async fn read_and_move(state: &AppState, id: &str) -> Result<Settled, LiveError>
     psp_calls::insert(&state.db.write, Some(id), &call).await?;
     let cob = match read {
         Ok(cob) => cob,
-        // The PSP answers that it has no such charge (or refuses to show it): a definitive
-        // failure (DESIGN.md section 5), not something another read will change.
+        // The PSP says it has no such charge. A wrong base URL or another PSP account answers
+        // the same for every charge, and some of them may be paid: a person decides.
         Err(e @ PspError::Refused { status: 404, .. }) => {
             tracing::warn!(intent = %id, provider = %intent.provider_code, error = %e,
-                "settlement: the PSP has no such charge; FAILED");
-            return fail(state, &intent, "psp_charge_not_found", &e.to_string()).await;
+                "settlement: the PSP has no such charge; left PENDING for a person to look at");
+            state
+                .metrics
+                .live_anomaly(&intent.provider_code, "charge_not_found");
+            return Ok(Settled::StillPending);
         }
         Err(e) => {
             tracing::warn!(intent = %id, provider = %intent.provider_code, error = %e,
@@ -120,21 +123,6 @@ async fn read_and_move(state: &AppState, id: &str) -> Result<Settled, LiveError>
         at: completed_at.max(intent.created_at),
     };
     commit(state, &intent, transition).await
-}
-
-async fn fail(
-    state: &AppState,
-    intent: &intents::Intent,
-    code: &str,
-    message: &str,
-) -> Result<Settled, LiveError> {
-    let transition = Transition {
-        to: IntentStatus::Failed,
-        provider_payment_id: None,
-        failure: Some((code, message)),
-        at: db::now_ms(),
-    };
-    commit(state, intent, transition).await
 }
 
 /// Moves the intent through the outbox (the transition and its event in one transaction).
