@@ -38,6 +38,11 @@ impl CancelReason {
     }
 }
 
+/// How long past its expiry an unpaid charge is still read as pending: a payment made at the
+/// last second may still be on its way through the SPI, and the PSP's clock may run behind
+/// pixgate's. Canceling is final, so it waits.
+pub const EXPIRY_GRACE_MS: i64 = 5 * 60 * 1000;
+
 /// The verdict on `cob`, read at `now` (Unix ms), for a charge of `amount_centavos`.
 pub fn verdict(cob: &CobCompleta, amount_centavos: u64, now: i64) -> Verdict {
     match cob.status {
@@ -65,7 +70,7 @@ pub fn verdict(cob: &CobCompleta, amount_centavos: u64, now: i64) -> Verdict {
         CobStatus::Ativa => {
             let expires_at =
                 cob.calendario.criacao.unix_ms() + i64::from(cob.calendario.expiracao) * 1000;
-            if now >= expires_at {
+            if now >= expires_at + EXPIRY_GRACE_MS {
                 Verdict::Canceled {
                     reason: CancelReason::Expired,
                 }
@@ -143,14 +148,16 @@ mod tests {
     }
 
     #[test]
-    fn active_cancels_only_from_its_expiry_on() {
+    fn active_cancels_only_from_its_expiry_and_grace_on() {
         let active = cob("ATIVA", json!([]));
+        let expiry = CREATED + 3_600_000;
+        assert_eq!(verdict(&active, 12_990, expiry), Verdict::Pending);
         assert_eq!(
-            verdict(&active, 12_990, CREATED + 3_599_999),
+            verdict(&active, 12_990, expiry + EXPIRY_GRACE_MS - 1),
             Verdict::Pending
         );
         assert_eq!(
-            verdict(&active, 12_990, CREATED + 3_600_000),
+            verdict(&active, 12_990, expiry + EXPIRY_GRACE_MS),
             Verdict::Canceled {
                 reason: CancelReason::Expired
             }

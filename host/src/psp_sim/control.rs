@@ -168,7 +168,8 @@ async fn expire(
         .get_mut(&txid)
         .ok_or_else(ApiError::cob_not_found)?;
     let lifetime_ms = i64::from(cob.calendario.expiracao) * 1000;
-    cob.calendario.criacao = Timestamp::from_unix_ms(now_ms() - lifetime_ms - 1000);
+    // An hour past its expiry: beyond any grace a receiver gives payments in flight.
+    cob.calendario.criacao = Timestamp::from_unix_ms(now_ms() - lifetime_ms - 3_600_000);
     Ok(ok_json(cob))
 }
 
