@@ -15,6 +15,26 @@ fn txid(charge: &Value) -> String {
     charge["data"]["pix"]["txid"].as_str().unwrap().to_owned()
 }
 
+/// The PSP calls in the charge's trace, `"operation outcome"`, in order.
+async fn psp_calls(live: &Live, charge: &Value) -> Vec<String> {
+    let (_, trace) = live
+        .server
+        .admin_get(&format!("/payment-intents/{}/trace", id(charge)))
+        .await;
+    trace["data"]["pspCalls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {}",
+                c["operation"].as_str().unwrap(),
+                c["outcome"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
 fn id(charge: &Value) -> String {
     charge["data"]["paymentIntentId"]
         .as_str()
@@ -130,30 +150,12 @@ async fn a_psp_error_on_the_first_gateway_fails_over_to_the_next() {
         assert_eq!(charge["data"]["status"], "PENDING", "{charge}");
         assert_eq!(charge["data"]["routing"]["gatewayAlias"], second.1.as_str());
         assert_eq!(charge["data"]["provider"]["code"], second.0.as_str());
-        let (_, trace) = live
-            .server
-            .admin_get(&format!("/payment-intents/{}/trace", id(&charge)))
-            .await;
-        let calls: Vec<(&str, &str)> = trace["data"]["pspCalls"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| {
-                (
-                    c["operation"].as_str().unwrap(),
-                    c["outcome"].as_str().unwrap(),
-                )
-            })
-            .collect();
+        let calls = psp_calls(&live, &charge).await;
         // The lost answer is read back once (the first PSP has no such charge: 404), then
         // the next gateway creates it.
         assert_eq!(
             calls,
-            [
-                ("put_cob", "unavailable"),
-                ("get_cob", "refused"),
-                ("put_cob", "success")
-            ]
+            ["put_cob unavailable", "get_cob refused", "put_cob success"]
         );
     }
 }
@@ -586,21 +588,7 @@ async fn a_charge_whose_answer_was_lost_is_read_back_not_created_twice() {
             &live.a
         };
         assert_eq!(other.stats().await["cobsCreated"], 0);
-        let (_, trace) = live
-            .server
-            .admin_get(&format!("/payment-intents/{}/trace", id(&charge)))
-            .await;
-        let calls: Vec<(&str, &str)> = trace["data"]["pspCalls"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| {
-                (
-                    c["operation"].as_str().unwrap(),
-                    c["outcome"].as_str().unwrap(),
-                )
-            })
-            .collect();
-        assert_eq!(calls, [("put_cob", "unavailable"), ("get_cob", "success")]);
+        let calls = psp_calls(&live, &charge).await;
+        assert_eq!(calls, ["put_cob unavailable", "get_cob success"]);
     }
 }
