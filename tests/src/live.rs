@@ -33,41 +33,14 @@ impl Drop for Sim {
 impl Sim {
     /// `pixgate psp-sim` on 127.0.0.1:0 with mTLS and generated certificates.
     pub fn start(extra: &[&str]) -> Sim {
-        install_tls_provider();
         let certs = tempfile::tempdir().unwrap();
-        let mut child = Command::new(pixgate_bin())
-            .args(["psp-sim", "--listen", "127.0.0.1:0", "--mtls", "--cert-dir"])
-            .arg(certs.path())
-            .args(extra)
-            .env_clear()
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("psp-sim starts");
-        let stderr = Arc::new(Mutex::new(String::new()));
-        let sink = stderr.clone();
-        let err = child.stderr.take().unwrap();
-        std::thread::spawn(move || {
-            for line in BufReader::new(err).lines().map_while(Result::ok) {
-                sink.lock().unwrap().push_str(&(line + "\n"));
-            }
-        });
-        let mut origin = None;
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let deadline = Instant::now() + Duration::from_secs(30);
-        for line in lines.by_ref() {
-            let line = line.unwrap();
-            if let Some(url) = line.strip_prefix("psp-sim: listening on ") {
-                origin = Some(url.trim().to_owned());
-            }
-            if line.starts_with("psp-sim: ready") || Instant::now() > deadline {
-                break;
-            }
-        }
-        std::thread::spawn(move || for _ in lines {});
-        let origin =
-            origin.unwrap_or_else(|| panic!("psp-sim did not start: {}", stderr.lock().unwrap()));
-        let client = mtls_client(certs.path());
+        let mut args: Vec<String> = ["psp-sim", "--listen", "127.0.0.1:0", "--mtls", "--cert-dir"]
+            .map(str::to_owned)
+            .into();
+        args.push(certs.path().display().to_string());
+        args.extend(extra.iter().map(|a| (*a).to_owned()));
+        let (child, origin, stderr) = launch_sim(&args);
+        let client = sim_client(certs.path(), true, Duration::from_secs(10));
         Sim {
             child,
             origin,
@@ -81,7 +54,8 @@ impl Sim {
         self.stderr.lock().unwrap().clone()
     }
 
-    fn pem(&self, name: &str) -> String {
+    /// A PEM file the simulator generated (`ca.pem`, `client.pem`, `client-key.pem`, ...).
+    pub fn pem(&self, name: &str) -> String {
         std::fs::read_to_string(self.certs.path().join(name)).unwrap()
     }
 
@@ -105,13 +79,13 @@ impl Sim {
 
     /// A control route (`/_sim/...`): the status and the JSON answer.
     pub async fn control(&self, method: reqwest::Method, path: &str, body: Value) -> (u16, Value) {
-        let r = self
+        let mut request = self
             .client
-            .request(method, format!("{}/_sim{path}", self.origin))
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
+            .request(method, format!("{}/_sim{path}", self.origin));
+        if !body.is_null() {
+            request = request.json(&body);
+        }
+        let r = request.send().await.unwrap();
         (r.status().as_u16(), r.json().await.unwrap_or(Value::Null))
     }
 
@@ -172,28 +146,77 @@ impl Sim {
     }
 }
 
-fn mtls_client(dir: &Path) -> reqwest::Client {
+/// A client trusting `ca.pem` of `dir`, presenting its `client.pem` when `mtls`, giving up after
+/// `timeout`.
+pub fn sim_client(dir: &Path, mtls: bool, timeout: Duration) -> reqwest::Client {
     use rustls::pki_types::pem::PemObject;
     use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    install_tls_provider();
     let mut roots = rustls::RootCertStore::empty();
     for cert in CertificateDer::pem_file_iter(dir.join("ca.pem")).unwrap() {
         roots.add(cert.unwrap()).unwrap();
     }
-    let chain = CertificateDer::pem_file_iter(dir.join("client.pem"))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect();
-    let key = PrivateKeyDer::from_pem_file(dir.join("client-key.pem")).unwrap();
-    let tls = rustls::ClientConfig::builder()
-        .with_root_certificates(roots)
-        .with_client_auth_cert(chain, key)
-        .unwrap();
+    let builder = rustls::ClientConfig::builder().with_root_certificates(roots);
+    let tls = if mtls {
+        let chain = CertificateDer::pem_file_iter(dir.join("client.pem"))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let key = PrivateKeyDer::from_pem_file(dir.join("client-key.pem")).unwrap();
+        builder.with_client_auth_cert(chain, key).unwrap()
+    } else {
+        builder.with_no_client_auth()
+    };
     reqwest::Client::builder()
         .tls_backend_preconfigured(tls)
         .no_proxy()
-        .timeout(Duration::from_secs(10))
+        .timeout(timeout)
         .build()
         .unwrap()
+}
+
+/// Starts `pixgate` with `args`; waits for `psp-sim: ready` and returns the origin it printed.
+pub fn launch_sim(args: &[String]) -> (Child, String, Arc<Mutex<String>>) {
+    let mut child = Command::new(pixgate_bin())
+        .args(args)
+        .env_clear()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdin(Stdio::null())
+        .spawn()
+        .expect("start pixgate psp-sim");
+    let stdout = child.stdout.take().unwrap();
+    let stderr_pipe = child.stderr.take().unwrap();
+    let stderr = Arc::new(Mutex::new(String::new()));
+    {
+        let stderr = stderr.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr_pipe).lines().map_while(Result::ok) {
+                let mut s = stderr.lock().unwrap();
+                s.push_str(&line);
+                s.push('\n');
+            }
+        });
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut origin = String::new();
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if let Some(rest) = line.strip_prefix("psp-sim: listening on ") {
+                origin = rest.trim().to_owned();
+            } else if line == "psp-sim: ready" {
+                let _ = tx.send(origin.clone());
+            }
+        }
+    });
+    match rx.recv_timeout(Duration::from_secs(60)) {
+        Ok(origin) => (child, origin, stderr),
+        Err(_) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("psp-sim did not start:\n{}", stderr.lock().unwrap());
+        }
+    }
 }
 
 /// pixgate with two providers at two simulators (`sandbox-a`, `sandbox-b`: the sandbox

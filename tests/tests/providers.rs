@@ -3,9 +3,7 @@
 //! stored sealed), and pixgate's API Pix client against the real `pixgate psp-sim` over https
 //! with mTLS (token refresh on a 401, 5xx and timeouts classified, idempotent re-creation).
 
-use std::io::{BufRead, BufReader};
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -16,8 +14,9 @@ use pixgate::psp::{
     CallObserver, CallRecord, Endpoint, ErrorKind, Operation, Outcome, PspArgs, PspClient,
     PspError, Secret, tls,
 };
+use pixgate_e2e::live::Sim;
+use pixgate_e2e::pixgate_bin;
 use pixgate_e2e::server::{Backend, Server, backends};
-use pixgate_e2e::{install_tls_provider, pixgate_bin};
 use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair};
 use serde_json::{Value, json};
 use sqlx::Connection;
@@ -463,135 +462,51 @@ async fn the_cli_manages_providers_with_secrets_from_files() {
 
 // ---- the client against pixgate psp-sim ----
 
-/// A running `pixgate psp-sim` over https with mTLS and generated certificates.
-struct Sim {
-    child: Child,
-    origin: String,
-    certs: tempfile::TempDir,
-    control: reqwest::Client,
-}
-
-impl Drop for Sim {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Sim {
-    fn start(extra: &[&str]) -> Sim {
-        install_tls_provider();
-        let certs = tempfile::tempdir().unwrap();
-        let mut child = Command::new(pixgate_bin())
-            .args(["psp-sim", "--listen", "127.0.0.1:0", "--mtls", "--cert-dir"])
-            .arg(certs.path())
-            .args(extra)
-            .env_clear()
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .stdin(Stdio::null())
-            .spawn()
-            .expect("start pixgate psp-sim");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let mut origin = String::new();
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if let Some(rest) = line.strip_prefix("psp-sim: listening on ") {
-                    origin = rest.trim().to_owned();
-                } else if line == "psp-sim: ready" {
-                    let _ = tx.send(origin.clone());
-                }
-            }
-        });
-        let origin = rx
-            .recv_timeout(Duration::from_secs(60))
-            .expect("psp-sim did not start");
-        let control = control_client(certs.path());
-        Sim {
-            child,
-            origin,
-            certs,
-            control,
-        }
-    }
-
-    fn pem(&self, name: &str) -> String {
-        std::fs::read_to_string(self.certs.path().join(name)).unwrap()
-    }
-
-    /// pixgate's client for this simulator; `mtls` presents the generated client certificate.
-    fn client(&self, mtls: bool, trust_ca: bool, timeout: Duration) -> (PspClient, Arc<Recorder>) {
-        let identity = mtls.then(|| {
-            (
-                tls::certificates(&self.pem("client.pem")).unwrap(),
-                tls::private_key(&self.pem("client-key.pem")).unwrap(),
-            )
-        });
-        let ca = if trust_ca {
-            tls::certificates(&self.pem("ca.pem")).unwrap()
-        } else {
-            Vec::new()
-        };
-        let recorder = Arc::new(Recorder::default());
-        let client = PspClient::new(
-            Endpoint {
-                provider: "sim".into(),
-                api_base: format!("{}/api/v2", self.origin).parse().unwrap(),
-                token_url: format!("{}/oauth/token", self.origin).parse().unwrap(),
-                client_id: "psp-sim-client".into(),
-                client_secret: Secret::new("psp-sim-secret".into()),
-                pix_key: "sim-key".into(),
-                ca,
-                identity,
-            },
-            &PspArgs {
-                connect_timeout: Duration::from_secs(5),
-                timeout,
-            },
-            recorder.clone(),
+/// pixgate's client for the simulator; `mtls` presents the generated client certificate.
+fn psp_client(
+    sim: &Sim,
+    mtls: bool,
+    trust_ca: bool,
+    timeout: Duration,
+) -> (PspClient, Arc<Recorder>) {
+    let identity = mtls.then(|| {
+        (
+            tls::certificates(&sim.pem("client.pem")).unwrap(),
+            tls::private_key(&sim.pem("client-key.pem")).unwrap(),
         )
-        .unwrap();
-        (client, recorder)
-    }
-
-    async fn control(&self, method: reqwest::Method, path: &str, body: Value) -> Value {
-        let mut request = self
-            .control
-            .request(method, format!("{}/_sim{path}", self.origin));
-        if !body.is_null() {
-            request = request.json(&body);
-        }
-        let r = request.send().await.unwrap();
-        assert!(r.status().is_success(), "{path}: {}", r.status());
-        r.json().await.unwrap_or(Value::Null)
-    }
-
-    async fn stats(&self) -> Value {
-        self.control(reqwest::Method::GET, "/stats", Value::Null)
-            .await
-    }
+    });
+    let ca = if trust_ca {
+        tls::certificates(&sim.pem("ca.pem")).unwrap()
+    } else {
+        Vec::new()
+    };
+    let recorder = Arc::new(Recorder::default());
+    let client = PspClient::new(
+        Endpoint {
+            provider: "sim".into(),
+            api_base: format!("{}/api/v2", sim.origin).parse().unwrap(),
+            token_url: format!("{}/oauth/token", sim.origin).parse().unwrap(),
+            client_id: "psp-sim-client".into(),
+            client_secret: Secret::new("psp-sim-secret".into()),
+            pix_key: "sim-key".into(),
+            ca,
+            identity,
+        },
+        &PspArgs {
+            connect_timeout: Duration::from_secs(5),
+            timeout,
+        },
+        recorder.clone(),
+    )
+    .unwrap();
+    (client, recorder)
 }
 
-/// The control routes' client: the generated CA and client certificate.
-fn control_client(dir: &Path) -> reqwest::Client {
-    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
-    let mut roots = rustls::RootCertStore::empty();
-    for cert in tls::certificates(&read("ca.pem")).unwrap() {
-        roots.add(cert).unwrap();
-    }
-    let config = rustls::ClientConfig::builder()
-        .with_root_certificates(roots)
-        .with_client_auth_cert(
-            tls::certificates(&read("client.pem")).unwrap(),
-            tls::private_key(&read("client-key.pem")).unwrap(),
-        )
-        .unwrap();
-    reqwest::Client::builder()
-        .tls_backend_preconfigured(config)
-        .no_proxy()
-        .build()
-        .unwrap()
+/// A control route that must succeed; its answer.
+async fn control(sim: &Sim, method: reqwest::Method, path: &str, body: Value) -> Value {
+    let (status, answer) = sim.control(method, path, body).await;
+    assert!(status < 300, "{path}: {status} {answer}");
+    answer
 }
 
 #[derive(Default)]
@@ -627,7 +542,7 @@ fn txid(key: &str) -> Txid {
 #[tokio::test(flavor = "multi_thread")]
 async fn the_client_creates_reads_and_registers_over_mtls() {
     let sim = Sim::start(&[]);
-    let (client, recorder) = sim.client(true, true, Duration::from_secs(10));
+    let (client, recorder) = psp_client(&sim, true, true, Duration::from_secs(10));
     let t = txid("order-1");
     let created = client.put_cob(&t, &cob(12_990)).await.unwrap();
     assert_eq!(created.txid, t);
@@ -635,8 +550,13 @@ async fn the_client_creates_reads_and_registers_over_mtls() {
     assert!(created.pix_copia_e_cola.is_some());
     // The same PUT again names the same charge.
     client.put_cob(&t, &cob(12_990)).await.unwrap();
-    sim.control(reqwest::Method::POST, &format!("/cob/{t}/pay"), json!({}))
-        .await;
+    control(
+        &sim,
+        reqwest::Method::POST,
+        &format!("/cob/{t}/pay"),
+        json!({}),
+    )
+    .await;
     let read = client.get_cob(&t).await.unwrap();
     assert_eq!(read.status, CobStatus::Concluida);
     assert_eq!(read.pix[0].valor.centavos(), 12_990);
@@ -662,7 +582,7 @@ async fn the_client_creates_reads_and_registers_over_mtls() {
 #[tokio::test(flavor = "multi_thread")]
 async fn without_the_ca_or_the_client_certificate_there_is_no_connection() {
     let sim = Sim::start(&[]);
-    let (untrusting, _) = sim.client(true, false, Duration::from_secs(5));
+    let (untrusting, _) = psp_client(&sim, true, false, Duration::from_secs(5));
     let e = untrusting.get_cob(&txid("a")).await.unwrap_err();
     assert!(
         matches!(
@@ -674,7 +594,7 @@ async fn without_the_ca_or_the_client_certificate_there_is_no_connection() {
         ),
         "{e:?}"
     );
-    let (anonymous, _) = sim.client(false, true, Duration::from_secs(5));
+    let (anonymous, _) = psp_client(&sim, false, true, Duration::from_secs(5));
     let e = anonymous.get_cob(&txid("a")).await.unwrap_err();
     // TLS 1.3 reports a refused client certificate after the handshake: either way the
     // call never reached the API, and nothing is classified as the PSP's refusal.
@@ -685,10 +605,9 @@ async fn without_the_ca_or_the_client_certificate_there_is_no_connection() {
 #[tokio::test(flavor = "multi_thread")]
 async fn an_expired_token_is_replaced_once_and_the_call_retried() {
     let sim = Sim::start(&[]);
-    let (client, recorder) = sim.client(true, true, Duration::from_secs(10));
+    let (client, recorder) = psp_client(&sim, true, true, Duration::from_secs(10));
     client.put_cob(&txid("t1"), &cob(100)).await.unwrap();
-    sim.control(reqwest::Method::POST, "/tokens/expire", Value::Null)
-        .await;
+    control(&sim, reqwest::Method::POST, "/tokens/expire", Value::Null).await;
     client.get_cob(&txid("t1")).await.unwrap();
     let stats = sim.stats().await;
     assert_eq!(stats["tokensIssued"], 2);
@@ -707,11 +626,12 @@ async fn an_expired_token_is_replaced_once_and_the_call_retried() {
 #[tokio::test(flavor = "multi_thread")]
 async fn failures_are_transient_and_a_retried_put_makes_one_charge() {
     let sim = Sim::start(&[]);
-    let (client, _) = sim.client(true, true, Duration::from_millis(1500));
+    let (client, _) = psp_client(&sim, true, true, Duration::from_millis(1500));
     client.get_cob(&txid("warm")).await.unwrap_err(); // a token; 404 for the unknown txid
 
     // A 503 after the PSP created the charge: the answer is lost, the charge is not.
-    sim.control(
+    control(
+        &sim,
         reqwest::Method::POST,
         "/faults",
         json!({"count": 1, "kind": "error", "status": 503, "afterProcessing": true,
@@ -733,7 +653,8 @@ async fn failures_are_transient_and_a_retried_put_makes_one_charge() {
     );
 
     // 500 and a hang past the client's timeout.
-    sim.control(
+    control(
+        &sim,
         reqwest::Method::POST,
         "/faults",
         json!({"count": 1, "kind": "error", "status": 500}),
@@ -741,7 +662,8 @@ async fn failures_are_transient_and_a_retried_put_makes_one_charge() {
     .await;
     let e = client.get_cob(&t).await.unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Transient, "{e:?}");
-    sim.control(
+    control(
+        &sim,
         reqwest::Method::POST,
         "/faults",
         json!({"count": 1, "kind": "hang", "hangMs": 5000}),

@@ -5,13 +5,12 @@
 //! every switch (latency, 5xx, hangs, dropped, duplicated, held, reordered and batched
 //! callbacks).
 
-use std::io::{BufRead, BufReader};
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use pixgate::apipix::{CobCompleta, CobStatus, Pix, Problema, TokenResponse, txid_for};
+use pixgate_e2e::live::{launch_sim as launch, sim_client as client};
 use pixgate_e2e::receiver::{Receiver, TestCa};
 use pixgate_e2e::{install_tls_provider, pixgate_bin};
 use reqwest::StatusCode;
@@ -35,35 +34,6 @@ impl Drop for Sim {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// A client trusting `ca.pem` of `dir`, presenting its `client.pem` when `mtls`, giving up after
-/// `timeout`.
-fn client(dir: &Path, mtls: bool, timeout: Duration) -> reqwest::Client {
-    use rustls::pki_types::pem::PemObject;
-    use rustls::pki_types::{CertificateDer, PrivateKeyDer};
-    install_tls_provider();
-    let mut roots = rustls::RootCertStore::empty();
-    for cert in CertificateDer::pem_file_iter(dir.join("ca.pem")).unwrap() {
-        roots.add(cert.unwrap()).unwrap();
-    }
-    let builder = rustls::ClientConfig::builder().with_root_certificates(roots);
-    let tls = if mtls {
-        let chain = CertificateDer::pem_file_iter(dir.join("client.pem"))
-            .unwrap()
-            .map(Result::unwrap)
-            .collect();
-        let key = PrivateKeyDer::from_pem_file(dir.join("client-key.pem")).unwrap();
-        builder.with_client_auth_cert(chain, key).unwrap()
-    } else {
-        builder.with_no_client_auth()
-    };
-    reqwest::Client::builder()
-        .tls_backend_preconfigured(tls)
-        .no_proxy()
-        .timeout(timeout)
-        .build()
-        .unwrap()
 }
 
 impl Sim {
@@ -163,50 +133,6 @@ impl Sim {
 
     fn logs(&self) -> String {
         self.stderr.lock().unwrap().clone()
-    }
-}
-
-/// Starts `pixgate` with `args`; waits for `psp-sim: ready` and returns the origin it printed.
-fn launch(args: &[String]) -> (Child, String, Arc<Mutex<String>>) {
-    let mut child = Command::new(pixgate_bin())
-        .args(args)
-        .env_clear()
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .stdin(Stdio::null())
-        .spawn()
-        .expect("start pixgate psp-sim");
-    let stdout = child.stdout.take().unwrap();
-    let stderr_pipe = child.stderr.take().unwrap();
-    let stderr = Arc::new(Mutex::new(String::new()));
-    {
-        let stderr = stderr.clone();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr_pipe).lines().map_while(Result::ok) {
-                let mut s = stderr.lock().unwrap();
-                s.push_str(&line);
-                s.push('\n');
-            }
-        });
-    }
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut origin = String::new();
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if let Some(rest) = line.strip_prefix("psp-sim: listening on ") {
-                origin = rest.trim().to_owned();
-            } else if line == "psp-sim: ready" {
-                let _ = tx.send(origin.clone());
-            }
-        }
-    });
-    match rx.recv_timeout(Duration::from_secs(60)) {
-        Ok(origin) => (child, origin, stderr),
-        Err(_) => {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("psp-sim did not start:\n{}", stderr.lock().unwrap());
-        }
     }
 }
 
