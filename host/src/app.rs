@@ -21,6 +21,8 @@ use crate::sandbox::{Limits, Sandbox};
 /// Everything the services and handlers share.
 pub struct AppState {
     pub db: Db,
+    /// New SHADOW charges are written through it, many to a transaction.
+    pub commits: db::group_commit::GroupCommit,
     pub sandbox: Sandbox,
     /// The component versions each store runs, loaded and ready.
     pub components: Registry,
@@ -83,7 +85,22 @@ impl App {
         let merchant = TcpListener::bind(config.listen).await?;
         let admin = TcpListener::bind(config.admin_listen).await?;
         let live = crate::live::Live::new(&config.live, merchant.local_addr()?);
+        let commits = db::group_commit::GroupCommit::spawn(
+            db.write.clone(),
+            db::group_commit::Settings {
+                max_batch: config.commit_max_batch as usize,
+                max_wait: config.commit_max_wait,
+                // SQLite has one writer; on PostgreSQL a few transactions overlap their round
+                // trips.
+                in_flight: match db.backend {
+                    db::Backend::Sqlite => 1,
+                    db::Backend::Postgres => 4,
+                },
+            },
+            metrics.commits(),
+        );
         let state = AppState {
+            commits,
             db,
             sandbox,
             components,

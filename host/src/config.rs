@@ -41,6 +41,15 @@ pub struct ServeConfig {
     /// Database connections (PostgreSQL: the pool; SQLite: readers beside the one writer).
     #[arg(long, env = "PIXGATE_DB_MAX_CONNECTIONS", default_value_t = 16)]
     pub db_max_connections: u32,
+    /// Group commit: the most charges written in one transaction (one fsync).
+    #[arg(long, env = "PIXGATE_COMMIT_MAX_BATCH", default_value_t = 256,
+          value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub commit_max_batch: u32,
+    /// Group commit: how long a batch that is not full waits for more charges; `0ms` commits
+    /// what has arrived (batches still form while the previous commit syncs).
+    #[arg(long, env = "PIXGATE_COMMIT_MAX_WAIT", default_value = "0ms",
+          value_parser = humantime::parse_duration)]
+    pub commit_max_wait: std::time::Duration,
     /// Log filter, e.g. `info` or `pixgate=debug` (logs go to stderr).
     #[arg(long, env = "PIXGATE_LOG", default_value = "info")]
     pub log: String,

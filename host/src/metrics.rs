@@ -82,6 +82,7 @@ pub struct Metrics {
     psp: PspMetrics,
     live_transitions: Family<LiveLabels, Counter>,
     live_anomalies: Family<AnomalyLabels, Counter>,
+    commits: crate::db::group_commit::CommitMetrics,
 }
 
 /// The PSP call metrics, shareable with the clients (the families are handles to the same
@@ -214,7 +215,22 @@ impl Metrics {
             "Reads of PSP charges that need a person (e.g. amount_mismatch), by provider and kind",
             live_anomalies.clone(),
         );
+        let commits = crate::db::group_commit::CommitMetrics {
+            batch_size: Histogram::new(exponential_buckets(1.0, 2.0, 12)),
+            seconds: Histogram::new(exponential_buckets(0.000_25, 2.0, 14)),
+        };
+        registry.register(
+            "commit_batch_size",
+            "Charges written by one group-commit transaction",
+            commits.batch_size.clone(),
+        );
+        registry.register(
+            "commit_duration_seconds",
+            "Duration of one group-commit transaction, from begin to the synced commit",
+            commits.seconds.clone(),
+        );
         Self {
+            commits,
             psp,
             registry,
             live_transitions,
@@ -262,6 +278,11 @@ impl Metrics {
                 step,
             })
             .inc();
+    }
+
+    /// A handle on the group commit's metrics for its writer.
+    pub fn commits(&self) -> crate::db::group_commit::CommitMetrics {
+        self.commits.clone()
     }
 
     /// A handle on the PSP call metrics for the providers' clients.

@@ -195,6 +195,18 @@ impl Server {
         self.stderr.lock().unwrap().clone()
     }
 
+    /// The Prometheus metrics (the admin listener's `/metrics`).
+    pub async fn metrics(&self) -> String {
+        let r = self
+            .client
+            .get(format!("{}/metrics", self.admin_root()))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200);
+        r.text().await.unwrap()
+    }
+
     /// Root of the admin listener (`http://host:port`).
     pub fn admin_root(&self) -> String {
         self.admin.trim_end_matches("/admin/v1").to_owned()

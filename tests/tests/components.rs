@@ -513,7 +513,7 @@ async fn a_shadow_candidate_records_where_it_would_decide_otherwise_and_changes_
             comparison["recent"][0]["before"]["gatewayAlias"],
             comparison["recent"][0]["after"]["gatewayAlias"]
         );
-        let (_, metrics) = metrics(&server).await;
+        let metrics = server.metrics().await;
         assert!(
             metrics.contains("pixgate_shadow_comparisons_total"),
             "{metrics}"
@@ -582,7 +582,7 @@ async fn the_kill_switch_rolls_back_a_version_that_fails_too_often() {
             last["reason"].as_str().unwrap().contains("calls failed"),
             "{state}"
         );
-        let (_, metrics) = metrics(&server).await;
+        let metrics = server.metrics().await;
         assert!(
             metrics.contains(
                 "pixgate_kill_switch_rollbacks_total{store=\"demo-store\",step=\"policy\"} 1"
@@ -590,16 +590,6 @@ async fn the_kill_switch_rolls_back_a_version_that_fails_too_often() {
             "{metrics}"
         );
     }
-}
-
-async fn metrics(server: &Server) -> (u16, String) {
-    let r = server
-        .client
-        .get(format!("{}/metrics", server.admin_root()))
-        .send()
-        .await
-        .unwrap();
-    (r.status().as_u16(), r.text().await.unwrap())
 }
 
 #[tokio::test(flavor = "multi_thread")]

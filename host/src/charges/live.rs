@@ -75,12 +75,12 @@ pub(super) async fn create(
             let claimed = idempotency::claim(
                 &state.db.write,
                 &idempotency::NewRecord {
-                    merchant_id: &principal.merchant_id,
-                    key: key.as_str(),
-                    request_hash: fingerprint,
+                    merchant_id: principal.merchant_id.clone(),
+                    key: key.as_str().to_owned(),
+                    request_hash: fingerprint.to_owned(),
                     response_status: 0,
-                    response_body: &decision,
-                    payment_intent_id: Some(&id),
+                    response_body: decision.clone(),
+                    payment_intent_id: Some(id.clone()),
                     created_at: now,
                     expires_at: now + state.idempotency_retention_ms,
                     lease_until: Some(lease_until),

@@ -27,7 +27,7 @@ use crate::components::{self, shadow};
 use crate::crypto::{self, CryptoError};
 use crate::db::components::{BUNDLED, StoreStep};
 use crate::db::store_cache::StoreRoute;
-use crate::db::{self, DbError, catalog, idempotency, intents};
+use crate::db::{self, DbError, catalog, group_commit, idempotency, intents};
 use crate::domain::{IdempotencyKey, IntentStatus, StoreMode, TaxIdKind};
 use crate::sandbox::Step;
 
@@ -157,26 +157,30 @@ pub async fn create(
     let trace_json =
         serde_json::to_string(&trace).map_err(|e| ChargeError::Internal(e.to_string()))?;
 
-    let mut tx = state.db.write.begin().await?;
-    let claimed = idempotency::claim(
-        &mut *tx,
-        &idempotency::NewRecord {
-            merchant_id: &principal.merchant_id,
-            key: key.as_str(),
-            request_hash: &fingerprint,
-            response_status: 200,
-            response_body: &response_body,
-            payment_intent_id: Some(&intent_id),
-            created_at: now,
-            expires_at: now + state.idempotency_retention_ms,
-            lease_until: None,
-        },
-    )
-    .await?;
-    if !claimed {
+    let record = idempotency::NewRecord {
+        merchant_id: principal.merchant_id.clone(),
+        key: key.as_str().to_owned(),
+        request_hash: fingerprint.clone(),
+        response_status: 200,
+        response_body,
+        payment_intent_id: Some(intent_id.clone()),
+        created_at: now,
+        expires_at: now + state.idempotency_retention_ms,
+        lease_until: None,
+    };
+    let outcome = state
+        .commits
+        .charge(group_commit::ChargeWrite {
+            record,
+            intent,
+            trace: trace_json,
+        })
+        .await
+        .map_err(|e| ChargeError::Internal(e.to_string()))?;
+    if outcome == group_commit::Outcome::KeyTaken {
         // A concurrent request with this key committed first: replay it (or 409).
-        let record = idempotency::find(&mut *tx, &principal.merchant_id, key.as_str(), now).await?;
-        tx.rollback().await?;
+        let record =
+            idempotency::find(&state.db.read, &principal.merchant_id, key.as_str(), now).await?;
         return match record {
             Some(record) if record.lease_until.is_none() => {
                 replay(record, &fingerprint, legacy_fingerprint)
@@ -184,10 +188,6 @@ pub async fn create(
             _ => Err(ChargeError::KeyInUse),
         };
     }
-    intents::insert(&mut *tx, &intent).await?;
-    intents::insert_trace(&mut *tx, &intent_id, &trace_json, now).await?;
-    tx.commit().await?;
-
     after_commit(state, &route, &intent_id, trace, components);
     Ok(Charged { status: 200, body })
 }

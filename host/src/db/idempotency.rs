@@ -1,7 +1,7 @@
 //! Idempotency records: one per (merchant, Idempotency-Key), holding the request's hash and
 //! the response to replay.
 
-use sqlx::{Any, Executor};
+use sqlx::{Any, AssertSqlSafe, Executor, Row};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Record {
@@ -33,49 +33,83 @@ pub async fn find<'e>(
     .await
 }
 
-pub struct NewRecord<'a> {
-    pub merchant_id: &'a str,
-    pub key: &'a str,
-    pub request_hash: &'a str,
+#[derive(Debug, Clone)]
+pub struct NewRecord {
+    pub merchant_id: String,
+    pub key: String,
+    pub request_hash: String,
     pub response_status: i64,
-    pub response_body: &'a str,
-    pub payment_intent_id: Option<&'a str>,
+    pub response_body: String,
+    pub payment_intent_id: Option<String>,
     pub created_at: i64,
     pub expires_at: i64,
     /// `Some`: an in-progress claim (no response yet), leased until then.
     pub lease_until: Option<i64>,
 }
 
-/// Claims the key: inserts the record, or takes over an expired one. False when a live
-/// record exists (on PostgreSQL this waits for a concurrent claimer to commit first).
-pub async fn claim<'e>(
-    ex: impl Executor<'e, Database = Any>,
-    r: &NewRecord<'_>,
-) -> sqlx::Result<bool> {
-    let done = sqlx::query(
-        "insert into idempotency_records (merchant_id, idempotency_key, request_hash, \
-           response_status, response_body, payment_intent_id, created_at, expires_at, \
-           lease_until) \
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
+const CLAIM_COLUMNS: &str = "merchant_id, idempotency_key, request_hash, response_status, \
+    response_body, payment_intent_id, created_at, expires_at, lease_until";
+
+/// A claim's insert of `rows` records: a live record for the key wins (nothing is written),
+/// an expired one is taken over.
+fn claim_sql(rows: usize) -> String {
+    format!(
+        "insert into idempotency_records ({CLAIM_COLUMNS}) values {} \
          on conflict (merchant_id, idempotency_key) do update set \
            request_hash = excluded.request_hash, response_status = excluded.response_status, \
-           response_body = excluded.response_body, payment_intent_id = excluded.payment_intent_id, \
+           response_body = excluded.response_body, \
+           payment_intent_id = excluded.payment_intent_id, \
            created_at = excluded.created_at, expires_at = excluded.expires_at, \
            lease_until = excluded.lease_until \
-         where idempotency_records.expires_at <= $7",
+         where idempotency_records.expires_at <= excluded.created_at",
+        super::placeholders(rows, 9)
     )
-    .bind(r.merchant_id)
-    .bind(r.key)
-    .bind(r.request_hash)
-    .bind(r.response_status)
-    .bind(r.response_body)
-    .bind(r.payment_intent_id)
-    .bind(r.created_at)
-    .bind(r.expires_at)
-    .bind(r.lease_until)
-    .execute(ex)
-    .await?;
+}
+
+type ClaimQuery<'q> = sqlx::query::Query<'q, Any, <Any as sqlx::Database>::Arguments>;
+
+fn bind<'q>(q: ClaimQuery<'q>, r: &'q NewRecord) -> ClaimQuery<'q> {
+    q.bind(&r.merchant_id)
+        .bind(&r.key)
+        .bind(&r.request_hash)
+        .bind(r.response_status)
+        .bind(&r.response_body)
+        .bind(&r.payment_intent_id)
+        .bind(r.created_at)
+        .bind(r.expires_at)
+        .bind(r.lease_until)
+}
+
+/// Claims the key: inserts the record, or takes over an expired one. False when a live
+/// record exists (on PostgreSQL this waits for a concurrent claimer to commit first).
+pub async fn claim<'e>(ex: impl Executor<'e, Database = Any>, r: &NewRecord) -> sqlx::Result<bool> {
+    let done = bind(sqlx::query(AssertSqlSafe(claim_sql(1))), r)
+        .execute(ex)
+        .await?;
     Ok(done.rows_affected() == 1)
+}
+
+/// Claims several keys in one statement; returns the `(merchant_id, key)` pairs claimed.
+/// The records must name distinct keys (one statement cannot claim a key twice).
+pub async fn claim_many<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    records: &[&NewRecord],
+) -> sqlx::Result<Vec<(String, String)>> {
+    if records.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut q = sqlx::query(AssertSqlSafe(format!(
+        "{} returning merchant_id, idempotency_key",
+        claim_sql(records.len())
+    )));
+    for r in records {
+        q = bind(q, r);
+    }
+    q.fetch_all(ex)
+        .await?
+        .iter()
+        .map(|row| Ok((row.try_get(0)?, row.try_get(1)?)))
+        .collect()
 }
 
 /// Takes over an in-progress claim whose lease ran out (its request died): moves the lease

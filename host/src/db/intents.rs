@@ -53,46 +53,73 @@ const COLUMNS: &str = "id, merchant_id, store_id, status, amount_centavos, curre
     failure_message, created_at, updated_at, completed_at, txid, pix_location, pix_copy_paste, \
     pix_expires_at, reconcile_at";
 
+type IntentQuery<'q> = sqlx::query::Query<'q, Any, <Any as sqlx::Database>::Arguments>;
+
+fn insert_sql(rows: usize) -> String {
+    format!(
+        "insert into payment_intents ({COLUMNS}) values {}",
+        super::placeholders(rows, COLUMN_COUNT)
+    )
+}
+
+const COLUMN_COUNT: usize = 32;
+
+/// Binds one intent's values in [`COLUMNS`]' order.
+fn bind<'q>(q: IntentQuery<'q>, i: &'q Intent) -> IntentQuery<'q> {
+    q.bind(&i.id)
+        .bind(&i.merchant_id)
+        .bind(&i.store_id)
+        .bind(i.status.as_str())
+        .bind(i.amount_centavos)
+        .bind(&i.currency)
+        .bind(&i.reference)
+        .bind(&i.description)
+        .bind(&i.payer_kind)
+        .bind(&i.payer_sealed)
+        .bind(&i.metadata)
+        .bind(&i.idempotency_key)
+        .bind(i.routing_mode.as_str())
+        .bind(&i.routing_policy)
+        .bind(&i.provider_code)
+        .bind(&i.gateway_alias)
+        .bind(&i.release_class)
+        .bind(i.cross_class_failover.as_i64())
+        .bind(i.fee_centavos)
+        .bind(i.net_centavos)
+        .bind(&i.settlement_date)
+        .bind(&i.provider_payment_id)
+        .bind(&i.failure_code)
+        .bind(&i.failure_message)
+        .bind(i.created_at)
+        .bind(i.updated_at)
+        .bind(i.completed_at)
+        .bind(&i.txid)
+        .bind(&i.pix_location)
+        .bind(&i.pix_copy_paste)
+        .bind(i.pix_expires_at)
+        .bind(i.reconcile_at)
+}
+
 pub async fn insert<'e>(ex: impl Executor<'e, Database = Any>, i: &Intent) -> sqlx::Result<()> {
-    sqlx::query(AssertSqlSafe(format!(
-        "insert into payment_intents ({COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, \
-         $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, \
-         $28, $29, $30, $31, $32)"
-    )))
-    .bind(&i.id)
-    .bind(&i.merchant_id)
-    .bind(&i.store_id)
-    .bind(i.status.as_str())
-    .bind(i.amount_centavos)
-    .bind(&i.currency)
-    .bind(&i.reference)
-    .bind(&i.description)
-    .bind(&i.payer_kind)
-    .bind(&i.payer_sealed)
-    .bind(&i.metadata)
-    .bind(&i.idempotency_key)
-    .bind(i.routing_mode.as_str())
-    .bind(&i.routing_policy)
-    .bind(&i.provider_code)
-    .bind(&i.gateway_alias)
-    .bind(&i.release_class)
-    .bind(i.cross_class_failover.as_i64())
-    .bind(i.fee_centavos)
-    .bind(i.net_centavos)
-    .bind(&i.settlement_date)
-    .bind(&i.provider_payment_id)
-    .bind(&i.failure_code)
-    .bind(&i.failure_message)
-    .bind(i.created_at)
-    .bind(i.updated_at)
-    .bind(i.completed_at)
-    .bind(&i.txid)
-    .bind(&i.pix_location)
-    .bind(&i.pix_copy_paste)
-    .bind(i.pix_expires_at)
-    .bind(i.reconcile_at)
-    .execute(ex)
-    .await?;
+    bind(sqlx::query(AssertSqlSafe(insert_sql(1))), i)
+        .execute(ex)
+        .await?;
+    Ok(())
+}
+
+/// Inserts several intents in one statement (the group commit's batch).
+pub async fn insert_many<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    intents: &[&Intent],
+) -> sqlx::Result<()> {
+    if intents.is_empty() {
+        return Ok(());
+    }
+    let mut q = sqlx::query(AssertSqlSafe(insert_sql(intents.len())));
+    for i in intents {
+        q = bind(q, i);
+    }
+    q.execute(ex).await?;
     Ok(())
 }
 
@@ -122,6 +149,25 @@ pub async fn insert_trace<'e>(
     .bind(at)
     .execute(ex)
     .await?;
+    Ok(())
+}
+
+/// Inserts several traces, `(intent id, trace JSON, created at)`, in one statement.
+pub async fn insert_traces<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    traces: &[(&str, &str, i64)],
+) -> sqlx::Result<()> {
+    if traces.is_empty() {
+        return Ok(());
+    }
+    let mut q = sqlx::query(AssertSqlSafe(format!(
+        "insert into decision_traces (payment_intent_id, trace, created_at) values {}",
+        super::placeholders(traces.len(), 3)
+    )));
+    for (intent_id, trace, at) in traces {
+        q = q.bind(*intent_id).bind(*trace).bind(*at);
+    }
+    q.execute(ex).await?;
     Ok(())
 }
 
@@ -241,4 +287,15 @@ pub async fn pending_by_txid<'e>(
     .bind(txid)
     .fetch_optional(ex)
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_insert_binds_one_value_per_column() {
+        assert_eq!(COLUMNS.split(',').count(), COLUMN_COUNT);
+        assert!(insert_sql(2).ends_with(&format!("${})", 2 * COLUMN_COUNT)));
+    }
 }

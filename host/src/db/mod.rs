@@ -3,6 +3,7 @@
 
 pub mod catalog;
 pub mod components;
+pub mod group_commit;
 pub mod idempotency;
 pub mod intents;
 pub mod keys;
@@ -134,6 +135,23 @@ fn sqlite_pragmas(
     })
 }
 
+/// The `values` of a multi-row insert: `rows` groups of `cols` numbered placeholders,
+/// `($1, $2), ($3, $4)`.
+pub(crate) fn placeholders(rows: usize, cols: usize) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(rows * cols * 5);
+    for row in 0..rows {
+        out.push_str(if row == 0 { "(" } else { ", (" });
+        for col in 0..cols {
+            let sep = if col == 0 { "" } else { ", " };
+            // Writing to a String cannot fail.
+            let _ = write!(out, "{sep}${}", row * cols + col + 1);
+        }
+        out.push(')');
+    }
+    out
+}
+
 /// A 0/1 flag column as a bool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Flag(pub bool);
@@ -177,6 +195,12 @@ pub fn violated_constraint(e: &sqlx::Error) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn placeholders_number_rows_then_columns() {
+        assert_eq!(placeholders(1, 2), "($1, $2)");
+        assert_eq!(placeholders(2, 3), "($1, $2, $3), ($4, $5, $6)");
+    }
 
     #[tokio::test]
     async fn sqlite_commits_are_synced_before_they_return() {
