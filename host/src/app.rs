@@ -21,6 +21,10 @@ use crate::sandbox::{Limits, Sandbox};
 /// Everything the services and handlers share.
 pub struct AppState {
     pub db: Db,
+    /// Authenticated API keys (SQLite only; cleared by a revocation).
+    pub keys: db::key_cache::KeyCache,
+    /// The SQLite file's lock: one server process per database file.
+    _instance_lock: Option<std::fs::File>,
     /// New SHADOW charges are written through it, many to a transaction.
     pub commits: db::group_commit::GroupCommit,
     pub sandbox: Sandbox,
@@ -72,6 +76,7 @@ impl App {
             master_key,
             admin_token_hash,
             generated,
+            instance_lock,
         } = bootstrap::prepare(config).await?;
         let sandbox = Sandbox::new(Limits::default(), Some(config.data_dir.join("modules")))?;
         let components = Registry::new(&sandbox, config.components.clone())?;
@@ -100,6 +105,8 @@ impl App {
             metrics.commits(),
         );
         let state = AppState {
+            keys: db::key_cache::KeyCache::new(db.backend),
+            _instance_lock: instance_lock,
             commits,
             db,
             sandbox,

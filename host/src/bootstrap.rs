@@ -33,6 +33,8 @@ pub struct Prepared {
     pub master_key: MasterKey,
     pub admin_token_hash: String,
     pub generated: Generated,
+    /// The SQLite file's lock, held while the server runs (see [`Db::lock_sqlite_file`]).
+    pub instance_lock: Option<std::fs::File>,
 }
 
 const ADMIN_TOKEN_SETTING: &str = "admin_token_sha256";
@@ -46,6 +48,7 @@ pub async fn prepare(config: &ServeConfig) -> anyhow::Result<Prepared> {
         None => load_or_create_master_key(&config.data_dir)?,
     };
     let url = config.database_url();
+    let instance_lock = Db::lock_sqlite_file(&url)?;
     let db = Db::connect(&url, config.db_max_connections)
         .await
         .with_context(|| format!("opening the database ({})", redact_url(&url)))?;
@@ -83,6 +86,7 @@ pub async fn prepare(config: &ServeConfig) -> anyhow::Result<Prepared> {
         master_key,
         admin_token_hash,
         generated,
+        instance_lock,
     })
 }
 

@@ -62,6 +62,30 @@ async fn a_restart_keeps_the_data_and_prints_no_secret_again() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_second_server_on_the_same_sqlite_file_stops_at_start() {
+    let first = Server::start(Backend::Sqlite).await;
+    let second = std::process::Command::new(pixgate_e2e::pixgate_bin())
+        .arg("serve")
+        .env_clear()
+        .env("PIXGATE_DATA_DIR", first.data_dir.path())
+        .env("PIXGATE_LISTEN", "127.0.0.1:0")
+        .env("PIXGATE_ADMIN_LISTEN", "127.0.0.1:0")
+        .output()
+        .unwrap();
+    assert!(!second.status.success());
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert!(
+        stderr.contains("in use by another pixgate process"),
+        "{stderr}"
+    );
+    // The first one serves on.
+    let (status, _) = first
+        .charge(&first.demo_key, "after-second", &charge_body("demo-store"))
+        .await;
+    assert_eq!(status, 200);
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn health_readiness_and_metrics_are_on_the_admin_listener() {
     for backend in backends() {
         let server = Server::start(backend).await;

@@ -6,6 +6,7 @@ pub mod components;
 pub mod group_commit;
 pub mod idempotency;
 pub mod intents;
+pub mod key_cache;
 pub mod keys;
 pub mod providers;
 pub mod psp_calls;
@@ -29,6 +30,8 @@ pub enum DbError {
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("unsupported database URL `{0}`: use sqlite://... or postgres://...")]
     UnsupportedUrl(String),
+    #[error("the database is locked: {0}")]
+    Locked(String),
     #[error("stored data is inconsistent: {0}")]
     Corrupt(String),
 }
@@ -105,6 +108,36 @@ impl Db {
             return Err(DbError::UnsupportedUrl(format!("{scheme}:...")));
         };
         Ok(db)
+    }
+
+    /// Takes an exclusive lock beside a SQLite database file, held for as long as the
+    /// returned file is open (the process's life): a second `pixgate serve` on the same
+    /// file stops at start instead of running beside the first, whose in-memory caches
+    /// (keys, stores) assume it is the only writer. `None` for PostgreSQL and in-memory
+    /// databases.
+    pub fn lock_sqlite_file(url: &str) -> Result<Option<std::fs::File>, DbError> {
+        let Some(rest) = url.strip_prefix("sqlite:") else {
+            return Ok(None);
+        };
+        let path = rest.trim_start_matches("//");
+        let path = path.split('?').next().unwrap_or_default();
+        if path.is_empty() || path.starts_with(':') {
+            return Ok(None);
+        }
+        let lock_path = format!("{path}.lock");
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|e| DbError::Locked(format!("{lock_path}: {e}")))?;
+        file.try_lock().map_err(|_| {
+            DbError::Locked(format!(
+                "{path} is in use by another pixgate process (its lock {lock_path} is held); \
+                 run several instances on PostgreSQL"
+            ))
+        })?;
+        Ok(Some(file))
     }
 
     pub async fn ping(&self) -> Result<(), DbError> {
@@ -200,6 +233,24 @@ mod tests {
     fn placeholders_number_rows_then_columns() {
         assert_eq!(placeholders(1, 2), "($1, $2)");
         assert_eq!(placeholders(2, 3), "($1, $2, $3), ($4, $5, $6)");
+    }
+
+    #[test]
+    fn a_sqlite_file_is_locked_by_one_process_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("t.db").display());
+        let held = Db::lock_sqlite_file(&url).unwrap();
+        assert!(held.is_some());
+        // flock locks belong to the open file: a second open is refused like a second process.
+        let error = Db::lock_sqlite_file(&url).unwrap_err().to_string();
+        assert!(error.contains("another pixgate process"), "{error}");
+        drop(held);
+        assert!(Db::lock_sqlite_file(&url).unwrap().is_some());
+        assert!(
+            Db::lock_sqlite_file("postgres://u@127.0.0.1/db")
+                .unwrap()
+                .is_none()
+        );
     }
 
     #[tokio::test]

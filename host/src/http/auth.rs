@@ -52,13 +52,16 @@ impl FromRequestParts<Arc<AppState>> for Principal {
         if !token.starts_with("pxg_") || token.len() > 128 {
             return Err(invalid());
         }
+        let found = state
+            .keys
+            .authenticate(&state.db, &crypto::sha256_hex(token))
+            .await?
+            .ok_or_else(invalid)?;
         let keys::Authenticated {
             key,
             merchant_code,
             store_ids,
-        } = keys::authenticate(&state.db.read, &crypto::sha256_hex(token))
-            .await?
-            .ok_or_else(invalid)?;
+        } = &*found;
         if key.revoked_at.is_some() {
             return Err(ApiError::Unauthorized {
                 code: "api_key_revoked",
@@ -74,10 +77,10 @@ impl FromRequestParts<Arc<AppState>> for Principal {
             });
         }
         Ok(Principal {
-            merchant_id: key.merchant_id,
-            merchant_code,
+            merchant_id: key.merchant_id.clone(),
+            merchant_code: merchant_code.clone(),
             scopes: Scope::parse_list(&key.scopes),
-            store_ids,
+            store_ids: store_ids.clone(),
         })
     }
 }

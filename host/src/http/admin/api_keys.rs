@@ -202,6 +202,8 @@ async fn revoke_api_key(
         .await?
         .ok_or_else(not_found)?;
     keys::revoke(&state.db.write, &key_id, db::now_ms()).await?;
+    // Before the answer: from now on no request authenticates with it.
+    state.keys.clear();
     let key = keys::by_id(&state.db.write, &key_id)
         .await?
         .ok_or_else(not_found)?;
