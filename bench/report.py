@@ -119,7 +119,9 @@ def n(v, digits=0):
 
 
 def ms(v):
-    return "-" if v is None else f"{v:g} ms"
+    if v is None:
+        return "-"
+    return f"{v:,.0f} ms" if v >= 1000 else f"{v:.1f} ms" if v >= 10 else f"{v:.2f} ms"
 
 
 def markdown(r):
