@@ -59,7 +59,7 @@ def targets(r):
     if wasm:
         m = wasm["median_us"]
         out.append(target("chain median (wasm, 3 fresh instances and calls)", "≤ 25 µs (stretch ≤ 15 µs)",
-                          f"{m:g} µs", m <= 25, "stretch met" if m <= 15 else "stretch missed"))
+                          f"{m:.1f} µs", m <= 25, "stretch met" if m <= 15 else "stretch missed"))
     else:
         out.append(target("chain median (wasm, 3 fresh instances and calls)", "≤ 25 µs (stretch ≤ 15 µs)", None, None))
     for backend, rate, p99 in (("sqlite", 3000, 20), ("postgres", 2500, 25)):
@@ -67,7 +67,7 @@ def targets(r):
         goal = f"≥ {rate:,} /s with p99 ≤ {p99} ms"
         name = f"{BACKENDS[backend]} new SHADOW charges"
         if new:
-            v = f"{new['requests_per_s']:,.0f} /s, p99 {new['p99_ms']:g} ms"
+            v = f"{new['requests_per_s']:,.0f} /s, p99 {ms(new['p99_ms'])}"
             out.append(target(name, goal, v, new["requests_per_s"] >= rate and new["p99_ms"] <= p99))
         else:
             out.append(target(name, goal, None, None))
@@ -82,7 +82,7 @@ def targets(r):
         name = f"start to ready, {'existing database' if kind == 'existing' else 'new data dir'}"
         cold = {b: v[kind]["median_ms"] for b, v in r.get("cold_start", {}).items() if kind in v}
         if cold:
-            out.append(target(name, goal, ", ".join(f"{BACKENDS[b]} {v:g} ms" for b, v in cold.items()),
+            out.append(target(name, goal, ", ".join(f"{BACKENDS[b]} {ms(v)}" for b, v in cold.items()),
                               max(cold.values()) < limit))
         else:
             out.append(target(name, goal, None, None))
