@@ -91,7 +91,7 @@ impl App {
         let admin = TcpListener::bind(config.admin_listen).await?;
         let live = crate::live::Live::new(&config.live, merchant.local_addr()?);
         let commits = db::group_commit::GroupCommit::spawn(
-            db.write.clone(),
+            &db,
             db::group_commit::Settings {
                 max_batch: config.commit_max_batch as usize,
                 max_wait: config.commit_max_wait,

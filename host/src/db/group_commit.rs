@@ -24,6 +24,7 @@ use tokio::sync::{Semaphore, mpsc, oneshot};
 
 use super::idempotency::{self, NewRecord};
 use super::intents::{self, Intent};
+use super::{Db, Params};
 
 /// What a new SHADOW charge writes: its idempotency record (holding the response to replay),
 /// its intent and its decision trace.
@@ -98,11 +99,15 @@ pub struct GroupCommit {
 
 impl GroupCommit {
     /// Starts the collector on the current runtime; it stops when every handle is dropped.
-    pub fn spawn(pool: AnyPool, settings: Settings, metrics: CommitMetrics) -> Self {
+    pub fn spawn(db: &Db, settings: Settings, metrics: CommitMetrics) -> Self {
         let max_batch = settings.max_batch.max(1);
         // Bounded: under overload callers wait here instead of growing memory.
         let (jobs, rx) = mpsc::channel(max_batch * settings.in_flight.max(1) * 4);
-        tokio::spawn(collect(rx, pool, settings, metrics));
+        let writer = Writer {
+            pool: db.write.clone(),
+            params: db.backend.params(),
+        };
+        tokio::spawn(collect(rx, writer, settings, metrics));
         Self { jobs }
     }
 
@@ -117,9 +122,16 @@ impl GroupCommit {
     }
 }
 
+/// The pool batches are written to, and how their statements write parameters.
+#[derive(Clone)]
+struct Writer {
+    pool: AnyPool,
+    params: Params,
+}
+
 async fn collect(
     mut rx: mpsc::Receiver<Job>,
-    pool: AnyPool,
+    writer: Writer,
     settings: Settings,
     metrics: CommitMetrics,
 ) {
@@ -145,11 +157,11 @@ async fn collect(
                 },
             }
         }
-        let (pool, metrics) = (pool.clone(), metrics.clone());
+        let (writer, metrics) = (writer.clone(), metrics.clone());
         tokio::spawn(async move {
             let size = batch.len();
             let started = Instant::now();
-            write_batch(&pool, batch).await;
+            write_batch(&writer, batch).await;
             metrics.batch_size.observe(size as f64);
             metrics.seconds.observe(started.elapsed().as_secs_f64());
             drop(slot);
@@ -157,7 +169,7 @@ async fn collect(
     }
 }
 
-async fn write_batch(pool: &AnyPool, mut batch: Vec<Job>) {
+async fn write_batch(writer: &Writer, mut batch: Vec<Job>) {
     batch.sort_by(|a, b| key_of(&a.write).cmp(&key_of(&b.write)));
     // Sorted, so the repeats of a key follow its first charge.
     let (mut writes, mut repeats): (Vec<Job>, Vec<Job>) = (Vec::new(), Vec::new());
@@ -169,7 +181,7 @@ async fn write_batch(pool: &AnyPool, mut batch: Vec<Job>) {
     }
 
     let together: Vec<&ChargeWrite> = writes.iter().map(|j| &j.write).collect();
-    let results = match write_together(pool, &together).await {
+    let results = match write_together(writer, &together).await {
         Ok(claimed) => writes
             .iter()
             .map(|j| {
@@ -186,7 +198,7 @@ async fn write_batch(pool: &AnyPool, mut batch: Vec<Job>) {
         Err(e) => {
             tracing::warn!(error = %e, size = writes.len(),
                 "group commit: the batch failed; writing its charges one savepoint each");
-            write_each(pool, &together).await
+            write_each(&writer.pool, &together).await
         }
     };
     for (job, result) in writes.into_iter().zip(results) {
@@ -207,14 +219,15 @@ const CHUNK: usize = 500;
 
 /// The batch in one transaction with one statement per table (per chunk); the keys claimed.
 async fn write_together(
-    pool: &AnyPool,
+    writer: &Writer,
     writes: &[&ChargeWrite],
 ) -> sqlx::Result<HashSet<(String, String)>> {
-    let mut tx = pool.begin().await?;
+    let params = writer.params;
+    let mut tx = writer.pool.begin().await?;
     let mut claimed = HashSet::new();
     for chunk in writes.chunks(CHUNK) {
         let records: Vec<&NewRecord> = chunk.iter().map(|w| &w.record).collect();
-        let won: HashSet<(String, String)> = idempotency::claim_many(&mut *tx, &records)
+        let won: HashSet<(String, String)> = idempotency::claim_many(&mut *tx, params, &records)
             .await?
             .into_iter()
             .collect();
@@ -223,12 +236,12 @@ async fn write_together(
             .filter(|w| won.contains(&(w.record.merchant_id.clone(), w.record.key.clone())))
             .collect();
         let rows: Vec<&Intent> = mine.iter().map(|w| &w.intent).collect();
-        intents::insert_many(&mut *tx, &rows).await?;
+        intents::insert_many(&mut *tx, params, &rows).await?;
         let traces: Vec<(&str, &str, i64)> = mine
             .iter()
             .map(|w| (w.intent.id.as_str(), w.trace.as_str(), w.intent.created_at))
             .collect();
-        intents::insert_traces(&mut *tx, &traces).await?;
+        intents::insert_traces(&mut *tx, params, &traces).await?;
         claimed.extend(won);
     }
     tx.commit().await?;
@@ -386,7 +399,7 @@ mod tests {
             in_flight: 1,
         };
         let metrics = metrics();
-        let commits = GroupCommit::spawn(db.write.clone(), settings, metrics.clone());
+        let commits = GroupCommit::spawn(&db, settings, metrics.clone());
         let mut writes: Vec<ChargeWrite> = (0..10)
             .map(|n| write(&store, &format!("k{n}"), 100))
             .collect();
@@ -431,7 +444,7 @@ mod tests {
             max_wait: Duration::ZERO,
             in_flight: 1,
         };
-        let commits = GroupCommit::spawn(db.write.clone(), settings, metrics());
+        let commits = GroupCommit::spawn(&db, settings, metrics());
         let first = write(&store, "k", 100);
         let first_id = first.intent.id.clone();
         assert_eq!(commits.charge(first).await.unwrap(), Outcome::Committed);

@@ -3,6 +3,8 @@
 
 use sqlx::{Any, AssertSqlSafe, Executor, Row};
 
+use super::Params;
+
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Record {
     pub request_hash: String,
@@ -52,7 +54,7 @@ const CLAIM_COLUMNS: &str = "merchant_id, idempotency_key, request_hash, respons
 
 /// A claim's insert of `rows` records: a live record for the key wins (nothing is written),
 /// an expired one is taken over.
-fn claim_sql(rows: usize) -> String {
+fn claim_sql(rows: usize, params: Params) -> String {
     format!(
         "insert into idempotency_records ({CLAIM_COLUMNS}) values {} \
          on conflict (merchant_id, idempotency_key) do update set \
@@ -62,7 +64,7 @@ fn claim_sql(rows: usize) -> String {
            created_at = excluded.created_at, expires_at = excluded.expires_at, \
            lease_until = excluded.lease_until \
          where idempotency_records.expires_at <= excluded.created_at",
-        super::placeholders(rows, 9)
+        super::placeholders(rows, 9, params)
     )
 }
 
@@ -83,16 +85,20 @@ fn bind<'q>(q: ClaimQuery<'q>, r: &'q NewRecord) -> ClaimQuery<'q> {
 /// Claims the key: inserts the record, or takes over an expired one. False when a live
 /// record exists (on PostgreSQL this waits for a concurrent claimer to commit first).
 pub async fn claim<'e>(ex: impl Executor<'e, Database = Any>, r: &NewRecord) -> sqlx::Result<bool> {
-    let done = bind(sqlx::query(AssertSqlSafe(claim_sql(1))), r)
-        .execute(ex)
-        .await?;
+    let done = bind(
+        sqlx::query(AssertSqlSafe(claim_sql(1, Params::Numbered))),
+        r,
+    )
+    .execute(ex)
+    .await?;
     Ok(done.rows_affected() == 1)
 }
 
 /// Claims several keys in one statement; returns the `(merchant_id, key)` pairs claimed.
 /// The records must name distinct keys (one statement cannot claim a key twice).
-pub async fn claim_many<'e>(
+pub(crate) async fn claim_many<'e>(
     ex: impl Executor<'e, Database = Any>,
+    params: Params,
     records: &[&NewRecord],
 ) -> sqlx::Result<Vec<(String, String)>> {
     if records.is_empty() {
@@ -100,12 +106,13 @@ pub async fn claim_many<'e>(
     }
     let mut q = sqlx::query(AssertSqlSafe(format!(
         "{} returning merchant_id, idempotency_key",
-        claim_sql(records.len())
+        claim_sql(records.len(), params)
     )));
     for r in records {
         q = bind(q, r);
     }
-    q.fetch_all(ex)
+    q.persistent(false)
+        .fetch_all(ex)
         .await?
         .iter()
         .map(|row| Ok((row.try_get(0)?, row.try_get(1)?)))

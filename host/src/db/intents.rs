@@ -2,7 +2,7 @@
 
 use sqlx::{Any, AssertSqlSafe, Executor};
 
-use super::Flag;
+use super::{Flag, Params};
 use crate::domain::{IntentStatus, StoreMode};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -55,10 +55,10 @@ const COLUMNS: &str = "id, merchant_id, store_id, status, amount_centavos, curre
 
 type IntentQuery<'q> = sqlx::query::Query<'q, Any, <Any as sqlx::Database>::Arguments>;
 
-fn insert_sql(rows: usize) -> String {
+fn insert_sql(rows: usize, params: Params) -> String {
     format!(
         "insert into payment_intents ({COLUMNS}) values {}",
-        super::placeholders(rows, COLUMN_COUNT)
+        super::placeholders(rows, COLUMN_COUNT, params)
     )
 }
 
@@ -101,25 +101,30 @@ fn bind<'q>(q: IntentQuery<'q>, i: &'q Intent) -> IntentQuery<'q> {
 }
 
 pub async fn insert<'e>(ex: impl Executor<'e, Database = Any>, i: &Intent) -> sqlx::Result<()> {
-    bind(sqlx::query(AssertSqlSafe(insert_sql(1))), i)
-        .execute(ex)
-        .await?;
+    bind(
+        sqlx::query(AssertSqlSafe(insert_sql(1, Params::Numbered))),
+        i,
+    )
+    .execute(ex)
+    .await?;
     Ok(())
 }
 
 /// Inserts several intents in one statement (the group commit's batch).
-pub async fn insert_many<'e>(
+pub(crate) async fn insert_many<'e>(
     ex: impl Executor<'e, Database = Any>,
+    params: Params,
     intents: &[&Intent],
 ) -> sqlx::Result<()> {
     if intents.is_empty() {
         return Ok(());
     }
-    let mut q = sqlx::query(AssertSqlSafe(insert_sql(intents.len())));
+    let mut q = sqlx::query(AssertSqlSafe(insert_sql(intents.len(), params)));
     for i in intents {
         q = bind(q, i);
     }
-    q.execute(ex).await?;
+    // A statement per batch size: kept out of the connection's statement cache.
+    q.persistent(false).execute(ex).await?;
     Ok(())
 }
 
@@ -153,8 +158,9 @@ pub async fn insert_trace<'e>(
 }
 
 /// Inserts several traces, `(intent id, trace JSON, created at)`, in one statement.
-pub async fn insert_traces<'e>(
+pub(crate) async fn insert_traces<'e>(
     ex: impl Executor<'e, Database = Any>,
+    params: Params,
     traces: &[(&str, &str, i64)],
 ) -> sqlx::Result<()> {
     if traces.is_empty() {
@@ -162,12 +168,12 @@ pub async fn insert_traces<'e>(
     }
     let mut q = sqlx::query(AssertSqlSafe(format!(
         "insert into decision_traces (payment_intent_id, trace, created_at) values {}",
-        super::placeholders(traces.len(), 3)
+        super::placeholders(traces.len(), 3, params)
     )));
     for (intent_id, trace, at) in traces {
         q = q.bind(*intent_id).bind(*trace).bind(*at);
     }
-    q.execute(ex).await?;
+    q.persistent(false).execute(ex).await?;
     Ok(())
 }
 
@@ -296,6 +302,7 @@ mod tests {
     #[test]
     fn the_insert_binds_one_value_per_column() {
         assert_eq!(COLUMNS.split(',').count(), COLUMN_COUNT);
-        assert!(insert_sql(2).ends_with(&format!("${})", 2 * COLUMN_COUNT)));
+        let sql = insert_sql(2, Params::Numbered);
+        assert!(sql.ends_with(&format!("${})", 2 * COLUMN_COUNT)));
     }
 }

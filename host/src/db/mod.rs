@@ -168,9 +168,29 @@ fn sqlite_pragmas(
     })
 }
 
-/// The `values` of a multi-row insert: `rows` groups of `cols` numbered placeholders,
-/// `($1, $2), ($3, $4)`.
-pub(crate) fn placeholders(rows: usize, cols: usize) -> String {
+/// How a statement writes its parameters. `$1` numbered ones work on both backends; SQLite
+/// keeps their names in a list it scans on every lookup, which sqlx does once per parameter
+/// when binding, so a statement of thousands of parameters (a group commit's batch) binds in
+/// quadratic time. Anonymous `?` ones have no name: SQLite's batches use them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Params {
+    Numbered,
+    Anonymous,
+}
+
+impl Backend {
+    /// The parameters of a long statement on this backend (see [`Params`]).
+    pub(crate) fn params(self) -> Params {
+        match self {
+            Backend::Sqlite => Params::Anonymous,
+            Backend::Postgres => Params::Numbered,
+        }
+    }
+}
+
+/// The `values` of a multi-row insert: `rows` groups of `cols` parameters, bound row after
+/// row: `($1, $2), ($3, $4)` or `(?, ?), (?, ?)`.
+pub(crate) fn placeholders(rows: usize, cols: usize, params: Params) -> String {
     use std::fmt::Write;
     let mut out = String::with_capacity(rows * cols * 5);
     for row in 0..rows {
@@ -178,7 +198,10 @@ pub(crate) fn placeholders(rows: usize, cols: usize) -> String {
         for col in 0..cols {
             let sep = if col == 0 { "" } else { ", " };
             // Writing to a String cannot fail.
-            let _ = write!(out, "{sep}${}", row * cols + col + 1);
+            let _ = match params {
+                Params::Numbered => write!(out, "{sep}${}", row * cols + col + 1),
+                Params::Anonymous => write!(out, "{sep}?"),
+            };
         }
         out.push(')');
     }
@@ -231,8 +254,12 @@ mod tests {
 
     #[test]
     fn placeholders_number_rows_then_columns() {
-        assert_eq!(placeholders(1, 2), "($1, $2)");
-        assert_eq!(placeholders(2, 3), "($1, $2, $3), ($4, $5, $6)");
+        assert_eq!(placeholders(1, 2, Params::Numbered), "($1, $2)");
+        assert_eq!(
+            placeholders(2, 3, Params::Numbered),
+            "($1, $2, $3), ($4, $5, $6)"
+        );
+        assert_eq!(placeholders(2, 1, Params::Anonymous), "(?), (?)");
     }
 
     #[test]
