@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use pixgate::chain::{self, ChainInput, Components};
-use pixgate::sandbox::{Limits, Sandbox};
+use pixgate::sandbox::{Limits, MemoryReset, Sandbox};
 use pixgate_policy_logic::{
     CandidateOutcome, EconomicsInput, PolicyInput, ProviderInput, economics, policy, provider,
 };
@@ -80,6 +80,16 @@ fn benches(c: &mut Criterion) {
         b.iter(|| chain::resolve(&sandbox, &components, black_box(&input)).unwrap())
     });
     group.bench_function("native", |b| b.iter(|| native_chain(black_box(&input))));
+    // The same chain where the kernel lacks PAGEMAP_SCAN (or swap is on): memory is reset
+    // with memset and madvise instead of page by dirtied page.
+    if sandbox.memory_reset() == MemoryReset::PagemapScan {
+        let fallback =
+            Sandbox::with_memory_reset(Limits::default(), None, MemoryReset::Memset).unwrap();
+        let fallback_components = Components::bundled(&fallback).unwrap();
+        group.bench_function("wasm, memset reset (no PAGEMAP_SCAN)", |b| {
+            b.iter(|| chain::resolve(&fallback, &fallback_components, black_box(&input)).unwrap())
+        });
+    }
     group.finish();
 
     let resolution = chain::resolve(&sandbox, &components, &input).unwrap();
@@ -109,7 +119,8 @@ fn benches(c: &mut Criterion) {
         })
     });
     // The same call on a component that does almost nothing: what a call costs whatever the
-    // logic (fresh store, WASI context, instantiation, lowering and lifting).
+    // logic (fresh store, instantiation, lowering and lifting) for a std component built for
+    // wasm32-wasip2, which imports WASI (it gets no WASI context unless it makes a WASI call).
     let echo = sandbox
         .load(
             pixgate::sandbox::Step::Policy,

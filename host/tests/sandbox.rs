@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use pixgate::chain::{self, ChainError, ChainInput, Components};
-use pixgate::sandbox::{Limits, LoadedComponent, Sandbox, SandboxError, Step};
+use pixgate::sandbox::{Limits, LoadedComponent, MemoryReset, Sandbox, SandboxError, Step};
 use pixgate_policy_logic::{PolicyInput, ProviderInput};
 
 fn guest(name: &str) -> Vec<u8> {
@@ -328,6 +328,90 @@ fn the_host_keeps_working_after_every_failure() {
             .output
             .is_ok()
     );
+}
+
+#[test]
+fn the_bundled_components_import_no_wasi_and_the_fixtures_do() {
+    for step in Step::ALL {
+        let component = sandbox().load_bundled(step).unwrap();
+        assert!(
+            !component.imports_wasi(),
+            "{step}: {:?}",
+            component.imports()
+        );
+        assert!(
+            component
+                .imports()
+                .iter()
+                .all(|name| name.starts_with("pixgate:chain/")),
+            "{step}: {:?}",
+            component.imports()
+        );
+        assert!(
+            component
+                .imports()
+                .contains(&"pixgate:chain/host-log@1.0.0".to_owned()),
+            "{step}: {:?}",
+            component.imports()
+        );
+    }
+    // The fixtures are std components for wasm32-wasip2, like an author's: WASI-linked.
+    assert!(
+        misbehaving().imports_wasi(),
+        "{:?}",
+        misbehaving().imports()
+    );
+}
+
+/// Where the kernel offers `PAGEMAP_SCAN` and no swap is on, the engine resets only the pages
+/// a call dirtied; it is configured with `Enabled::Yes` then, so it cannot silently differ.
+#[test]
+fn the_engine_resets_memory_with_pagemap_scan_where_the_host_supports_it() {
+    let swap_on = std::fs::read_to_string("/proc/swaps")
+        .map(|s| s.lines().skip(1).any(|l| !l.trim().is_empty()))
+        .unwrap_or(true);
+    let expected = if wasmtime::PoolingAllocationConfig::is_pagemap_scan_available() && !swap_on {
+        MemoryReset::PagemapScan
+    } else {
+        MemoryReset::Memset
+    };
+    assert_eq!(MemoryReset::for_this_host(), expected);
+    assert_eq!(sandbox().memory_reset(), expected);
+    // The fallback is always available.
+    let fallback =
+        Sandbox::with_memory_reset(Limits::default(), None, MemoryReset::Memset).unwrap();
+    assert_eq!(fallback.memory_reset(), MemoryReset::Memset);
+}
+
+/// A call must never see what an earlier call left in its pool slot: statics, and pages grown
+/// past the image, many separate runs of them, beyond what the pool resets in place. Checked
+/// with each way of resetting memory this host supports.
+#[test]
+fn a_fresh_instance_never_sees_what_an_earlier_call_left() {
+    let mut modes = vec![MemoryReset::Memset];
+    if MemoryReset::for_this_host() == MemoryReset::PagemapScan {
+        modes.push(MemoryReset::PagemapScan);
+    }
+    for mode in modes {
+        let sandbox = Sandbox::with_memory_reset(Limits::default(), None, mode).unwrap();
+        let component = sandbox
+            .load(Step::Policy, &guest("pixgate_fixture_misbehave"))
+            .unwrap();
+        for round in 0..20 {
+            let run = sandbox
+                .run::<pixgate::sandbox::worlds::Policy>(&component, &acting("leftover"))
+                .unwrap();
+            assert_eq!(
+                run.output.unwrap().policy,
+                "static=0 stale-pages=0",
+                "{mode:?}, round {round}"
+            );
+            if round % 5 == 4 {
+                // Another call in between, and a failed one.
+                fixture_error(&sandbox, "memory-bomb");
+            }
+        }
+    }
 }
 
 #[test]

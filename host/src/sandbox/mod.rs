@@ -2,12 +2,37 @@
 //!
 //! One [`Engine`] and one [`Linker`] for the whole process. A component is validated against
 //! its step's world when it is loaded, compiled once (and cached on disk by sha256 and engine
-//! compatibility), and pre-instantiated. Every call gets a fresh [`Store`] with the budgets of
-//! [`Limits`]: fuel, linear memory, input, output and log sizes, and a wall-clock backstop
-//! driven by epoch interruption. A step sees no real clock, randomness, environment,
-//! arguments, files or network: WASI is linked with its clocks and randomness derived from
-//! the call's `step-env`, nothing preopened, sockets denied and blocking refused. Every
-//! failure is a [`SandboxError`]; none takes the process down.
+//! compatibility), and pre-instantiated. Every call gets a fresh [`Store`] and a fresh instance
+//! with the budgets of [`Limits`]: fuel, linear memory, input, output and log sizes, and a
+//! wall-clock backstop driven by epoch interruption. A step sees no real clock, randomness,
+//! environment, arguments, files or network: WASI is linked with its clocks and randomness
+//! derived from the call's `step-env`, nothing preopened, sockets denied and blocking refused.
+//! Every failure is a [`SandboxError`]; none takes the process down.
+//!
+//! # What a call costs
+//!
+//! A fresh instance per call is what makes every call start from the component's own initial
+//! state; its fixed cost is most of a call. Two things keep it small:
+//!
+//! - **Resetting only what a call dirtied.** Instances come from wasmtime's pooling allocator:
+//!   a slot's linear memory stays mapped between instances and is reset to the component's
+//!   initial image when an instance goes away. Where Linux supports the `PAGEMAP_SCAN` ioctl
+//!   (6.7 and later) and no swap is enabled, the pool asks the kernel which pages the call
+//!   wrote and resets only those (up to [`KEEP_RESIDENT`] bytes of them; anything past that
+//!   is decommitted), see [`MemoryReset::PagemapScan`]. Elsewhere it falls back to wasmtime's
+//!   default: it `memset`s the first [`KEEP_RESIDENT`] bytes of the memory and
+//!   `madvise(MADV_DONTNEED)`s the rest, see [`MemoryReset::Memset`]; slower, equally fresh.
+//!   Swap must stay off while pagemap scanning is on: wasmtime 48 looks only for dirty pages
+//!   that are *present*, and a dirty page the kernel swapped out is neither reset nor
+//!   decommitted, so the next instance in that slot could read what the previous call left
+//!   there (wasmtime PR #14357, not in 48.0.8). [`Sandbox::new`] therefore reads
+//!   `/proc/swaps` and uses the fallback whenever any swap device is active; enabling swap
+//!   after the process started is not detected, so a host running pixgate keeps swap off.
+//! - **No WASI context for components that import no WASI.** The bundled steps are `no_std`
+//!   modules built for `wasm32-unknown-unknown` that import only `host-log`. An author's std
+//!   component (`wasm32-wasip2`) imports WASI; its WASI context is built on its first WASI
+//!   call of a call, so a component that computes without touching WASI pays nothing for it
+//!   either. [`LoadedComponent::imports_wasi`] tells which kind a component is.
 
 mod bindings;
 mod cache;
@@ -24,7 +49,9 @@ use std::time::{Duration, Instant};
 use pixgate_policy_logic as logic;
 use serde::{Deserialize, Serialize};
 use wasmtime::component::{Component, HasSelf, Linker, Val};
-use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store, Trap};
+use wasmtime::{
+    Config, Enabled, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store, Trap,
+};
 
 pub use error::SandboxError;
 use state::{BlockingRefused, CallState};
@@ -248,6 +275,7 @@ pub struct LoadedComponent {
     step: Step,
     sha256: String,
     size: usize,
+    imports: Vec<String>,
     pre: Pre,
 }
 
@@ -264,6 +292,17 @@ impl LoadedComponent {
     pub fn size(&self) -> usize {
         self.size
     }
+
+    /// The names of the interfaces the component imports, e.g. `pixgate:chain/host-log@1.0.0`.
+    pub fn imports(&self) -> &[String] {
+        &self.imports
+    }
+
+    /// Whether the component imports any WASI interface (a std component built for
+    /// `wasm32-wasip2` does; the bundled steps do not).
+    pub fn imports_wasi(&self) -> bool {
+        self.imports.iter().any(|name| name.starts_with("wasi:"))
+    }
 }
 
 impl fmt::Debug for LoadedComponent {
@@ -271,6 +310,7 @@ impl fmt::Debug for LoadedComponent {
         f.debug_struct("LoadedComponent")
             .field("step", &self.step)
             .field("sha256", &self.sha256)
+            .field("imports_wasi", &self.imports_wasi())
             .finish()
     }
 }
@@ -286,11 +326,52 @@ pub struct StepRun<T> {
     pub log: String,
 }
 
+/// How the pool resets a linear memory when an instance goes away (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MemoryReset {
+    /// Only the pages the call wrote, found with Linux's `PAGEMAP_SCAN` ioctl.
+    PagemapScan,
+    /// The first [`KEEP_RESIDENT`] bytes `memset`, the rest decommitted: where the ioctl is
+    /// unavailable (Linux before 6.7, other systems) or swap is on.
+    Memset,
+}
+
+impl MemoryReset {
+    /// What this host supports: the ioctl, unless swap is on.
+    pub fn for_this_host() -> Self {
+        if PoolingAllocationConfig::is_pagemap_scan_available() && !swap_enabled() {
+            MemoryReset::PagemapScan
+        } else {
+            MemoryReset::Memset
+        }
+    }
+}
+
+/// Whether any swap device is active. Pagemap scanning does not reset a dirty page that was
+/// swapped out, so it is used only without swap (wasmtime PR #14357).
+fn swap_enabled() -> bool {
+    match std::fs::read_to_string("/proc/swaps") {
+        // A header line, then one line per active device.
+        Ok(swaps) => swaps.lines().skip(1).any(|line| !line.trim().is_empty()),
+        // No /proc/swaps: not Linux, where the ioctl is unavailable anyway; or /proc is
+        // hidden, and then swap cannot be ruled out.
+        Err(_) => true,
+    }
+}
+
+/// Per linear memory, how much the pool resets in place instead of decommitting: with pagemap
+/// scanning, the most dirty pages (in bytes) it resets in place; without, the bytes it
+/// `memset`s from the start of the memory. 1 MiB covers a bundled step's whole memory
+/// (256 KiB) and a std component's stack, data and early heap.
+pub const KEEP_RESIDENT: usize = 1 << 20;
+const TABLE_KEEP_RESIDENT: usize = 64 << 10;
+
 /// The process-wide WebAssembly host.
 pub struct Sandbox {
     engine: Engine,
     linker: Linker<CallState>,
     limits: Limits,
+    memory_reset: MemoryReset,
     cache: Option<cache::ModuleCache>,
     epoch_tick: Duration,
     ticker_stop: Arc<AtomicBool>,
@@ -317,6 +398,16 @@ const MAX_CONCURRENT_INSTANCES: u32 = 256;
 impl Sandbox {
     /// Builds the engine and linker. `cache_dir` keeps compiled components across restarts.
     pub fn new(limits: Limits, cache_dir: Option<PathBuf>) -> Result<Self, SandboxError> {
+        Self::with_memory_reset(limits, cache_dir, MemoryReset::for_this_host())
+    }
+
+    /// [`Sandbox::new`] with the memory reset chosen by the caller (tests and benchmarks of the
+    /// fallback); `PagemapScan` fails on a host without the ioctl.
+    pub fn with_memory_reset(
+        limits: Limits,
+        cache_dir: Option<PathBuf>,
+        memory_reset: MemoryReset,
+    ) -> Result<Self, SandboxError> {
         let internal = |e: wasmtime::Error| SandboxError::Internal(format!("{e:#}"));
         let mut pool = PoolingAllocationConfig::new();
         pool.total_component_instances(MAX_CONCURRENT_INSTANCES)
@@ -327,10 +418,24 @@ impl Sandbox {
             // The limiter enforces `limits.memory_bytes` with a named error; the pool's own
             // ceiling sits above it so that the limiter is what a guest runs into.
             .max_memory_size(limits.memory_bytes + (1 << 20))
-            // Keep the first pages of each slot mapped: re-zeroing them is cheaper than the
-            // page faults of a fresh mapping on every call.
-            .linear_memory_keep_resident(1 << 20)
-            .table_keep_resident(64 << 10);
+            // Reset memory in place rather than unmapping it: re-zeroing pages is cheaper than
+            // the page faults of a fresh mapping on every call.
+            .linear_memory_keep_resident(KEEP_RESIDENT)
+            .table_keep_resident(TABLE_KEEP_RESIDENT);
+        // `Yes` rather than `Auto`: the engine then uses exactly what `memory_reset` says, or
+        // fails to build.
+        pool.pagemap_scan(match memory_reset {
+            MemoryReset::PagemapScan => Enabled::Yes,
+            MemoryReset::Memset => Enabled::No,
+        });
+        if memory_reset == MemoryReset::Memset {
+            tracing::info!(
+                pagemap_scan_available = PoolingAllocationConfig::is_pagemap_scan_available(),
+                swap_enabled = swap_enabled(),
+                "sandbox: resetting linear memory with memset (slower); pagemap scanning needs \
+                 Linux 6.7 or later and no swap"
+            );
+        }
         let mut config = Config::new();
         config
             .consume_fuel(true)
@@ -364,6 +469,7 @@ impl Sandbox {
             engine,
             linker,
             limits,
+            memory_reset,
             cache,
             epoch_tick: EPOCH_TICK,
             ticker_stop,
@@ -372,6 +478,11 @@ impl Sandbox {
 
     pub fn limits(&self) -> &Limits {
         &self.limits
+    }
+
+    /// How the engine's pool resets linear memory between instances.
+    pub fn memory_reset(&self) -> MemoryReset {
+        self.memory_reset
     }
 
     /// Validates `wasm` as a component of `step`, compiles it (or takes it from the cache)
@@ -399,6 +510,10 @@ impl Sandbox {
                 ),
             });
         }
+        let imports = ty
+            .imports(&self.engine)
+            .map(|(name, _)| name.to_owned())
+            .collect();
         let pre = self
             .linker
             .instantiate_pre(&component)
@@ -420,6 +535,7 @@ impl Sandbox {
             step,
             sha256,
             size: wasm.len(),
+            imports,
             pre,
         })
     }

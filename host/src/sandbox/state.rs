@@ -1,5 +1,5 @@
-//! What one call's store holds: a WASI context with virtual clocks and seeded randomness,
-//! the memory limiter and the bounded log.
+//! What one call's store holds: the memory limiter, the bounded log and, once the guest makes
+//! its first WASI call, a WASI context with virtual clocks and seeded randomness.
 
 use std::time::Duration;
 
@@ -93,18 +93,17 @@ impl HostMonotonicClock for FrozenMonotonicClock {
     }
 }
 
-pub(super) struct CallState {
-    wasi: WasiCtx,
+/// A call's WASI context: built on the first WASI call, so a component that imports no WASI
+/// (the bundled steps) never pays for one.
+struct Wasi {
+    ctx: WasiCtx,
     table: ResourceTable,
-    pub limiter: MemoryLimiter,
-    log: String,
-    log_limit: usize,
-    log_exceeded: bool,
+    /// The guest's stdout and stderr.
     output: MemoryOutputPipe,
 }
 
-impl CallState {
-    pub fn new(limits: &Limits, env: &StepEnv) -> Self {
+impl Wasi {
+    fn new(env: &StepEnv, log_bytes: usize) -> Self {
         // The stream the guest's randomness cycles through, derived from the seed alone.
         let stream: [u8; 32] = Sha256::new()
             .chain_update(b"pixgate-step-seed")
@@ -112,9 +111,9 @@ impl CallState {
             .finalize()
             .into();
         // One byte over the budget, so that a full pipe means the guest wrote too much.
-        let output = MemoryOutputPipe::new(limits.log_bytes + 1);
+        let output = MemoryOutputPipe::new(log_bytes + 1);
         let now = Duration::from_millis(u64::try_from(env.now_ms).unwrap_or(0));
-        let wasi = WasiCtx::builder()
+        let ctx = WasiCtx::builder()
             .wall_clock(FrozenWallClock(now))
             .monotonic_clock(FrozenMonotonicClock)
             .secure_random(Deterministic::new(stream.to_vec()))
@@ -130,9 +129,25 @@ impl CallState {
         let mut table = ResourceTable::new();
         // Streams and the like: a step needs a handful; a loop must not fill host memory.
         table.set_max_capacity(256);
+        Self { ctx, table, output }
+    }
+}
+
+pub(super) struct CallState {
+    /// The clock and seed the WASI context serves, when the guest asks for one.
+    env: StepEnv,
+    wasi: Option<Box<Wasi>>,
+    pub limiter: MemoryLimiter,
+    log: String,
+    log_limit: usize,
+    log_exceeded: bool,
+}
+
+impl CallState {
+    pub fn new(limits: &Limits, env: &StepEnv) -> Self {
         Self {
-            wasi,
-            table,
+            env: env.clone(),
+            wasi: None,
             limiter: MemoryLimiter {
                 limit: limits.memory_bytes,
                 exceeded: false,
@@ -140,29 +155,38 @@ impl CallState {
             log: String::new(),
             log_limit: limits.log_bytes,
             log_exceeded: false,
-            output,
         }
+    }
+
+    /// How many bytes the guest wrote to stdout and stderr.
+    fn written_len(&self) -> usize {
+        self.wasi.as_ref().map_or(0, |w| w.output.contents().len())
     }
 
     /// Host-log lines and stdout/stderr share one budget.
     pub fn log_exceeded(&self) -> bool {
-        self.log_exceeded || self.log.len() + self.output.contents().len() > self.log_limit
+        self.log_exceeded || self.log.len() + self.written_len() > self.log_limit
     }
 
     /// The host-log lines, then whatever the guest wrote to stdout or stderr.
     pub fn log_text(&self) -> String {
-        let written = self.output.contents();
         let mut text = self.log.clone();
-        text.push_str(&String::from_utf8_lossy(&written));
+        if let Some(wasi) = &self.wasi {
+            text.push_str(&String::from_utf8_lossy(&wasi.output.contents()));
+        }
         text
     }
 }
 
 impl WasiView for CallState {
     fn ctx(&mut self) -> WasiCtxView<'_> {
+        let (env, log_limit) = (&self.env, self.log_limit);
+        let wasi = self
+            .wasi
+            .get_or_insert_with(|| Box::new(Wasi::new(env, log_limit)));
         WasiCtxView {
-            ctx: &mut self.wasi,
-            table: &mut self.table,
+            ctx: &mut wasi.ctx,
+            table: &mut wasi.table,
         }
     }
 }
@@ -177,7 +201,7 @@ impl host_log::Host for CallState {
             host_log::Level::Warn => "warn",
             host_log::Level::Error => "error",
         };
-        let used = self.log.len() + self.output.contents().len();
+        let used = self.log.len() + self.written_len();
         if used + level.len() + message.len() + 3 > self.log_limit {
             self.log_exceeded = true;
             return Err(wasmtime::Error::new(LogLimitReached));

@@ -1,8 +1,18 @@
 //! The bundled economics/release step: MDR plus fixed fee, settlement in business days
 //! (see `pixgate_policy_logic::economics`).
+//!
+//! `no_std`, built for `wasm32-unknown-unknown` and turned into a component by host/build.rs:
+//! it imports nothing but `host-log` (see `../../runtime.rs`).
+#![no_std]
+
+extern crate alloc;
+
+#[path = "../../runtime.rs"]
+mod runtime;
 
 wit_bindgen::generate!({ path: "../../../wit", world: "economics-step" });
 
+use alloc::vec::Vec;
 use exports::pixgate::chain::economics::{EconomicsInput, Guest};
 use pixgate::chain::types::{CandidateEconomics, StepError};
 

@@ -1,4 +1,13 @@
 //! The bundled provider-selection step: health, then cost (see `pixgate_policy_logic::provider`).
+//!
+//! `no_std`, built for `wasm32-unknown-unknown` and turned into a component by host/build.rs:
+//! it imports nothing but `host-log` (see `../../runtime.rs`).
+#![no_std]
+
+extern crate alloc;
+
+#[path = "../../runtime.rs"]
+mod runtime;
 
 wit_bindgen::generate!({ path: "../../../wit", world: "provider-step" });
 
