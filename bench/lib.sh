@@ -3,7 +3,8 @@
 # PostgreSQL database (ports 0, rate limit off) and stop it again, drive it with wrk, and parse
 # what the load generators print. Source it from the repository root.
 #
-# start_pixgate sets: work, pid, origin (merchant API origin), admin (admin API origin), key
+# start_pixgate starts it with the settings in the array server_env (NAME=value, none by
+# default) on top of those; it sets: work, pid, origin (merchant API origin), admin (admin API origin), key
 # (demo API key), token (admin token), db_url (PostgreSQL only).
 #
 # Environment: PIXGATE_BENCH_BIN (an already built binary: no build step), PIXGATE_BENCH_PG
@@ -16,6 +17,7 @@ fixture=${PIXGATE_BENCH_FIXTURE:-$target_dir/wasm-guests/wasm32-wasip2/guest/pix
 pid=""
 work=""
 db_url=""
+server_env=()
 
 bench_fail() {
   echo "bench: $*" >&2
@@ -46,12 +48,12 @@ start_pixgate() {
   fi
   # Only our settings: a PIXGATE_* variable from the caller's shell would change what is measured.
   local unset=() var
-  for var in $(compgen -e PIXGATE_); do
+  for var in $(compgen -e PIXGATE_ || true); do
     case $var in PIXGATE_BENCH_*|PIXGATE_TEST_*) ;; *) unset+=(-u "$var") ;; esac
   done
   env "${unset[@]}" PIXGATE_DATA_DIR="$work" PIXGATE_LISTEN=127.0.0.1:0 PIXGATE_ADMIN_LISTEN=127.0.0.1:0 \
     PIXGATE_RATE_LIMIT_PER_SECOND=0 PIXGATE_LOG=warn ${db_url:+PIXGATE_DATABASE_URL=$db_url} \
-    "$bin" serve >"$work/out" 2>"$work/err" &
+    ${server_env[@]+"${server_env[@]}"} "$bin" serve >"$work/out" 2>"$work/err" &
   pid=$!
   for _ in $(seq 1 300); do
     grep -q '^pixgate: ready' "$work/out" 2>/dev/null && break
