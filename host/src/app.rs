@@ -95,11 +95,10 @@ impl App {
             db::group_commit::Settings {
                 max_batch: config.commit_max_batch as usize,
                 max_wait: config.commit_max_wait,
-                // SQLite has one writer; on PostgreSQL a few transactions overlap their round
-                // trips.
+                // SQLite has one writer; PostgreSQL may overlap round trips.
                 in_flight: match db.backend {
                     db::Backend::Sqlite => 1,
-                    db::Backend::Postgres => 4,
+                    db::Backend::Postgres => config.commit_in_flight as usize,
                 },
             },
             metrics.commits(),

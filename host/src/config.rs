@@ -50,6 +50,12 @@ pub struct ServeConfig {
     #[arg(long, env = "PIXGATE_COMMIT_MAX_WAIT", default_value = "0ms",
           value_parser = humantime::parse_duration)]
     pub commit_max_wait: std::time::Duration,
+    /// Group commit on PostgreSQL: transactions in flight at once (SQLite has one writer).
+    /// One gives the largest batches, the best on a database that shares the server's cores;
+    /// more overlap round trips to a remote database.
+    #[arg(long, env = "PIXGATE_COMMIT_IN_FLIGHT", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub commit_in_flight: u32,
     /// Log filter, e.g. `info` or `pixgate=debug` (logs go to stderr).
     #[arg(long, env = "PIXGATE_LOG", default_value = "info")]
     pub log: String,

@@ -68,8 +68,8 @@ pub struct Settings {
     /// How long a batch that is not full waits for more charges before it commits. Zero:
     /// it commits what has arrived (the natural batching above).
     pub max_wait: Duration,
-    /// Transactions in flight at once: 1 on SQLite (one writer), a few on PostgreSQL so that
-    /// round trips overlap.
+    /// Transactions in flight at once: 1 on SQLite (one writer); on PostgreSQL more overlap
+    /// round trips to a remote database.
     pub in_flight: usize,
 }
 
