@@ -36,10 +36,14 @@ fn blocked_v4(ip: Ipv4Addr) -> Option<&'static str> {
         (224..=239, ..) => "multicast",
         (255, 255, 255) if ip.is_broadcast() => "broadcast",
         (240..=255, ..) => "reserved",
-        // IETF protocol assignments, benchmarking and documentation ranges: never a receiver.
-        (192, 0, 0) | (198, 18..=19, _) | (192, 0, 2) | (198, 51, 100) | (203, 0, 113) => {
-            "reserved"
-        }
+        // IETF protocol assignments, benchmarking and documentation ranges, and the former 6to4
+        // relay anycast (RFC 7526): never a receiver.
+        (192, 0, 0)
+        | (198, 18..=19, _)
+        | (192, 0, 2)
+        | (198, 51, 100)
+        | (203, 0, 113)
+        | (192, 88, 99) => "reserved",
         _ => return None,
     })
 }
@@ -64,11 +68,15 @@ fn blocked_v6(ip: Ipv6Addr) -> Option<&'static str> {
         0xff00..=0xffff => "multicast",
         0x2001 if s[1] == 0x0db8 => "reserved",
         0x0100 if s[1..4] == [0, 0, 0] => "reserved",
-        // NAT64 and 6to4 carry an IPv4 address: judge that one.
-        0x0064 if s[1] == 0xff9b => {
+        // The well-known NAT64 prefix 64:ff9b::/96 and 6to4 carry an IPv4 address: judge that
+        // one.
+        0x0064 if s[1] == 0xff9b && s[2..6] == [0, 0, 0, 0] => {
             let v4 = Ipv4Addr::new((s[6] >> 8) as u8, s[6] as u8, (s[7] >> 8) as u8, s[7] as u8);
             return blocked_v4(v4);
         }
+        // The rest of 64:ff9b::/32, e.g. the local-use 64:ff9b:1::/48 (RFC 8215): a private
+        // translator's, whose addresses say nothing about where they lead.
+        0x0064 if s[1] == 0xff9b => "reserved",
         0x2002 => {
             let v4 = Ipv4Addr::new((s[1] >> 8) as u8, s[1] as u8, (s[2] >> 8) as u8, s[2] as u8);
             return blocked_v4(v4);
@@ -287,6 +295,10 @@ mod tests {
             ("::ffff:8.8.8.8", "ipv4_mapped"),
             ("::127.0.0.1", "reserved"),
             ("64:ff9b::7f00:1", "loopback"),
+            ("64:ff9b:1::808:808", "reserved"),
+            ("64:ff9b:1:ffff::1", "reserved"),
+            ("64:ff9b::1:808:808", "reserved"),
+            ("192.88.99.1", "reserved"),
             ("2002:0a00:0001::1", "private"),
         ] {
             assert_eq!(class(ip), Some(expected), "{ip}");
