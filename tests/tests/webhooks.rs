@@ -340,12 +340,12 @@ async fn the_test_route_delivers_a_signed_event_that_the_crate_python_and_node_v
         assert_eq!(got[1].json()["data"]["paymentIntentId"], intent);
 
         // The README's Python and Node verifiers accept these real deliveries and reject a
-        // tampered body, a wrong secret and a stale timestamp.
+        // tampered body, a wrong secret, a stale timestamp and an absurdly long one.
         for language in ["python", "node"] {
             let verdicts = run_readme_verifier(language, &secret, &got);
             assert_eq!(
                 verdicts,
-                json!({"genuine": [true, true], "tampered": false, "wrongSecret": false, "stale": false}),
+                json!({"genuine": [true, true], "tampered": false, "wrongSecret": false, "stale": false, "huge": false}),
                 "{language}"
             );
         }
@@ -394,11 +394,15 @@ fn run_readme_verifier(language: &str, secret: &str, deliveries: &[Received]) ->
     stale["headers"]["x-service-timestamp"] = json!(old.to_string());
     stale["headers"]["x-service-signature"] =
         json!(pixgate_webhook::sign(secret, old, &deliveries[0].body));
+    // A timestamp of 5,000 digits: Python's int() raises on more than 4,300.
+    let mut huge = as_input(&deliveries[0]);
+    huge["headers"]["x-service-timestamp"] = json!("1".repeat(5000));
     let input = json!({
         "secret": secret,
         "genuine": genuine,
         "tampered": tampered,
         "stale": stale,
+        "huge": huge,
     });
     let (program, driver) = match language {
         "python" => (
@@ -414,6 +418,7 @@ print(json.dumps({
     "tampered": check(cases["tampered"]),
     "wrongSecret": check(cases["genuine"][0], "whsec_wrong"),
     "stale": check(cases["stale"]),
+    "huge": check(cases["huge"]),
 }))
 "#,
         ),
@@ -427,6 +432,7 @@ console.log(JSON.stringify({
   tampered: check(cases.tampered),
   wrongSecret: check(cases.genuine[0], "whsec_wrong"),
   stale: check(cases.stale),
+  huge: check(cases.huge),
 }));
 "#,
         ),
