@@ -9,6 +9,7 @@ pub mod webhooks;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
+use std::sync::{Arc, Mutex};
 
 /// reqwest is built without a default TLS provider (pixgate brings its own, ring); the test
 /// clients use ring too.
@@ -67,6 +68,23 @@ pub fn repo_file(path: &str) -> PathBuf {
 }
 
 /// Runs `pixgate` with `args` and returns its output.
+/// Collects a started child's stderr, line by line, into a string the test can read (and
+/// print when the child did not start).
+pub fn capture_stderr(child: &mut std::process::Child) -> Arc<Mutex<String>> {
+    use std::io::{BufRead, BufReader};
+    let pipe = child.stderr.take().expect("stderr is piped");
+    let stderr = Arc::new(Mutex::new(String::new()));
+    let sink = stderr.clone();
+    std::thread::spawn(move || {
+        for line in BufReader::new(pipe).lines().map_while(Result::ok) {
+            let mut s = sink.lock().unwrap();
+            s.push_str(&line);
+            s.push('\n');
+        }
+    });
+    stderr
+}
+
 pub fn pixgate(args: &[&str]) -> Output {
     Command::new(pixgate_bin())
         .args(args)

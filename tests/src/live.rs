@@ -186,18 +186,7 @@ pub fn launch_sim(args: &[String]) -> (Child, String, Arc<Mutex<String>>) {
         .spawn()
         .expect("start pixgate psp-sim");
     let stdout = child.stdout.take().unwrap();
-    let stderr_pipe = child.stderr.take().unwrap();
-    let stderr = Arc::new(Mutex::new(String::new()));
-    {
-        let stderr = stderr.clone();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr_pipe).lines().map_while(Result::ok) {
-                let mut s = stderr.lock().unwrap();
-                s.push_str(&line);
-                s.push('\n');
-            }
-        });
-    }
+    let stderr = crate::capture_stderr(&mut child);
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let mut origin = String::new();

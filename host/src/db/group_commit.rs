@@ -26,7 +26,8 @@ use super::idempotency::{self, NewRecord};
 use super::intents::{self, Intent};
 use super::{Db, Params};
 
-/// What a new SHADOW charge writes: its idempotency record (holding the response to replay),
+/// What a new SHADOW charge writes: its idempotency record (holding the response to replay,
+/// and naming `intent.id` as its intent: that is how a batch learns which claims it won),
 /// its intent and its decision trace.
 #[derive(Debug)]
 pub struct ChargeWrite {
@@ -185,14 +186,11 @@ async fn write_batch(writer: &Writer, mut batch: Vec<Job>) {
         Ok(claimed) => writes
             .iter()
             .map(|j| {
-                let (merchant, key) = key_of(&j.write);
-                Ok(
-                    if claimed.contains(&(merchant.to_owned(), key.to_owned())) {
-                        Outcome::Committed
-                    } else {
-                        Outcome::KeyTaken
-                    },
-                )
+                Ok(if claimed.contains(j.write.intent.id.as_str()) {
+                    Outcome::Committed
+                } else {
+                    Outcome::KeyTaken
+                })
             })
             .collect(),
         Err(e) => {
@@ -217,23 +215,21 @@ fn key_of(w: &ChargeWrite) -> (&str, &str) {
 /// Rows per statement: within SQLite's 32,766 bound variables (32 per intent).
 const CHUNK: usize = 500;
 
-/// The batch in one transaction with one statement per table (per chunk); the keys claimed.
-async fn write_together(
-    writer: &Writer,
-    writes: &[&ChargeWrite],
-) -> sqlx::Result<HashSet<(String, String)>> {
+/// The batch in one transaction with one statement per table (per chunk); the ids of the
+/// intents written (those whose key was claimed).
+async fn write_together(writer: &Writer, writes: &[&ChargeWrite]) -> sqlx::Result<HashSet<String>> {
     let params = writer.params;
     let mut tx = writer.pool.begin().await?;
     let mut claimed = HashSet::new();
     for chunk in writes.chunks(CHUNK) {
         let records: Vec<&NewRecord> = chunk.iter().map(|w| &w.record).collect();
-        let won: HashSet<(String, String)> = idempotency::claim_many(&mut *tx, params, &records)
+        let won: HashSet<String> = idempotency::claim_many(&mut *tx, params, &records)
             .await?
             .into_iter()
             .collect();
         let mine: Vec<&&ChargeWrite> = chunk
             .iter()
-            .filter(|w| won.contains(&(w.record.merchant_id.clone(), w.record.key.clone())))
+            .filter(|w| won.contains(w.intent.id.as_str()))
             .collect();
         let rows: Vec<&Intent> = mine.iter().map(|w| &w.intent).collect();
         intents::insert_many(&mut *tx, params, &rows).await?;

@@ -94,29 +94,30 @@ pub async fn claim<'e>(ex: impl Executor<'e, Database = Any>, r: &NewRecord) -> 
     Ok(done.rows_affected() == 1)
 }
 
-/// Claims several keys in one statement; returns the `(merchant_id, key)` pairs claimed.
-/// The records must name distinct keys (one statement cannot claim a key twice).
+/// Claims several keys in one statement; returns the intent ids of the records claimed (a key
+/// whose live record exists returns nothing). The records must name distinct keys (one
+/// statement cannot claim a key twice).
 pub(crate) async fn claim_many<'e>(
     ex: impl Executor<'e, Database = Any>,
     params: Params,
     records: &[&NewRecord],
-) -> sqlx::Result<Vec<(String, String)>> {
+) -> sqlx::Result<Vec<String>> {
     if records.is_empty() {
         return Ok(Vec::new());
     }
     let mut q = sqlx::query(AssertSqlSafe(format!(
-        "{} returning merchant_id, idempotency_key",
+        "{} returning payment_intent_id",
         claim_sql(records.len(), params)
     )));
     for r in records {
         q = bind(q, r);
     }
-    q.persistent(false)
-        .fetch_all(ex)
-        .await?
+    let rows = q.persistent(false).fetch_all(ex).await?;
+    let ids = rows
         .iter()
-        .map(|row| Ok((row.try_get(0)?, row.try_get(1)?)))
-        .collect()
+        .map(|row| row.try_get::<Option<String>, _>(0))
+        .collect::<sqlx::Result<Vec<_>>>()?;
+    Ok(ids.into_iter().flatten().collect())
 }
 
 /// Takes over an in-progress claim whose lease ran out (its request died): moves the lease
