@@ -1,0 +1,214 @@
+//! The merchant charge body, from the raw bytes to the validated charge, through the functions
+//! `POST /api/v1/payments/charge` calls in its order (host/src/http/payments.rs): the 64 KB
+//! limit, `serde_json::from_slice` into a `Value`, `canonical_json` (the legacy fingerprint),
+//! `CreatePaymentRequest::from_json`, `check_amount_as_written`, `ChargeBody::validate`.
+//!
+//! Nothing panics, and a charge that validates holds what the contract says:
+//! - its amount is exactly the number as written in the body (the last `amount` key, as the
+//!   parsed body has it), judged by an independent decimal reading of the literal: never a
+//!   rounding of it; and the amount re-renders (`brl()` reads back to the same centavos);
+//! - text fields are within their bounds without control characters, the tax id, email and
+//!   phone are in their normal forms, metadata is a JSON object of at most 16 KB;
+//! - the body re-serialised and sent again validates to the same charge;
+//! - `canonical_json` of any body is JSON whose canonical form is itself.
+//!
+//! The same bytes also go through the admin evaluate route's path (`POST
+//! /admin/v1/components/evaluate`, a `charge` object beside `store`): `EvaluateRequest::from_json`,
+//! `check_amount_as_written(.., true)`, `validate(store, "charge.")`, with the same checks.
+#![no_main]
+
+use std::collections::HashMap;
+
+use libfuzzer_sys::fuzz_target;
+use pixgate::charges::request::{
+    ChargeRequest, CreatePaymentRequest, METADATA_MAX_BYTES, canonical_json,
+    check_amount_as_written,
+};
+use pixgate::components::evaluate::EvaluateRequest;
+use pixgate::domain::money::{Money, brl};
+use pixgate::domain::{Email, Phone, TaxId, valid_code};
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+/// The JSON extractor's limit (`MAX_BODY_BYTES` in host/src/http/extract.rs, a private
+/// module): a larger body is a 413 before it is parsed.
+const MAX_BODY_BYTES: usize = 64 * 1024;
+
+/// The handler's path from the bytes to the validated charge; `None` where it answers 4xx.
+fn charge(bytes: &[u8]) -> Option<ChargeRequest> {
+    if bytes.len() > MAX_BODY_BYTES {
+        return None; // 413
+    }
+    let body: Value = serde_json::from_slice(bytes).ok()?;
+    let legacy = canonical_json(&body);
+    let again: Value = serde_json::from_str(&legacy)
+        .unwrap_or_else(|e| panic!("canonical_json is not JSON ({e}): {legacy}"));
+    assert_eq!(
+        canonical_json(&again),
+        legacy,
+        "canonical_json is not stable"
+    );
+    let (store, charge) = CreatePaymentRequest::from_json(body).ok()?.split();
+    check_amount_as_written(bytes, false).ok()?;
+    charge.validate(store, "").ok()
+}
+
+/// The admin evaluate route's path from the bytes to the validated charge.
+fn evaluated(bytes: &[u8]) -> Option<ChargeRequest> {
+    if bytes.len() > MAX_BODY_BYTES {
+        return None;
+    }
+    let body: Value = serde_json::from_slice(bytes).ok()?;
+    let request = EvaluateRequest::from_json(body).ok()?;
+    check_amount_as_written(bytes, true).ok()?;
+    request.charge.validate(request.store, "charge.").ok()
+}
+
+/// The centavos a JSON number literal denotes exactly, or `None` when it is no whole number of
+/// centavos (or absurdly large). Written from the JSON grammar: `-? int frac? exp?`.
+fn exact_centavos(literal: &str) -> Option<u64> {
+    let unsigned = literal.strip_prefix('-').unwrap_or(literal);
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(i) => (&unsigned[..i], unsigned[i + 1..].parse::<i64>().ok()?),
+        None => (unsigned, 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let mut digits: Vec<u8> = int.bytes().chain(frac.bytes()).collect();
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    // value = digits × 10^scale, and centavos = value × 100.
+    let mut scale = exponent.checked_sub(frac.len() as i64)?.checked_add(2)?;
+    while scale < 0 {
+        match digits.pop() {
+            Some(b'0') => scale += 1,
+            Some(_) => return None, // a fraction of a centavo
+            None => return Some(0),
+        }
+    }
+    let start = digits
+        .iter()
+        .position(|&d| d != b'0')
+        .unwrap_or(digits.len());
+    let significant = &digits[start..];
+    if significant.is_empty() {
+        return Some(0);
+    }
+    if significant.len() as i64 + scale > 19 {
+        return None; // far beyond any amount
+    }
+    let mut value: u64 = 0;
+    for &d in significant {
+        value = value * 10 + u64::from(d - b'0');
+    }
+    Some(value * 10u64.pow(scale as u32))
+}
+
+fn check_text(text: &str, min: usize, max: usize) {
+    let n = text.chars().count();
+    assert!((min..=max).contains(&n), "{n} characters: {text:?}");
+    assert!(
+        !text.chars().any(char::is_control),
+        "control character in {text:?}"
+    );
+}
+
+/// The literal of `amount` in the body (in its `charge` object when `nested`), as the parsed
+/// body has it: the last of duplicate keys wins, at every level.
+fn amount_literal(bytes: &[u8], nested: bool) -> String {
+    let mut object: HashMap<String, &RawValue> =
+        serde_json::from_slice(bytes).expect("a body that validated is a JSON object");
+    if nested {
+        object = serde_json::from_str(object["charge"].get()).expect("`charge` is an object");
+    }
+    object["amount"].get().to_owned()
+}
+
+fn check(c: &ChargeRequest, literal: &str) {
+    // The amount, exactly as written.
+    assert_eq!(
+        exact_centavos(literal),
+        Some(c.amount.centavos()),
+        "the amount as written, {literal}, is not the {} centavos charged",
+        c.amount.centavos()
+    );
+    let centavos = c.amount.centavos();
+    assert!((1..=Money::MAX_CENTAVOS).contains(&centavos));
+    assert_eq!(Money::from_centavos(centavos), Some(c.amount));
+    assert_eq!(
+        Money::from_brl(brl(centavos)),
+        Ok(c.amount),
+        "does not re-render"
+    );
+    let rendered = serde_json::to_string(&c.amount.brl()).unwrap();
+    assert_eq!(
+        exact_centavos(&rendered),
+        Some(centavos),
+        "renders as {rendered}"
+    );
+
+    assert!(valid_code(&c.store));
+    check_text(&c.reference, 1, 160);
+    if let Some(d) = &c.description {
+        check_text(d, 0, 200);
+    }
+    check_text(&c.payer.name, 1, 200);
+    assert!(
+        !c.payer
+            .name
+            .trim_matches(|ch: char| ch.is_whitespace() || ch == '\u{feff}')
+            .is_empty()
+    );
+    assert_eq!(
+        TaxId::parse(c.payer.tax_id.as_str()).as_ref(),
+        Some(&c.payer.tax_id)
+    );
+    if let Some(e) = &c.payer.email {
+        assert_eq!(Email::parse(e.as_str()).as_ref(), Some(e));
+    }
+    if let Some(p) = &c.payer.phone {
+        assert!((8..=15).contains(&p.as_str().len()));
+        assert!(p.as_str().bytes().all(|b| b.is_ascii_digit()));
+        assert_eq!(Phone::parse(p.as_str()).as_ref(), Some(p));
+    }
+    assert!(c.metadata.len() <= METADATA_MAX_BYTES);
+    assert!(
+        serde_json::from_str::<Value>(&c.metadata).is_ok_and(|m| m.is_object()),
+        "metadata is not an object: {}",
+        c.metadata
+    );
+    assert_eq!(c.fingerprint().len(), 64);
+}
+
+fuzz_target!(|data: &[u8]| {
+    if let Some(c) = evaluated(data) {
+        check(&c, &amount_literal(data, true));
+    }
+    let Some(c) = charge(data) else {
+        return;
+    };
+    check(&c, &amount_literal(data, false));
+    // The same body re-serialised is the same charge (metadata aside: serde_json's default
+    // float parsing is best-effort, so a long float in it may come back one ulp apart).
+    let body: Value = serde_json::from_slice(data).unwrap();
+    let resent = serde_json::to_vec(&body).unwrap();
+    let again = charge(&resent).unwrap_or_else(|| {
+        panic!(
+            "the body re-serialised is refused: {}",
+            String::from_utf8_lossy(&resent)
+        )
+    });
+    assert_eq!(
+        (
+            &again.store,
+            again.amount,
+            &again.reference,
+            &again.description,
+            &again.payer
+        ),
+        (&c.store, c.amount, &c.reference, &c.description, &c.payer)
+    );
+    if again.metadata == c.metadata {
+        assert_eq!(again.fingerprint(), c.fingerprint());
+    }
+});
