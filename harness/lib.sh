@@ -79,7 +79,7 @@ run_harness() {
   # One test at a time, so the figures are not shared with another run; no nextest timeout.
   "${runner[@]}" --nocapture --test-threads=1 "${filter[@]}" > "$log" 2>&1 || status=$?
   echo "== results ($((SECONDS - started)) s)"
-  grep -E '^(harness-|PostgreSQL only)' "$log" || true
+  grep -oE '(harness-[a-z-]+ .*|PostgreSQL only.*)' "$log" || true
   if [ "$status" -ne 0 ]; then
     echo "== FAILED (exit $status); the failures:" >&2
     grep -E -A25 "^(---- |thread '.*' panicked)" "$log" | head -120 >&2 || tail -60 "$log" >&2

@@ -72,6 +72,8 @@ struct Ledger {
     unanswered: HashSet<String>,
     /// Keys that were ever left unanswered.
     ever_unanswered: HashSet<String>,
+    /// Keys whose request was sent and then cut by a kill (not refused while down).
+    cut: HashSet<String>,
     /// Answers no charge may get (5xx, unexpected codes) and replays that differ.
     wrong: Vec<String>,
     requests: u64,
@@ -134,8 +136,11 @@ async fn post_charge(
 fn record(ledger: &mut Ledger, key: &str, outcome: &Result<(u16, Value), reqwest::Error>) -> bool {
     ledger.requests += 1;
     match outcome {
-        Err(_) => {
+        Err(e) => {
             ledger.connection_errors += 1;
+            if !e.is_connect() {
+                ledger.cut.insert(key.to_owned());
+            }
             ledger.unanswered.insert(key.to_owned());
             ledger.ever_unanswered.insert(key.to_owned());
             false
@@ -186,7 +191,11 @@ async fn client(id: usize, shared: Arc<Shared>) {
             mine[random_below(mine.len() as u64) as usize].clone()
         } else {
             n += 1;
-            let kind = if n % 2 == 0 { Kind::Shadow } else { Kind::Live };
+            let kind = if n.is_multiple_of(2) {
+                Kind::Shadow
+            } else {
+                Kind::Live
+            };
             let key = format!(
                 "{}-{id}-{n}",
                 if kind == Kind::Live { "live" } else { "shadow" }
@@ -610,14 +619,16 @@ async fn run(backend: Backend) {
     let restart_ms: Vec<u128> = restarts.iter().map(Duration::as_millis).collect();
     eprintln!(
         "harness-crash {backend:?}: kills {kills}, clients {clients}, restart ms {restart_ms:?}; \
-         requests {}, charges answered {} (SHADOW {}, LIVE {live_answered}), keys left \
-         unanswered by a kill {} (retried: one intent each), connection errors {}, 409 in use \
-         {}, replays {}; LIVE paid {}; events {}, deliveries {}, receipts {} (duplicates {duplicates}); \
+         requests {}, charges answered {} (SHADOW {}, LIVE {live_answered}), keys without \
+         an answer at first {} (of which requests cut by a kill {}; each retried until answered, \
+         one intent each), connection errors {}, 409 in use {}, replays {} (and every answered \
+         key replayed once at the end); LIVE paid {}; events {}, deliveries {}, receipts {} (duplicates {duplicates}); \
          PSP (charges created, PUTs) {psp:?}",
         ledger.requests,
         ledger.answered.len(),
         ledger.answered.len() - live_answered,
         ledger.ever_unanswered.len(),
+        ledger.cut.len(),
         ledger.connection_errors,
         ledger.in_use,
         ledger.replays,

@@ -248,7 +248,7 @@ async fn three_instances_on_one_postgresql_share_the_work_and_do_nothing_twice()
     let mut probes = 0u64;
     while started.elapsed() < Duration::from_secs(seconds) || round < 2 {
         let on = instances[round % 3];
-        let (version, policy) = if round % 2 == 0 {
+        let (version, policy) = if round.is_multiple_of(2) {
             (renamed.as_str(), "v2-d0-first")
         } else {
             ("bundled", "d0-first")
@@ -277,11 +277,7 @@ async fn three_instances_on_one_postgresql_share_the_work_and_do_nothing_twice()
         }
         convergence.push(activated.elapsed());
         round += 1;
-        let to_pay: Vec<(String, String, String)> = {
-            let mut ledger = ledger.lock().unwrap();
-            let unpaid = std::mem::take(&mut ledger.unpaid);
-            unpaid
-        };
+        let to_pay = std::mem::take(&mut ledger.lock().unwrap().unpaid);
         for (txid, provider, id) in to_pay {
             if random_below(2) == 0 {
                 live.sim(&provider)
@@ -488,14 +484,16 @@ async fn three_instances_on_one_postgresql_share_the_work_and_do_nothing_twice()
         deliveries.len() as u64,
         "{sent:?}"
     );
-    let converge_ms: Vec<u128> = convergence.iter().map(Duration::as_millis).collect();
+    let mut converge_ms: Vec<u128> = convergence.iter().map(Duration::as_millis).collect();
+    converge_ms.sort_unstable();
+    let percentile = |p: usize| converge_ms[(converge_ms.len() - 1) * p / 100];
     eprintln!(
         "harness-multi-instance: 3 instances, {seconds} s, clients {clients}; requests {} \
          (answered per instance {:?}), keys {} (LIVE {}), replays {}, 409 in use {}; PSP charges \
          {psp:?}; paid {}, SUCCEEDED transitions per instance {transitions:?}, PSP reads per \
          instance {get_cob:?} ({} in all, none overlapping); deliveries {}, attempts {attempts}, \
          receipts {} (duplicates 0), sent per instance {sent:?}; activations {round}, \
-         convergence ms {converge_ms:?} (max {:?})",
+         convergence on all three ms: median {}, p90 {}, max {}",
         ledger.requests,
         ledger.per_instance,
         ledger.keys.len(),
@@ -506,6 +504,8 @@ async fn three_instances_on_one_postgresql_share_the_work_and_do_nothing_twice()
         reads.len(),
         deliveries.len(),
         received.len(),
-        converge_ms.iter().max(),
+        percentile(50),
+        percentile(90),
+        percentile(100),
     );
 }
