@@ -5,7 +5,8 @@
 # reference picks an endless loop, memory growth, deep recursion, an oversized output, a panic,
 # a log flood, an invalid output, a blocking sleep), their kill switch off so the hostile
 # version stays active. Normal SHADOW charges go to demo-store at a fixed rate (wrk, one
-# Idempotency-Key per request, a jittered delay per connection); in alternating rounds the
+# Idempotency-Key per request, 32 connections each waiting a jittered 32/rate s before its next
+# request, so the offered rate barely depends on the latency); in alternating rounds the
 # hostile stores are charged at the same time by a closed loop of connections, each request
 # failing in the sandbox. Prints each round and, per backend, the medians of the normal
 # store's p99 without and with the hostile load and their ratio.
@@ -28,7 +29,7 @@ rate=${HOSTILE_RATE:-200}
 stores=${HOSTILE_STORES:-3}
 hostile_connections=${HOSTILE_CONNECTIONS:-4}
 references=${HOSTILE_REFERENCES:-loop,memory-bomb,recursion,oversized,panic,log-flood,invalid-output,sleep}
-normal_connections=8
+normal_connections=32
 source bench/lib.sh
 misbehave=${PIXGATE_BENCH_HOSTILE_FIXTURE:-$target_dir/wasm-guests/wasm32-wasip2/guest/pixgate_fixture_misbehave.wasm}
 ensure_wrk
