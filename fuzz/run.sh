@@ -12,7 +12,10 @@
 #
 # Stable Rust: libFuzzer's coverage instrumentation (-Cpasses=sancov-module and -Cllvm-args)
 # is stable, AddressSanitizer (-Zsanitizer) is not, so the build is `--sanitizer none`; see
-# fuzz/README.md. FUZZ_SANITIZER=address asks for ASan anyway (it sets RUSTC_BOOTSTRAP=1).
+# fuzz/README.md. Settings:
+#   FUZZ_SANITIZER=address   ASan anyway (the build then runs with RUSTC_BOOTSTRAP=1)
+#   FUZZ_OPT_LEVEL=3         opt-level 3 instead of fuzz/Cargo.toml's 1 (slower build, more exec/s)
+#   FUZZ_TARGET_DIR=DIR      another target dir than fuzz/target
 set -euo pipefail
 
 usage() {
@@ -38,7 +41,10 @@ TRIPLE=$(rustc -vV | sed -n 's/^host: //p')
 # Its own target dir: the flags differ from the workspace's, and host/build.rs puts the guest
 # components it builds under CARGO_TARGET_DIR too. The loader target's compiled-module cache
 # goes to TMPDIR, removed at the end.
-export CARGO_TARGET_DIR="$FUZZ_DIR/target"
+export CARGO_TARGET_DIR="${FUZZ_TARGET_DIR:-$FUZZ_DIR/target}"
+if [[ -n ${FUZZ_OPT_LEVEL:-} ]]; then
+  export CARGO_PROFILE_RELEASE_OPT_LEVEL=$FUZZ_OPT_LEVEL
+fi
 export CARGO_INCREMENTAL=0
 export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
 export TMPDIR="$CARGO_TARGET_DIR/tmp"
@@ -55,13 +61,12 @@ if [[ ! -f Cargo.lock || ../Cargo.lock -nt Cargo.lock ]]; then
   cp ../Cargo.lock Cargo.lock
 fi
 
-echo "== build (cargo fuzz build --sanitizer $SANITIZER)"
+echo "== build (cargo fuzz build --sanitizer $SANITIZER, into $CARGO_TARGET_DIR)"
 # 16 codegen units, not cargo-fuzz's 1: wasmtime and cranelift dominate the build, and one
 # unit per crate serialises their optimisation on one core (see fuzz/README.md for the times).
 build_flags=(--sanitizer "$SANITIZER" --codegen-units 16)
 if [[ $SANITIZER != none ]]; then
-  # -Zsanitizer is unstable; the stable toolchain accepts it with RUSTC_BOOTSTRAP=1, for this
-  # build only (the variable is not exported to anything else).
+  # What `cargo fuzz run` would set for an ASan binary.
   export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_odr_violation=0}
 fi
 mkdir -p "$CARGO_TARGET_DIR/logs"
@@ -69,6 +74,8 @@ build_log="$CARGO_TARGET_DIR/logs/build.log"
 one=()
 [[ ${#TARGETS[@]} -eq 1 ]] && one=("${TARGETS[0]}") # else `cargo fuzz build` builds them all
 build_started=$(date +%s)
+# -Zsanitizer is unstable: the stable toolchain takes it with RUSTC_BOOTSTRAP=1, given to
+# this build command only.
 bootstrap=()
 [[ $SANITIZER != none ]] && bootstrap=(env RUSTC_BOOTSTRAP=1)
 if ! "${bootstrap[@]}" cargo fuzz build "${build_flags[@]}" "${one[@]}" >"$build_log" 2>&1; then
@@ -93,7 +100,7 @@ extra_options() {
 
 summary="$CARGO_TARGET_DIR/summary.txt"
 {
-  echo "fuzz/run.sh $SECONDS_PER_TARGET (sanitizer: $SANITIZER, build ${build_secs}s, $(date -u +%FT%TZ))"
+  echo "fuzz/run.sh $SECONDS_PER_TARGET (sanitizer: $SANITIZER, opt-level: ${FUZZ_OPT_LEVEL:-1}, build ${build_secs}s, $(date -u +%FT%TZ))"
   printf '%-18s %8s %12s %8s %8s %8s %7s  %s\n' target seconds execs exec/s cov corpus rss_mb result
 } >"$summary"
 failed=()
