@@ -5,7 +5,6 @@
 use std::net::SocketAddr;
 use std::num::NonZeroU32;
 use std::sync::Arc;
-use std::time::Duration;
 
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use tokio::net::TcpListener;
@@ -36,6 +35,7 @@ pub struct AppState {
     pub rate_limiter: Option<DefaultKeyedRateLimiter<String>>,
     pub metrics: Metrics,
     pub idempotency_retention_ms: i64,
+    pub retention: crate::retention::RetentionArgs,
     /// Stores with their gateways and active component versions, for the charge path.
     pub stores: db::store_cache::StoreCache,
     /// Webhook settings, the egress-safe client and the sender's wake-up signal.
@@ -61,6 +61,7 @@ pub struct App {
     state: Arc<AppState>,
     pub merchant_addr: SocketAddr,
     pub admin_addr: SocketAddr,
+    connections: crate::http::serve::ConnectionArgs,
     /// Secrets generated on this start (shown once by `pixgate serve`).
     pub generated: Generated,
 }
@@ -115,6 +116,7 @@ impl App {
             rate_limiter,
             metrics,
             idempotency_retention_ms: i64::from(config.idempotency_retention_hours) * 3_600_000,
+            retention: config.retention.clone(),
             stores: db::store_cache::StoreCache::new(db::store_cache::StoreCache::TTL),
             webhooks,
             providers,
@@ -125,6 +127,7 @@ impl App {
             admin_addr: admin.local_addr()?,
             merchant,
             admin,
+            connections: config.connections.clone(),
             state: Arc::new(state),
             generated,
         })
@@ -154,18 +157,21 @@ impl App {
             shutdown.await;
             let _ = tx.send(true);
         });
-        let wait = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
-            let _ = rx.wait_for(|stop| *stop).await;
-        };
         let sender = state
             .webhooks
             .settings
             .worker
             .then(|| tokio::spawn(crate::webhooks::worker::run(state.clone(), rx.clone())));
-        let merchant =
-            axum::serve(self.merchant, merchant).with_graceful_shutdown(wait(rx.clone()));
-        let admin = axum::serve(self.admin, admin).with_graceful_shutdown(wait(rx));
-        tokio::try_join!(merchant.into_future(), admin.into_future())?;
+        use crate::http::serve::serve;
+        tokio::join!(
+            serve(
+                self.merchant,
+                merchant,
+                self.connections.clone(),
+                rx.clone()
+            ),
+            serve(self.admin, admin, self.connections, rx),
+        );
         if let Some(sender) = sender {
             let _ = sender.await;
         }
@@ -175,16 +181,20 @@ impl App {
     }
 }
 
-/// Background work of a running server: expired idempotency records are purged.
+/// Background work of a running server: the purge job (`retention`).
 fn spawn_housekeeping(state: Arc<AppState>) {
     tokio::spawn(async move {
-        let mut tick = tokio::time::interval(Duration::from_secs(300));
+        let mut tick = tokio::time::interval(state.retention.purge_interval);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tick.tick().await;
-            match db::idempotency::purge_expired(&state.db.write, db::now_ms()).await {
-                Ok(0) => {}
-                Ok(n) => tracing::info!(purged = n, "expired idempotency records purged"),
-                Err(e) => tracing::warn!(error = %e, "purging idempotency records failed"),
+            match crate::retention::purge_expired(&state.db, &state.retention, db::now_ms()).await {
+                Ok(purged) => {
+                    for (table, rows) in purged.into_iter().filter(|(_, n)| *n > 0) {
+                        tracing::info!(table, rows, "purged past retention");
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, "the purge job failed; it runs again later"),
             }
         }
     });

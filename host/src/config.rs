@@ -60,6 +60,10 @@ pub struct ServeConfig {
     #[arg(long, env = "PIXGATE_LOG", default_value = "info")]
     pub log: String,
     #[command(flatten)]
+    pub connections: crate::http::serve::ConnectionArgs,
+    #[command(flatten)]
+    pub retention: crate::retention::RetentionArgs,
+    #[command(flatten)]
     pub webhooks: crate::webhooks::WebhookArgs,
     #[command(flatten)]
     pub components: crate::components::ComponentArgs,

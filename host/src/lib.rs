@@ -26,5 +26,6 @@ pub mod pix;
 pub mod providers;
 pub mod psp;
 pub mod psp_sim;
+pub mod retention;
 pub mod sandbox;
 pub mod webhooks;

@@ -120,6 +120,11 @@ struct Shared {
     /// Answer this to the first request of each delivery id, then go on as usual.
     fail_first: Option<u16>,
     seen: std::collections::HashSet<String>,
+    /// How long to hold each request before answering.
+    delay: Duration,
+    /// Requests being answered now, and the most there ever were at once.
+    in_flight: usize,
+    max_in_flight: usize,
 }
 
 /// The receiver; it stops when dropped.
@@ -208,6 +213,16 @@ impl Receiver {
         self.shared.lock().unwrap().default_status = status;
     }
 
+    /// Holds every request this long before answering it.
+    pub fn delay(&self, delay: Duration) {
+        self.shared.lock().unwrap().delay = delay;
+    }
+
+    /// The most requests the receiver was answering at once.
+    pub fn max_in_flight(&self) -> usize {
+        self.shared.lock().unwrap().max_in_flight
+    }
+
     pub fn received(&self) -> Vec<Received> {
         self.shared.lock().unwrap().received.clone()
     }
@@ -259,8 +274,10 @@ async fn handle(
         Ok(body) => body.to_bytes().to_vec(),
         Err(_) => Vec::new(),
     };
-    let status = {
+    let (status, delay) = {
         let mut shared = shared.lock().unwrap();
+        shared.in_flight += 1;
+        shared.max_in_flight = shared.max_in_flight.max(shared.in_flight);
         let first_of_delivery = shared.seen.insert(delivery);
         let fail_first = shared.fail_first.filter(|_| first_of_delivery);
         shared.received.push(Received {
@@ -271,8 +288,13 @@ async fn handle(
             instant: Instant::now(),
         });
         let default = shared.default_status;
-        fail_first.unwrap_or_else(|| shared.script.pop_front().unwrap_or(default))
+        let status = fail_first.unwrap_or_else(|| shared.script.pop_front().unwrap_or(default));
+        (status, shared.delay)
     };
+    if !delay.is_zero() {
+        tokio::time::sleep(delay).await;
+    }
+    shared.lock().unwrap().in_flight -= 1;
     let mut response = Response::builder().status(status);
     if (300..400).contains(&status) {
         response = response.header("location", "/redirected");

@@ -127,6 +127,40 @@ impl CreatePaymentRequest {
     }
 }
 
+/// Judges the amount on the number as written in the raw body (`amount`, or `charge.amount`
+/// when `nested`): a literal with more than two decimals is refused even when its nearest
+/// double has two (`129.899999999999999`). Anything else about the amount (type, range) is
+/// left to [`ChargeBody::validate`], which sees the parsed value.
+pub fn check_amount_as_written(body: &[u8], nested: bool) -> Result<(), Invalid> {
+    use serde_json::value::RawValue;
+    // A map keeps the last of repeated keys, as the parsed body does: the literal judged is
+    // the one that is charged.
+    fn fields(bytes: &[u8]) -> Option<std::collections::BTreeMap<String, &RawValue>> {
+        serde_json::from_slice(bytes).ok()
+    }
+    let mut object = fields(body);
+    if nested {
+        object = object
+            .and_then(|o| o.get("charge").copied())
+            .and_then(|charge| fields(charge.get().as_bytes()));
+    }
+    let literal = object.and_then(|o| o.get("amount").copied());
+    let Some(literal) = literal.map(|l| l.get()) else {
+        return Ok(());
+    };
+    if !literal.starts_with(|c: char| c == '-' || c.is_ascii_digit()) {
+        return Ok(());
+    }
+    match Money::from_brl_literal(literal) {
+        Err(MoneyError::TooManyDecimals) => Err(Invalid::new(
+            "invalid_amount",
+            if nested { "charge.amount" } else { "amount" },
+            "`amount` must have at most two decimals",
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// The codes of type errors in a charge body, per field.
 pub const CHARGE_FIELD_CODES: &[(&str, &str)] = &[
     ("amount", "invalid_amount"),

@@ -172,17 +172,56 @@ pub async fn endpoint<'e>(
     .await
 }
 
+/// A page of the merchant's endpoints, oldest first, after the `(created_at, id)` cursor.
 pub async fn endpoints_of_merchant<'e>(
     ex: impl Executor<'e, Database = Any>,
     merchant_id: &str,
+    after: Option<(i64, String)>,
+    limit: i64,
 ) -> sqlx::Result<Vec<Endpoint>> {
+    // Creation times are never negative: (-1, '') is before every row.
+    let (created_at, id) = after.unwrap_or((-1, String::new()));
     sqlx::query_as(AssertSqlSafe(format!(
         "select {ENDPOINT_COLUMNS} from webhook_endpoints where merchant_id = $1 \
-         order by created_at, id"
+         and (created_at, id) > ($2, $3) order by created_at, id limit $4"
     )))
     .bind(merchant_id)
+    .bind(created_at)
+    .bind(id)
+    .bind(limit)
     .fetch_all(ex)
     .await
+}
+
+/// Inserts the endpoint unless its merchant already has `cap` endpoints that are not
+/// revoked; `false` then, and nothing is written.
+pub async fn insert_endpoint_capped(
+    pool: &sqlx::AnyPool,
+    backend: Backend,
+    e: &Endpoint,
+    cap: u32,
+) -> sqlx::Result<bool> {
+    let mut tx = pool.begin().await?;
+    if backend == Backend::Postgres {
+        // Serialises one merchant's creations, so two at once cannot both see room for one.
+        // `no key update` leaves the rows that reference the merchant free to be written.
+        sqlx::query("select id from merchants where id = $1 for no key update")
+            .bind(&e.merchant_id)
+            .execute(&mut *tx)
+            .await?;
+    }
+    let (live,): (i64,) = sqlx::query_as(
+        "select count(*) from webhook_endpoints where merchant_id = $1 and status <> 'REVOKED'",
+    )
+    .bind(&e.merchant_id)
+    .fetch_one(&mut *tx)
+    .await?;
+    if live >= i64::from(cap) {
+        return Ok(false);
+    }
+    insert_endpoint(&mut *tx, e).await?;
+    tx.commit().await?;
+    Ok(true)
 }
 
 /// The merchant's ACTIVE endpoints (the ones a new event is delivered to).
@@ -230,6 +269,19 @@ pub async fn set_endpoint_status<'e>(
     .execute(ex)
     .await?;
     Ok(done.rows_affected() == 1)
+}
+
+/// Locks the endpoint's row until the transaction ends (PostgreSQL), as an update of it
+/// would: writers that touch an endpoint and its deliveries take the endpoint first.
+pub async fn lock_endpoint<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    id: &str,
+) -> sqlx::Result<()> {
+    sqlx::query("select id from webhook_endpoints where id = $1 for no key update")
+        .bind(id)
+        .execute(ex)
+        .await?;
+    Ok(())
 }
 
 /// Cancels the endpoint's PENDING deliveries (revoked or disabled: nothing more is sent).
@@ -283,20 +335,6 @@ pub async fn insert_event<'e>(
     .execute(ex)
     .await?;
     Ok(())
-}
-
-/// `(type, data)` of an intent's events, oldest first.
-pub async fn events_of_intent<'e>(
-    ex: impl Executor<'e, Database = Any>,
-    intent_id: &str,
-) -> sqlx::Result<Vec<(String, String)>> {
-    sqlx::query_as(
-        "select type, data from payment_events where payment_intent_id = $1 \
-         order by created_at, id",
-    )
-    .bind(intent_id)
-    .fetch_all(ex)
-    .await
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]

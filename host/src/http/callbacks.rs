@@ -28,8 +28,11 @@ pub fn router() -> Router<Arc<AppState>> {
 async fn receive(
     State(state): State<Arc<AppState>>,
     Path((provider, token)): Path<(String, String)>,
-    body: Bytes,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
+    let body = body.map_err(|rejection| {
+        super::extract::body_error(&rejection, ApiError::PayloadTooLarge(MAX_BODY_BYTES))
+    })?;
     let started = callbacks::receive(&state, &provider, &token, &body).await?;
     Ok(Json(
         serde_json::json!({"success": true, "data": {"charges": started}}),

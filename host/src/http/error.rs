@@ -29,11 +29,17 @@ pub enum ApiError {
     NotFound { code: &'static str, message: String },
     #[error("{message}")]
     Conflict { code: &'static str, message: String },
+    /// It existed and is gone for good (purged past its retention).
+    #[error("{message}")]
+    Gone { code: &'static str, message: String },
     #[error("request body is larger than {0} bytes")]
     PayloadTooLarge(usize),
     /// A 413 with its own code (an upload over its limit).
     #[error("{message}")]
     TooLarge { code: &'static str, message: String },
+    /// The body did not arrive within `PIXGATE_BODY_READ_TIMEOUT`.
+    #[error("the request body did not arrive in time")]
+    RequestTimeout,
     #[error("Content-Type must be application/json")]
     UnsupportedMediaType,
     #[error("Content-Type must be {expected}")]
@@ -71,7 +77,9 @@ impl ApiError {
             Self::Forbidden { .. } => StatusCode::FORBIDDEN,
             Self::NotFound { .. } => StatusCode::NOT_FOUND,
             Self::Conflict { .. } => StatusCode::CONFLICT,
+            Self::Gone { .. } => StatusCode::GONE,
             Self::PayloadTooLarge(_) | Self::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             Self::UnsupportedMediaType | Self::WrongContentType { .. } => {
                 StatusCode::UNSUPPORTED_MEDIA_TYPE
             }
@@ -89,9 +97,11 @@ impl ApiError {
             | Self::Forbidden { code, .. }
             | Self::NotFound { code, .. }
             | Self::Conflict { code, .. }
+            | Self::Gone { code, .. }
             | Self::TooLarge { code, .. }
             | Self::Unavailable { code, .. } => code,
             Self::PayloadTooLarge(_) => "payload_too_large",
+            Self::RequestTimeout => "request_timeout",
             Self::UnsupportedMediaType | Self::WrongContentType { .. } => "unsupported_media_type",
             Self::RateLimited { .. } => "rate_limited",
             Self::Internal(_) => "internal_error",

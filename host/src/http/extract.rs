@@ -1,6 +1,7 @@
 //! The JSON body extractor: `application/json` only, at most 64 KB, parsed into a
 //! `serde_json::Value`, with errors in the envelope; and helpers to read it.
 
+use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use axum::http::header;
 use serde::de::DeserializeOwned;
@@ -18,6 +19,19 @@ impl<S: Send + Sync> FromRequest<S> for JsonBody {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, _: &S) -> Result<Self, ApiError> {
+        Self::read_with_bytes(request).await.map(|(v, _)| Self(v))
+    }
+}
+
+impl JsonBody {
+    /// Reads the body of a request whose other checks (scope, headers) ran first: a handler
+    /// takes the whole `Request` last and calls this when it is ready for the body.
+    pub async fn read(request: Request) -> Result<Value, ApiError> {
+        Self::read_with_bytes(request).await.map(|(v, _)| v)
+    }
+
+    /// [`JsonBody::read`], also giving the bytes as sent (for a check on a literal).
+    pub async fn read_with_bytes(request: Request) -> Result<(Value, Bytes), ApiError> {
         let is_json = request
             .headers()
             .get(header::CONTENT_TYPE)
@@ -45,7 +59,7 @@ impl<S: Send + Sync> FromRequest<S> for JsonBody {
         }
         let bytes = axum::body::to_bytes(request.into_body(), DRAIN_LIMIT)
             .await
-            .map_err(|_| ApiError::PayloadTooLarge(MAX_BODY_BYTES))?;
+            .map_err(|e| body_error(&e, ApiError::PayloadTooLarge(MAX_BODY_BYTES)))?;
         if bytes.len() > MAX_BODY_BYTES {
             return Err(ApiError::PayloadTooLarge(MAX_BODY_BYTES));
         }
@@ -54,7 +68,65 @@ impl<S: Send + Sync> FromRequest<S> for JsonBody {
             message: format!("the body is not valid JSON: {e}"),
             field: None,
         })?;
-        Ok(Self(value))
+        // PostgreSQL text cannot hold U+0000, and no field here has a use for it: refused
+        // for every body, so that both databases store the same things.
+        if let Some(field) = has_nul(&value)
+            .then(|| nul_at(&value, String::new()))
+            .flatten()
+        {
+            return Err(ApiError::Invalid {
+                code: "invalid_field",
+                message: format!("`{field}` must not contain the NUL character (U+0000)"),
+                field: Some(field),
+            });
+        }
+        Ok((value, bytes))
+    }
+}
+
+/// Whether a string or key anywhere holds U+0000 (no allocation: every body is checked).
+fn has_nul(value: &Value) -> bool {
+    match value {
+        Value::String(s) => s.contains('\0'),
+        Value::Array(items) => items.iter().any(has_nul),
+        Value::Object(map) => map.iter().any(|(k, v)| k.contains('\0') || has_nul(v)),
+        _ => false,
+    }
+}
+
+/// The path (`payer.name`, `scopes[1]`) of the first string or key holding U+0000.
+fn nul_at(value: &Value, path: String) -> Option<String> {
+    match value {
+        Value::String(s) if s.contains('\0') => Some(path),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| nul_at(v, format!("{path}[{i}]"))),
+        Value::Object(map) => map.iter().find_map(|(k, v)| {
+            // A key holding NUL is named with it escaped.
+            let key = k.replace('\0', "\\u0000");
+            let path = if path.is_empty() {
+                key
+            } else {
+                format!("{path}.{key}")
+            };
+            if k.contains('\0') {
+                Some(path)
+            } else {
+                nul_at(v, path)
+            }
+        }),
+        _ => None,
+    }
+}
+
+/// The error for a body that could not be read: `408 request_timeout` when its deadline
+/// passed (`PIXGATE_BODY_READ_TIMEOUT`), `otherwise` (its size limit) when not.
+pub fn body_error(error: &(dyn std::error::Error + 'static), otherwise: ApiError) -> ApiError {
+    if super::serve::is_body_timeout(error) {
+        ApiError::RequestTimeout
+    } else {
+        otherwise
     }
 }
 
@@ -130,6 +202,27 @@ mod tests {
     enum Scope {
         #[serde(rename = "a:b")]
         Ab,
+    }
+
+    #[test]
+    fn a_nul_anywhere_is_found_with_its_path() {
+        use super::nul_at;
+        assert_eq!(
+            nul_at(&json!({"a": "x", "b": [1, "ok"]}), String::new()),
+            None
+        );
+        assert_eq!(
+            nul_at(&json!({"payer": {"name": "a\0b"}}), String::new()).as_deref(),
+            Some("payer.name")
+        );
+        assert_eq!(
+            nul_at(&json!({"scopes": ["ok", "\0"]}), String::new()).as_deref(),
+            Some("scopes[1]")
+        );
+        assert_eq!(
+            nul_at(&json!({"metadata": {"k\0": 1}}), String::new()).as_deref(),
+            Some("metadata.k\\u0000")
+        );
     }
 
     #[test]

@@ -117,13 +117,15 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
 async fn charge(
     State(state): State<Arc<AppState>>,
     principal: Principal,
-    headers: HeaderMap,
-    JsonBody(body): JsonBody,
+    request: axum::extract::Request,
 ) -> Result<Response, ApiError> {
+    // The README's order of checks: scope, then Idempotency-Key, then the body.
     principal.require_any(&[Scope::PaymentsCreate])?;
-    let key = idempotency_key(&headers)?;
+    let key = idempotency_key(request.headers())?;
+    let (body, bytes) = JsonBody::read_with_bytes(request).await?;
     let legacy = crypto::sha256_hex(charges::request::canonical_json(&body));
     let (store, charge) = CreatePaymentRequest::from_json(body)?.split();
+    charges::request::check_amount_as_written(&bytes, false)?;
     let request = charge.validate(store, "")?;
     let charged = charges::create(&state, &principal, &key, request, Some(&legacy)).await?;
     let status = StatusCode::from_u16(charged.status).unwrap_or(StatusCode::OK);

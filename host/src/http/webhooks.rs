@@ -212,7 +212,8 @@ pub struct TestResult {
     http_status: Option<u16>,
     duration_ms: i64,
     /// Why it failed: a stable code then details, e.g. `http_status: HTTP 500`,
-    /// `redirect_not_followed: HTTP 302`, `address_blocked: ...`, `tls_failed: ...`, `timeout`.
+    /// `redirect_not_followed: HTTP 302`, `target_refused: ...` (a host that does not resolve or
+    /// resolves to a refused address), `tls_failed: ...`, `timeout`.
     error: Option<String>,
 }
 
@@ -273,6 +274,18 @@ pub struct DeliveryQuery {
     /// page).
     #[param(format = Uuid, nullable = false)]
     before: Option<String>,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct EndpointQuery {
+    /// At most this many, oldest first (default 50).
+    #[param(minimum = 1, maximum = 200, nullable = false)]
+    limit: Option<i64>,
+    /// An endpoint id: only the endpoints created after it (the last one of the previous
+    /// page).
+    #[param(format = Uuid, nullable = false)]
+    after: Option<String>,
 }
 
 fn endpoint_not_found() -> ApiError {
@@ -424,7 +437,7 @@ fn parse_events(value: Option<&Value>) -> Result<Vec<String>, ApiError> {
         (status = 400, description = "Invalid URL (`invalid_endpoint_url`, `endpoint_url_not_https`), events (`invalid_events`) or name", body = ErrorEnvelope),
         (status = 401, description = "API key missing, invalid or revoked", body = ErrorEnvelope),
         (status = 403, description = "The key lacks `webhooks:manage`", body = ErrorEnvelope),
-        (status = 409, description = "The merchant already has a live endpoint at this URL (`duplicate_endpoint`)", body = ErrorEnvelope),
+        (status = 409, description = "The merchant already has a live endpoint at this URL (`duplicate_endpoint`), or as many endpoints that are not revoked as `PIXGATE_WEBHOOK_MAX_ENDPOINTS` allows (`endpoint_limit_reached`)", body = ErrorEnvelope),
         (status = 413, description = "Body over 64 KB", body = ErrorEnvelope),
         (status = 415, description = "Content-Type is not application/json", body = ErrorEnvelope),
         (status = 429, description = "Rate limit of the key exceeded; see Retry-After", body = ErrorEnvelope),
@@ -433,9 +446,11 @@ fn parse_events(value: Option<&Value>) -> Result<Vec<String>, ApiError> {
 async fn create_endpoint(
     State(state): State<Arc<AppState>>,
     principal: Principal,
-    JsonBody(body): JsonBody,
+    request: axum::extract::Request,
 ) -> Result<(StatusCode, Json<CreatedEndpointEnvelope>), ApiError> {
+    // Scope before body, as on every merchant route.
     principal.require_any(&[Scope::WebhooksManage])?;
+    let body = JsonBody::read(request).await?;
     let object = body.as_object().ok_or_else(|| ApiError::Invalid {
         code: "invalid_request",
         message: "the body must be a JSON object".into(),
@@ -474,14 +489,27 @@ async fn create_endpoint(
         disabled_at: None,
         revoked_at: None,
     };
-    if let Err(e) = sql::insert_endpoint(&state.db.write, &row).await {
-        return Err(match db::violated_constraint(&e).as_deref() {
-            Some("webhook_endpoints_merchant_id_key") => ApiError::Conflict {
-                code: "duplicate_endpoint",
-                message: "this merchant already has a live webhook endpoint at this URL".into(),
-            },
-            _ => e.into(),
-        });
+    let cap = state.webhooks.settings.max_endpoints;
+    match sql::insert_endpoint_capped(&state.db.write, state.db.backend, &row, cap).await {
+        Ok(true) => {}
+        Ok(false) => {
+            return Err(ApiError::Conflict {
+                code: "endpoint_limit_reached",
+                message: format!(
+                    "this merchant already has {cap} webhook endpoints that are not revoked; \
+                     revoke one first"
+                ),
+            });
+        }
+        Err(e) => {
+            return Err(match db::violated_constraint(&e).as_deref() {
+                Some("webhook_endpoints_merchant_id_key") => ApiError::Conflict {
+                    code: "duplicate_endpoint",
+                    message: "this merchant already has a live webhook endpoint at this URL".into(),
+                },
+                _ => e.into(),
+            });
+        }
     }
     tracing::info!(endpoint = %row.id, merchant = %principal.merchant_code, "webhook endpoint created");
     Ok((
@@ -496,13 +524,18 @@ async fn create_endpoint(
     ))
 }
 
-/// The merchant's webhook endpoints (every status), without secrets.
+/// The merchant's webhook endpoints (every status), without secrets, oldest first, a page
+/// at a time: pass the last id of a page as `after` for the next; a page shorter than
+/// `limit` is the last.
 #[utoipa::path(
     get,
     path = "/webhook-endpoints",
     tag = "webhooks",
+    params(EndpointQuery),
     responses(
         (status = 200, description = "Endpoints, oldest first", body = EndpointListEnvelope),
+        (status = 400, description = "`limit` out of range (`invalid_limit`) or `after` not an endpoint id (`invalid_after`)", body = ErrorEnvelope),
+        (status = 404, description = "`after` is not one of this merchant's endpoints (`webhook_endpoint_not_found`)", body = ErrorEnvelope),
         (status = 401, description = "API key missing, invalid or revoked", body = ErrorEnvelope),
         (status = 403, description = "The key lacks `webhooks:manage`", body = ErrorEnvelope),
         (status = 429, description = "Rate limit of the key exceeded; see Retry-After", body = ErrorEnvelope),
@@ -511,9 +544,36 @@ async fn create_endpoint(
 async fn list_endpoints(
     State(state): State<Arc<AppState>>,
     principal: Principal,
+    query: Result<Query<EndpointQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<EndpointListEnvelope>, ApiError> {
     principal.require_any(&[Scope::WebhooksManage])?;
-    let rows = sql::endpoints_of_merchant(&state.db.read, &principal.merchant_id).await?;
+    let invalid_limit = || {
+        ApiError::invalid(
+            "invalid_limit",
+            "limit",
+            "`limit` must be a number from 1 to 200",
+        )
+    };
+    let Query(query) = query.map_err(|_| invalid_limit())?;
+    let limit = query.limit.unwrap_or(50);
+    if !(1..=200).contains(&limit) {
+        return Err(invalid_limit());
+    }
+    let after = match &query.after {
+        Some(id) => {
+            let id = uuid::Uuid::parse_str(id).map_err(|_| {
+                ApiError::invalid("invalid_after", "after", "`after` must be an endpoint id")
+            })?;
+            let cursor =
+                sql::endpoint_of_merchant(&state.db.read, &principal.merchant_id, &id.to_string())
+                    .await?
+                    .ok_or_else(endpoint_not_found)?;
+            Some((cursor.created_at, cursor.id))
+        }
+        None => None,
+    };
+    let rows =
+        sql::endpoints_of_merchant(&state.db.read, &principal.merchant_id, after, limit).await?;
     let mut data = Vec::with_capacity(rows.len());
     for row in &rows {
         data.push(view(&state, row).await?);
@@ -549,9 +609,11 @@ async fn test_endpoint(
     if endpoint.status == EndpointStatus::Revoked {
         return Err(revoked());
     }
-    let (delivery_id, outcome) = worker::deliver_test(&state, &endpoint)
-        .await
-        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    let (delivery_id, outcome) = match worker::deliver_test(&state, &endpoint).await {
+        Ok(done) => done,
+        Err(worker::TestError::Revoked) => return Err(revoked()),
+        Err(e) => return Err(ApiError::Internal(e.to_string())),
+    };
     Ok(Json(TestResultEnvelope {
         success: true,
         data: TestResult {

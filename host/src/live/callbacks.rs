@@ -23,6 +23,11 @@ pub async fn receive(
     token: &str,
     body: &[u8],
 ) -> Result<usize, LiveError> {
+    // Checked before any lookup: what a caller puts in the URL or the body reaches SQL only
+    // in the shapes a provider code and a txid can have (PostgreSQL refuses NUL outright).
+    if !crate::domain::valid_code(provider_code) {
+        return Err(LiveError::UnknownCallback);
+    }
     let expected = providers::callback_token(&state.db, &state.master_key, provider_code)
         .await?
         .ok_or(LiveError::UnknownCallback)?;
@@ -35,7 +40,8 @@ pub async fn receive(
         LiveError::InvalidCallback(format!("line {} column {}", e.line(), e.column()))
     })?;
     let mut started = 0;
-    for txid in callback.pix.iter().filter_map(|p| p.txid.as_deref()) {
+    let txids = callback.pix.iter().filter_map(|p| p.txid.as_deref());
+    for txid in txids.filter(|t| crate::apipix::Txid::parse(t).is_ok()) {
         let Some(id) = intents::pending_by_txid(&state.db.read, provider_code, txid).await? else {
             continue;
         };

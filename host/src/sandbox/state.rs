@@ -38,22 +38,42 @@ impl std::fmt::Display for LogLimitReached {
 
 impl std::error::Error for LogLimitReached {}
 
+/// The call's memory budget: the sum of every linear memory of the call's instances (a
+/// component may hold several), not each one alone.
 pub(super) struct MemoryLimiter {
     limit: usize,
+    /// Bytes of linear memory granted so far in this call's store.
+    used: usize,
     pub exceeded: bool,
+}
+
+impl MemoryLimiter {
+    pub(super) fn new(limit: usize) -> Self {
+        Self {
+            limit,
+            used: 0,
+            exceeded: false,
+        }
+    }
 }
 
 impl ResourceLimiter for MemoryLimiter {
     fn memory_growing(
         &mut self,
-        _current: usize,
+        current: usize,
         desired: usize,
         _maximum: Option<usize>,
     ) -> wasmtime::Result<bool> {
-        if desired > self.limit {
+        // Called with `current` 0 when a memory is created, then on every growth.
+        let total = self.used.saturating_sub(current).saturating_add(desired);
+        if total > self.limit {
             self.exceeded = true;
-            wasmtime::bail!("linear memory limit of {} bytes exceeded", self.limit);
+            wasmtime::bail!(
+                "linear memory limit of {} bytes (all memories together) exceeded",
+                self.limit
+            );
         }
+        self.used = total;
         Ok(true)
     }
 
@@ -148,10 +168,7 @@ impl CallState {
         Self {
             env: env.clone(),
             wasi: None,
-            limiter: MemoryLimiter {
-                limit: limits.memory_bytes,
-                exceeded: false,
-            },
+            limiter: MemoryLimiter::new(limits.memory_bytes),
             log: String::new(),
             log_limit: limits.log_bytes,
             log_exceeded: false,
@@ -211,5 +228,84 @@ impl host_log::Host for CallState {
         self.log.push_str(&message);
         self.log.push('\n');
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MemoryLimiter;
+    use wasm_encoder::{
+        CodeSection, ExportKind, ExportSection, Function, FunctionSection, Instruction,
+        MemorySection, MemoryType, Module, TypeSection, ValType,
+    };
+
+    /// A core module with two memories of one page and `grow(pages)`, which grows both.
+    fn two_memories() -> Vec<u8> {
+        let mut module = Module::new();
+        let mut types = TypeSection::new();
+        types.ty().function([ValType::I32], []);
+        module.section(&types);
+        let mut functions = FunctionSection::new();
+        functions.function(0);
+        module.section(&functions);
+        let mut memories = MemorySection::new();
+        for _ in 0..2 {
+            memories.memory(MemoryType {
+                minimum: 1,
+                maximum: None,
+                memory64: false,
+                shared: false,
+                page_size_log2: None,
+            });
+        }
+        module.section(&memories);
+        let mut exports = ExportSection::new();
+        exports.export("grow", ExportKind::Func, 0);
+        module.section(&exports);
+        let mut code = CodeSection::new();
+        let mut grow = Function::new([]);
+        for memory in 0..2 {
+            grow.instruction(&Instruction::LocalGet(0));
+            grow.instruction(&Instruction::MemoryGrow(memory));
+            grow.instruction(&Instruction::Drop);
+        }
+        grow.instruction(&Instruction::End);
+        code.function(&grow);
+        module.section(&code);
+        module.finish()
+    }
+
+    #[test]
+    fn the_budget_counts_every_memory_together() {
+        const PAGE: usize = 65_536;
+        let engine = wasmtime::Engine::default();
+        let module = wasmtime::Module::new(&engine, two_memories()).unwrap();
+        let mut store = wasmtime::Store::new(&engine, MemoryLimiter::new(16 << 20));
+        store.limiter(|l| l);
+        let instance = wasmtime::Instance::new(&mut store, &module, &[]).unwrap();
+        let grow = instance
+            .get_typed_func::<i32, ()>(&mut store, "grow")
+            .unwrap();
+        // 2 × 101 pages (13.2 MB): within 16 MiB.
+        grow.call(&mut store, 100).unwrap();
+        assert_eq!(store.data().used, 2 * 101 * PAGE);
+        assert!(!store.data().exceeded);
+        // Each memory alone would stay under 16 MiB at 131 pages; both together do not.
+        let err = grow.call(&mut store, 30).unwrap_err();
+        assert!(store.data().exceeded, "{err:#}");
+        assert!(
+            format!("{err:#}").contains("all memories together"),
+            "{err:#}"
+        );
+    }
+
+    #[test]
+    fn shrinking_the_view_never_underflows() {
+        let mut limiter = MemoryLimiter::new(100);
+        use wasmtime::ResourceLimiter;
+        assert!(limiter.memory_growing(0, 60, None).unwrap());
+        assert!(limiter.memory_growing(60, 100, None).unwrap());
+        assert!(limiter.memory_growing(0, 1, None).is_err());
+        assert!(limiter.exceeded);
     }
 }

@@ -61,7 +61,9 @@ pub async fn attempt(egress: &Egress, out: Outgoing<'_>) -> AttemptOutcome {
 
 async fn send(egress: &Egress, out: Outgoing<'_>, attempted_at: i64) -> Result<u16, String> {
     let url = reqwest::Url::parse(out.url).map_err(|e| format!("invalid_url: {e}"))?;
-    egress.check_url(&url)?;
+    egress
+        .check_url(&url)
+        .map_err(|e| refused(e, out.delivery_id))?;
     let timestamp = (attempted_at / 1000) as u64;
     let signature = pixgate_webhook::sign(out.secret, timestamp, out.body.as_bytes());
     let mut response = egress
@@ -75,7 +77,7 @@ async fn send(egress: &Egress, out: Outgoing<'_>, attempted_at: i64) -> Result<u
         .body(out.body.to_owned())
         .send()
         .await
-        .map_err(describe)?;
+        .map_err(|e| describe(e, out.delivery_id))?;
     let status = response.status().as_u16();
     let mut read = 0;
     while read <= MAX_RESPONSE_BYTES {
@@ -84,25 +86,33 @@ async fn send(egress: &Egress, out: Outgoing<'_>, attempted_at: i64) -> Result<u
             Ok(None) => break,
             // The status line arrived; a body cut short or too slow does not undo a 2xx
             // unless it ran past the timeout.
-            Err(e) if e.is_timeout() => return Err(describe(e)),
+            Err(e) if e.is_timeout() => return Err(describe(e, out.delivery_id)),
             Err(_) => break,
         }
     }
     Ok(status)
 }
 
+/// What the merchant sees of a refused or unresolvable target: one code whatever the
+/// reason, so that attempts cannot map which internal names resolve or what they resolve to.
+/// The operator's log has the reason.
+fn refused(detail: super::egress::Refused, delivery_id: &str) -> String {
+    if let super::egress::Refused::Other(text) = detail {
+        return text;
+    }
+    tracing::warn!(delivery = delivery_id, reason = %detail, "webhook target refused");
+    super::egress::TARGET_REFUSED.to_owned()
+}
+
 /// A stable code, then the causes (no URL: merchants put tokens in query strings).
-fn describe(e: reqwest::Error) -> String {
+fn describe(e: reqwest::Error, delivery_id: &str) -> String {
     let mut causes = Vec::new();
     let mut source: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(&e);
     while let Some(cause) = source {
-        if let Some(blocked) = cause.downcast_ref::<super::egress::Blocked>() {
-            return blocked.to_string();
+        if let Some(detail) = cause.downcast_ref::<super::egress::Refused>() {
+            return refused(detail.clone(), delivery_id);
         }
         let text = cause.to_string();
-        if text.starts_with("dns_failed: ") {
-            return text;
-        }
         if !causes.contains(&text) {
             causes.push(text);
         }
@@ -126,5 +136,28 @@ fn describe(e: reqwest::Error) -> String {
         code.to_owned()
     } else {
         format!("{code}: {}", causes.join(": "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::egress::{Blocked, Refused, TARGET_REFUSED};
+    use super::refused;
+
+    #[test]
+    fn an_unresolvable_and_a_blocked_host_read_the_same_to_the_merchant() {
+        let unresolved = Refused::Unresolved {
+            host: "metadata.google.internal".into(),
+            reason: "no address".into(),
+        };
+        let blocked = Refused::Blocked(Blocked {
+            host: "localhost".into(),
+            ip: "127.0.0.1".parse().unwrap(),
+            class: "loopback",
+        });
+        assert_eq!(refused(unresolved, "d1"), TARGET_REFUSED);
+        assert_eq!(refused(blocked, "d2"), TARGET_REFUSED);
+        let other = Refused::Other("scheme_not_https: x".into());
+        assert_eq!(refused(other, "d3"), "scheme_not_https: x");
     }
 }

@@ -120,16 +120,31 @@ impl AllowList {
     }
 }
 
-/// A refused destination; recorded as the attempt's error. The message names the host and
-/// the class, not the address a name resolved to: merchants see it, and it must not map the
-/// service's internal DNS for them.
+/// A refused destination, with the address it resolved to: for the operator's log only.
 #[derive(Debug, Clone, thiserror::Error)]
-#[error("address_blocked: {host} is a {class} address")]
+#[error("{host} resolved to {ip}, a {class} address")]
 pub struct Blocked {
     pub host: String,
     pub ip: IpAddr,
     pub class: &'static str,
 }
+
+/// Why a target may not be delivered to. Merchants see [`TARGET_REFUSED`] for the first two,
+/// whatever the reason (see `deliver::refused`).
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum Refused {
+    #[error(transparent)]
+    Blocked(#[from] Blocked),
+    #[error("{host} did not resolve: {reason}")]
+    Unresolved { host: String, reason: String },
+    /// Not about the address (a URL that is not https): shown as it is.
+    #[error("{0}")]
+    Other(String),
+}
+
+/// The attempt error of a refused or unresolvable target.
+pub const TARGET_REFUSED: &str = "target_refused: the endpoint's host does not resolve to an \
+                                  address that webhooks may be delivered to";
 
 /// Resolves with the system resolver and keeps only the addresses that may be connected to.
 #[derive(Debug, Clone)]
@@ -144,9 +159,9 @@ impl Resolve for GuardedResolver {
             let host = name.as_str().to_owned();
             let resolved: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0))
                 .await
-                .map_err(|e| {
-                    tracing::debug!(%host, error = %e, "webhook host did not resolve");
-                    format!("dns_failed: {host} did not resolve")
+                .map_err(|e| Refused::Unresolved {
+                    host: host.clone(),
+                    reason: e.to_string(),
                 })?
                 .collect();
             let mut first_refusal = None;
@@ -161,8 +176,11 @@ impl Resolve for GuardedResolver {
                 })
                 .collect();
             match (usable.is_empty(), first_refusal) {
-                (true, Some(blocked)) => Err(Box::new(blocked) as _),
-                (true, None) => Err(format!("dns_failed: {host} has no address").into()),
+                (true, Some(blocked)) => Err(Box::new(Refused::Blocked(blocked)) as _),
+                (true, None) => Err(Box::new(Refused::Unresolved {
+                    host,
+                    reason: "no address".into(),
+                }) as _),
                 (false, _) => Ok(Box::new(usable.into_iter()) as Addrs),
             }
         })
@@ -206,19 +224,23 @@ impl Egress {
 
     /// Checks a URL before sending: https, and a literal IP host must pass the block (names
     /// are checked by the resolver as they are connected to).
-    pub fn check_url(&self, url: &reqwest::Url) -> Result<(), String> {
+    pub fn check_url(&self, url: &reqwest::Url) -> Result<(), Refused> {
         if url.scheme() != "https" {
-            return Err("scheme_not_https: only https endpoints are delivered to".to_owned());
+            return Err(Refused::Other(
+                "scheme_not_https: only https endpoints are delivered to".to_owned(),
+            ));
         }
         let ip = match url.host() {
             Some(url::Host::Ipv4(ip)) => IpAddr::V4(ip),
             Some(url::Host::Ipv6(ip)) => IpAddr::V6(ip),
             Some(url::Host::Domain(_)) => return Ok(()),
-            None => return Err("invalid_url: the URL has no host".to_owned()),
+            None => {
+                return Err(Refused::Other(
+                    "invalid_url: the URL has no host".to_owned(),
+                ));
+            }
         };
-        self.allow
-            .check(&ip.to_string(), ip)
-            .map_err(|blocked| blocked.to_string())
+        Ok(self.allow.check(&ip.to_string(), ip)?)
     }
 }
 
@@ -329,7 +351,7 @@ mod tests {
         let refused = allow.check("h", "10.9.0.1".parse().unwrap()).unwrap_err();
         assert_eq!(
             refused.to_string(),
-            "address_blocked: h is a private address"
+            "h resolved to 10.9.0.1, a private address"
         );
         // The IPv4-mapped form of an allowed address is still refused.
         assert!(
@@ -347,7 +369,11 @@ mod tests {
     #[test]
     fn literal_hosts_are_checked_before_sending() {
         let egress = Egress::new(AllowList::default(), None, Duration::from_secs(1), 1).unwrap();
-        let check = |u: &str| egress.check_url(&reqwest::Url::parse(u).unwrap());
+        let check = |u: &str| {
+            egress
+                .check_url(&reqwest::Url::parse(u).unwrap())
+                .map_err(|e| e.to_string())
+        };
         assert!(
             check("https://[::1]:8443/x")
                 .unwrap_err()

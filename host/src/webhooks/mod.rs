@@ -63,6 +63,10 @@ pub struct WebhookArgs {
     #[arg(long = "webhook-poll-interval", env = "PIXGATE_WEBHOOK_POLL_INTERVAL",
           default_value = "1s", value_parser = humantime::parse_duration)]
     pub poll_interval: Duration,
+    /// Endpoints a merchant may have that are not revoked.
+    #[arg(long = "webhook-max-endpoints", env = "PIXGATE_WEBHOOK_MAX_ENDPOINTS",
+          default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub max_endpoints: u32,
     /// Run the sender on this instance (the test route works either way).
     #[arg(long = "webhook-worker", env = "PIXGATE_WEBHOOK_WORKER", default_value_t = true,
           action = clap::ArgAction::Set)]
@@ -93,6 +97,7 @@ pub struct Settings {
     pub concurrency: usize,
     pub poll_interval: Duration,
     pub worker: bool,
+    pub max_endpoints: u32,
 }
 
 impl Settings {
@@ -151,6 +156,9 @@ pub struct Webhooks {
     pub settings: Settings,
     pub egress: Egress,
     wake: Notify,
+    /// Attempts in flight on this instance, the sender's and the test route's together
+    /// (`PIXGATE_WEBHOOK_CONCURRENCY`).
+    pub(crate) permits: std::sync::Arc<tokio::sync::Semaphore>,
 }
 
 impl Webhooks {
@@ -163,6 +171,7 @@ impl Webhooks {
             concurrency: args.concurrency as usize,
             poll_interval: args.poll_interval.max(Duration::from_millis(10)),
             worker: args.worker,
+            max_endpoints: args.max_endpoints,
         };
         settings.check_bounds()?;
         let allow = AllowList::parse(&args.allow_cidrs)?;
@@ -173,6 +182,7 @@ impl Webhooks {
             settings.concurrency,
         )?;
         Ok(Self {
+            permits: std::sync::Arc::new(tokio::sync::Semaphore::new(settings.concurrency)),
             settings,
             egress,
             wake: Notify::new(),

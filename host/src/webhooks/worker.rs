@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::AnyConnection;
-use tokio::sync::{Semaphore, mpsc, watch};
+use tokio::sync::{mpsc, watch};
 
 use super::deliver::{self, AttemptOutcome, Outgoing};
 use super::{Settings, TEST_EVENT};
@@ -33,7 +33,7 @@ pub struct Finished {
 /// timeout to finish and their outcomes are recorded.
 pub async fn run(state: Arc<AppState>, mut shutdown: watch::Receiver<bool>) {
     let settings = state.webhooks.settings.clone();
-    let permits = Arc::new(Semaphore::new(settings.concurrency));
+    let permits = state.webhooks.permits.clone();
     let (tx, rx) = mpsc::channel::<Finished>(settings.concurrency * 2);
     // SQLite has one writer, so one recorder; PostgreSQL takes batches in parallel.
     let recorders = match state.db.backend {
@@ -186,6 +186,23 @@ pub async fn deliver_test(
     })
     .to_string();
     let token = uuid::Uuid::new_v4().to_string();
+    // A slot of PIXGATE_WEBHOOK_CONCURRENCY first, shared with the sender: test requests in
+    // parallel must not multiply the traffic toward a target. Taken before the claim is
+    // written, so that waiting for it does not eat into the lease.
+    let permit = state
+        .webhooks
+        .permits
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|e| TestError::Task(e.to_string()))?;
+    // The wait may have been long: a revoke that committed meanwhile wins.
+    if sql::endpoint(&state.db.read, &endpoint.id)
+        .await?
+        .is_none_or(|e| e.status == EndpointStatus::Revoked)
+    {
+        return Err(TestError::Revoked);
+    }
     // Inserted already claimed, so no sender takes it while this request sends it.
     sql::insert_delivery(
         &state.db.write,
@@ -238,6 +255,7 @@ pub async fn deliver_test(
                 },
                 outcome,
             };
+            drop(permit);
             record(&state, std::slice::from_ref(&finished))
                 .await
                 .map(|()| finished.outcome)
@@ -255,6 +273,8 @@ pub enum TestError {
     Crypto(#[from] crate::crypto::CryptoError),
     #[error("test delivery task: {0}")]
     Task(String),
+    #[error("the endpoint was revoked")]
+    Revoked,
 }
 
 async fn record_loop(state: Arc<AppState>, rx: Arc<tokio::sync::Mutex<mpsc::Receiver<Finished>>>) {
@@ -296,6 +316,19 @@ pub async fn record(state: &AppState, batch: &[Finished]) -> Result<(), sqlx::Er
 async fn record_ordered(state: &AppState, batch: &[&Finished]) -> Result<(), sqlx::Error> {
     let settings = &state.webhooks.settings;
     let mut tx = state.db.write.begin().await?;
+    if state.db.backend == db::Backend::Postgres {
+        // Endpoints before deliveries, as a revoke or an enable takes them: a recorder that
+        // locked a delivery first and then waited for its endpoint could deadlock with a
+        // revoke holding the endpoint and canceling that delivery. (SQLite has one writer.)
+        let mut last = None;
+        for item in batch {
+            let id = item.claim.endpoint_id.as_str();
+            if last != Some(id) {
+                sql::lock_endpoint(&mut *tx, id).await?;
+                last = Some(id);
+            }
+        }
+    }
     let now = db::now_ms();
     // The batch is sorted by endpoint (stably, so each endpoint's attempts keep their order).
     let mut health: Vec<(&str, Vec<Observation<'_>>)> = Vec::new();
@@ -491,6 +524,7 @@ mod tests {
             concurrency: 4,
             poll_interval: Duration::from_secs(1),
             worker: true,
+            max_endpoints: 16,
         }
     }
 

@@ -88,12 +88,15 @@ async fn upload(
             expected: "application/wasm",
         });
     }
-    let body = body.map_err(|_| ApiError::TooLarge {
-        code: "component_too_large",
-        message: format!(
-            "the component is larger than {} bytes",
-            state.components.settings.component_max_bytes
-        ),
+    let body = body.map_err(|rejection| {
+        let too_large = ApiError::TooLarge {
+            code: "component_too_large",
+            message: format!(
+                "the component is larger than {} bytes",
+                state.components.settings.component_max_bytes
+            ),
+        };
+        crate::http::extract::body_error(&rejection, too_large)
     })?;
     let uploaded = components::upload(&state, step, &body).await?;
     let status = if uploaded.created {
@@ -293,9 +296,11 @@ async fn set_kill_switch(
               (status = 413, body = ErrorEnvelope), (status = 415, body = ErrorEnvelope)))]
 async fn evaluate(
     State(state): State<Arc<AppState>>,
-    JsonBody(body): JsonBody,
+    request: axum::extract::Request,
 ) -> Result<impl IntoResponse, ApiError> {
+    let (body, bytes) = JsonBody::read_with_bytes(request).await?;
     let request = EvaluateRequest::from_json(body)?;
+    crate::charges::request::check_amount_as_written(&bytes, true)?;
     Ok(ok(
         StatusCode::OK,
         evaluate::evaluate(&state, request).await?,

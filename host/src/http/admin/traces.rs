@@ -26,6 +26,7 @@ pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
         (status = 200, description = "The trace", body = Envelope<Object>),
         (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
         (status = 404, description = "No such PaymentIntent (`payment_intent_not_found`)", body = ErrorEnvelope),
+        (status = 410, description = "The PaymentIntent's trace is past `PIXGATE_TRACE_RETENTION` and was purged (`trace_purged`)", body = ErrorEnvelope),
     ))]
 async fn get_trace(
     State(state): State<Arc<AppState>>,
@@ -33,9 +34,15 @@ async fn get_trace(
 ) -> Result<impl IntoResponse, ApiError> {
     let not_found = || ApiError::not_found("payment_intent_not_found", "payment intent not found");
     let id = uuid_param(id, not_found)?;
-    let trace = intents::trace(&state.db.read, &id)
-        .await?
-        .ok_or_else(not_found)?;
+    let Some(trace) = intents::trace(&state.db.read, &id).await? else {
+        return Err(match intents::by_id(&state.db.read, &id).await? {
+            Some(_) => ApiError::Gone {
+                code: "trace_purged",
+                message: "this payment intent's trace is past PIXGATE_TRACE_RETENTION".into(),
+            },
+            None => not_found(),
+        });
+    };
     let mut trace: serde_json::Value =
         serde_json::from_str(&trace).map_err(|e| ApiError::Internal(e.to_string()))?;
     let calls = psp_calls::for_intent(&state.db.read, &id).await?;
