@@ -18,6 +18,8 @@
 #   HOSTILE_CONNECTIONS  concurrent hostile charges (closed loop, default 4)
 #   HOSTILE_REFERENCES   comma-separated misbehave references cycled through
 #                        (default loop,memory-bomb,recursion,oversized,panic,log-flood,invalid-output,sleep)
+#   HOSTILE_KEY_RATE     per-key rate limit of the server (PIXGATE_RATE_LIMIT_PER_SECOND and
+#                        _BURST; default 0, off): the production default is 100/s per key
 #   PIXGATE_BENCH_BIN    an already built binary (no build step); CARGO_TARGET_DIR as for bench/lib.sh
 #   PIXGATE_BENCH_HOSTILE_FIXTURE  the misbehave component (default: the one the release build made)
 set -euo pipefail
@@ -31,6 +33,9 @@ hostile_connections=${HOSTILE_CONNECTIONS:-4}
 references=${HOSTILE_REFERENCES:-loop,memory-bomb,recursion,oversized,panic,log-flood,invalid-output,sleep}
 normal_connections=32
 source bench/lib.sh
+if [[ ${HOSTILE_KEY_RATE:-0} != 0 ]]; then
+  server_env+=("PIXGATE_RATE_LIMIT_PER_SECOND=$HOSTILE_KEY_RATE" "PIXGATE_RATE_LIMIT_BURST=$HOSTILE_KEY_RATE")
+fi
 misbehave=${PIXGATE_BENCH_HOSTILE_FIXTURE:-$target_dir/wasm-guests/wasm32-wasip2/guest/pixgate_fixture_misbehave.wasm}
 ensure_wrk
 build_pixgate
