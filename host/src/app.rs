@@ -27,6 +27,8 @@ pub struct AppState {
     /// New SHADOW charges are written through it, many to a transaction.
     pub commits: db::group_commit::GroupCommit,
     pub sandbox: Sandbox,
+    /// Each merchant's share of concurrent chain runs.
+    pub sandbox_slots: crate::charges::slots::MerchantSlots,
     /// The component versions each store runs, loaded and ready.
     pub components: Registry,
     pub master_key: MasterKey,
@@ -110,6 +112,13 @@ impl App {
             commits,
             db,
             sandbox,
+            sandbox_slots: crate::charges::slots::MerchantSlots::new(
+                config
+                    .sandbox_calls_per_merchant
+                    .map_or_else(crate::charges::slots::MerchantSlots::default_limit, |n| {
+                        n as usize
+                    }),
+            ),
             components,
             master_key,
             admin_token_hash,

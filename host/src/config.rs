@@ -56,6 +56,11 @@ pub struct ServeConfig {
     #[arg(long, env = "PIXGATE_COMMIT_IN_FLIGHT", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..=64))]
     pub commit_in_flight: u32,
+    /// Charges of one merchant that run their chain at once (default: half the cores, at
+    /// least one): a merchant's slow or hostile components cannot take every core.
+    #[arg(long, env = "PIXGATE_SANDBOX_CALLS_PER_MERCHANT",
+          value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub sandbox_calls_per_merchant: Option<u32>,
     /// Log filter, e.g. `info` or `pixgate=debug` (logs go to stderr).
     #[arg(long, env = "PIXGATE_LOG", default_value = "info")]
     pub log: String,

@@ -9,6 +9,7 @@
 
 mod live;
 pub mod request;
+pub mod slots;
 pub mod view;
 
 use std::collections::BTreeMap;
@@ -279,8 +280,10 @@ async fn resolve(
     // per charge, which the load profile showed dominating. `block_in_place` (not a plain
     // call) because wasmtime-wasi's synchronous streams (a guest's stderr, where a Rust
     // panic message goes) call `Handle::block_on`, which panics on a runtime worker.
+    let slot = state.sandbox_slots.acquire(&principal.merchant_id).await;
     let result =
         tokio::task::block_in_place(|| chain::resolve(&state.sandbox, &components, &input));
+    drop(slot);
     observe_kill_switch(state, route, &result, now);
     let trace = result.map_err(|e| chain_error(&store.code, e))?;
     Ok((components, trace))
