@@ -80,6 +80,16 @@ where
     }
 }
 
+/// A merchant `shop` with a SHADOW store and an endpoint at `url`: its key and the endpoint id.
+async fn shop_with_endpoint(server: &Server, url: &str) -> (String, String) {
+    let key = server
+        .merchant_with_store("shop", "shop-store", "SHADOW")
+        .await;
+    let (s, b) = server.create_endpoint(&key, url, None).await;
+    assert_eq!(s, 201, "{b}");
+    (key, b["data"]["endpointId"].as_str().unwrap().to_owned())
+}
+
 // Finding 1: slow clients.
 
 #[tokio::test(flavor = "multi_thread")]
@@ -181,14 +191,7 @@ async fn parallel_webhook_tests_share_the_sender_concurrency_limit() {
             webhook_env(&ca, &[("PIXGATE_WEBHOOK_CONCURRENCY", "2")]),
         )
         .await;
-        let key = server
-            .merchant_with_store("shop", "shop-store", "SHADOW")
-            .await;
-        let (s, b) = server
-            .create_endpoint(&key, &receiver.url("/hooks"), None)
-            .await;
-        assert_eq!(s, 201, "{b}");
-        let id = b["data"]["endpointId"].as_str().unwrap().to_owned();
+        let (key, id) = shop_with_endpoint(&server, &receiver.url("/hooks")).await;
         let server = std::sync::Arc::new(server);
         let mut tests = tokio::task::JoinSet::new();
         for _ in 0..12 {
@@ -572,14 +575,7 @@ async fn a_test_waiting_for_a_slot_is_not_sent_once_its_endpoint_is_revoked() {
             webhook_env(&ca, &[("PIXGATE_WEBHOOK_CONCURRENCY", "1")]),
         )
         .await;
-        let key = server
-            .merchant_with_store("shop", "shop-store", "SHADOW")
-            .await;
-        let (s, b) = server
-            .create_endpoint(&key, &receiver.url("/hooks"), None)
-            .await;
-        assert_eq!(s, 201, "{b}");
-        let id = b["data"]["endpointId"].as_str().unwrap().to_owned();
+        let (key, id) = shop_with_endpoint(&server, &receiver.url("/hooks")).await;
         let server = std::sync::Arc::new(server);
         let test = |server: std::sync::Arc<Server>| {
             let (key, id) = (key.clone(), id.clone());
@@ -613,14 +609,7 @@ async fn the_recorder_waits_for_the_endpoint_before_locking_a_delivery_on_postgr
     for backend in backends().into_iter().filter(|b| *b == Backend::Postgres) {
         let receiver = Receiver::start(&ca).await;
         let server = start(backend, webhook_env(&ca, &[])).await;
-        let key = server
-            .merchant_with_store("shop", "shop-store", "SHADOW")
-            .await;
-        let (s, b) = server
-            .create_endpoint(&key, &receiver.url("/hooks"), None)
-            .await;
-        assert_eq!(s, 201, "{b}");
-        let id = b["data"]["endpointId"].as_str().unwrap().to_owned();
+        let (key, id) = shop_with_endpoint(&server, &receiver.url("/hooks")).await;
         let pool = sqlx::postgres::PgPoolOptions::new()
             .max_connections(3)
             .connect(&server.database_url)

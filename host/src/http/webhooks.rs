@@ -288,6 +288,24 @@ pub struct EndpointQuery {
     after: Option<String>,
 }
 
+/// A list's page size: 1 to 200, 50 when not given.
+fn page_limit(limit: Option<i64>) -> Result<i64, ApiError> {
+    let limit = limit.unwrap_or(50);
+    if (1..=200).contains(&limit) {
+        Ok(limit)
+    } else {
+        Err(invalid_limit())
+    }
+}
+
+fn invalid_limit() -> ApiError {
+    ApiError::invalid(
+        "invalid_limit",
+        "limit",
+        "`limit` must be a number from 1 to 200",
+    )
+}
+
 fn endpoint_not_found() -> ApiError {
     ApiError::not_found("webhook_endpoint_not_found", "webhook endpoint not found")
 }
@@ -547,18 +565,8 @@ async fn list_endpoints(
     query: Result<Query<EndpointQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<EndpointListEnvelope>, ApiError> {
     principal.require_any(&[Scope::WebhooksManage])?;
-    let invalid_limit = || {
-        ApiError::invalid(
-            "invalid_limit",
-            "limit",
-            "`limit` must be a number from 1 to 200",
-        )
-    };
     let Query(query) = query.map_err(|_| invalid_limit())?;
-    let limit = query.limit.unwrap_or(50);
-    if !(1..=200).contains(&limit) {
-        return Err(invalid_limit());
-    }
+    let limit = page_limit(query.limit)?;
     let after = match &query.after {
         Some(id) => {
             let id = uuid::Uuid::parse_str(id).map_err(|_| {
@@ -769,18 +777,8 @@ async fn list_deliveries(
     query: Result<Query<DeliveryQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<DeliveryListEnvelope>, ApiError> {
     let endpoint = managed_endpoint(&state, &principal, id).await?;
-    let invalid_limit = || {
-        ApiError::invalid(
-            "invalid_limit",
-            "limit",
-            "`limit` must be a number from 1 to 200",
-        )
-    };
     let Query(query) = query.map_err(|_| invalid_limit())?;
-    let limit = query.limit.unwrap_or(50);
-    if !(1..=200).contains(&limit) {
-        return Err(invalid_limit());
-    }
+    let limit = page_limit(query.limit)?;
     let before = match &query.before {
         Some(id) => {
             let id = uuid::Uuid::parse_str(id).map_err(|_| {
