@@ -107,3 +107,18 @@ pub fn pixgate_json(args: &[&str]) -> (i32, serde_json::Value) {
 }
 
 pub mod server;
+
+/// A harness size from the environment (`HARNESS_*`), or `default`.
+pub fn harness_setting(name: &str, default: u64) -> u64 {
+    match std::env::var(name) {
+        Ok(v) => v
+            .parse()
+            .unwrap_or_else(|_| panic!("{name}={v} is not a whole number")),
+        Err(_) => default,
+    }
+}
+
+/// A random number in `0..n`.
+pub fn random_below(n: u64) -> u64 {
+    (uuid::Uuid::new_v4().as_u128() % u128::from(n.max(1))) as u64
+}

@@ -7,22 +7,15 @@
 use std::time::Duration;
 
 use pixgate_e2e::receiver::{Receiver, TestCa};
-use pixgate_e2e::server::{Backend, Options, Server, backends, fresh_postgres_database};
+use pixgate_e2e::server::{Backend, Server, backends};
 use pixgate_e2e::webhooks::pending_intent;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 async fn start(backend: Backend, env: Vec<(String, String)>) -> Server {
-    let database_url = match backend {
-        Backend::Sqlite => None,
-        Backend::Postgres => Some(fresh_postgres_database().await),
-    };
-    Server::launch(Options {
-        database_url,
-        env,
-        data_dir: None,
-    })
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    Server::start_with(backend, &env).await
 }
 
 fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {

@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 
 use pixgate_e2e::live::{Live, STORE};
 use pixgate_e2e::server::{Backend, Options, Server, charge_body, postgres_admin_url};
+use pixgate_e2e::{harness_setting, random_below};
 use serde_json::{Value, json};
 
 #[tokio::test(flavor = "multi_thread")]
@@ -37,21 +38,6 @@ async fn answered_charges_events_and_psp_charges_survive_random_sigkills_on_post
         return;
     }
     run(Backend::Postgres).await;
-}
-
-/// A harness setting from the environment.
-fn setting(name: &str, default: u64) -> u64 {
-    match std::env::var(name) {
-        Ok(v) => v
-            .parse()
-            .unwrap_or_else(|_| panic!("{name}={v} is not a whole number")),
-        Err(_) => default,
-    }
-}
-
-/// A random number in `0..n`.
-fn random_below(n: u64) -> u64 {
-    (uuid::Uuid::new_v4().as_u128() % u128::from(n.max(1))) as u64
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -281,9 +267,9 @@ async fn pay_some(live: &Live, shared: &Shared, paid: &mut HashMap<String, Strin
 
 async fn run(backend: Backend) {
     sqlx::any::install_default_drivers();
-    let kills = setting("HARNESS_KILLS", 2);
-    let clients = setting("HARNESS_CLIENTS", 6) as usize;
-    let uptime_ms = setting("HARNESS_UPTIME_MS", 1200).max(100);
+    let kills = harness_setting("HARNESS_KILLS", 2);
+    let clients = harness_setting("HARNESS_CLIENTS", 6) as usize;
+    let uptime_ms = harness_setting("HARNESS_UPTIME_MS", 1200).max(100);
     let env = [
         ("PIXGATE_RATE_LIMIT_PER_SECOND", "0"),
         // A dead request's claim on a LIVE key, and a settlement's lease, run out quickly.

@@ -28,6 +28,7 @@ use std::time::{Duration, Instant};
 use pixgate_e2e::components::{activate, upload_guest};
 use pixgate_e2e::live::{Live, STORE};
 use pixgate_e2e::server::{Backend, Options, Server, charge_body, postgres_admin_url};
+use pixgate_e2e::{harness_setting, random_below};
 use serde_json::{Value, json};
 
 /// Every instance opens the same sealed secrets and takes the same admin token.
@@ -35,19 +36,6 @@ const MASTER_KEY: &str = "aGFybmVzcy1tdWx0aS1pbnN0YW5jZS1rZXktMzJieXQ=";
 const ADMIN_TOKEN: &str = "pxa_harness_multi_instance_token";
 /// The bound for an activation to reach every instance (the README says about a second).
 const CONVERGENCE_BOUND: Duration = Duration::from_secs(10);
-
-fn setting(name: &str, default: u64) -> u64 {
-    match std::env::var(name) {
-        Ok(v) => v
-            .parse()
-            .unwrap_or_else(|_| panic!("{name}={v} is not a whole number")),
-        Err(_) => default,
-    }
-}
-
-fn random_below(n: u64) -> u64 {
-    (uuid::Uuid::new_v4().as_u128() % u128::from(n.max(1))) as u64
-}
 
 #[derive(Default)]
 struct Ledger {
@@ -191,8 +179,8 @@ async fn three_instances_on_one_postgresql_share_the_work_and_do_nothing_twice()
         return;
     }
     sqlx::any::install_default_drivers();
-    let seconds = setting("HARNESS_SECONDS", 6);
-    let clients = setting("HARNESS_CLIENTS", 4) as usize;
+    let seconds = harness_setting("HARNESS_SECONDS", 6);
+    let clients = harness_setting("HARNESS_CLIENTS", 4) as usize;
     let env = [
         ("PIXGATE_MASTER_KEY", MASTER_KEY),
         ("PIXGATE_ADMIN_TOKEN", ADMIN_TOKEN),

@@ -17,6 +17,7 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use pixgate_e2e::harness_setting;
 use pixgate_e2e::live::Live;
 use pixgate_e2e::receiver::Receiver;
 use pixgate_e2e::server::{Backend, postgres_admin_url};
@@ -36,15 +37,6 @@ async fn a_receiver_down_for_a_stretch_of_the_retry_schedule_gets_every_event_af
         return;
     }
     run(Backend::Postgres).await;
-}
-
-fn setting(name: &str, default: u64) -> u64 {
-    match std::env::var(name) {
-        Ok(v) => v
-            .parse()
-            .unwrap_or_else(|_| panic!("{name}={v} is not a whole number")),
-        Err(_) => default,
-    }
 }
 
 /// A TCP relay on a fixed loopback port in front of the receiver: up, it forwards every
@@ -146,7 +138,7 @@ async fn deliveries(db: &pixgate::db::Db, endpoint: &str) -> Vec<Delivery> {
 
 async fn run(backend: Backend) {
     sqlx::any::install_default_drivers();
-    let outage = Duration::from_secs(setting("HARNESS_OUTAGE_SECONDS", 6));
+    let outage = Duration::from_secs(harness_setting("HARNESS_OUTAGE_SECONDS", 6));
     let schedule = std::env::var("HARNESS_RETRY_SCHEDULE")
         .unwrap_or_else(|_| "500ms,1s,2s,3s,4s,5s,5s,5s,5s,5s".to_owned());
     let waits: Vec<Duration> = schedule
