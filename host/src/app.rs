@@ -81,7 +81,8 @@ impl App {
             generated,
             instance_lock,
         } = bootstrap::prepare(config).await?;
-        let sandbox = Sandbox::new(Limits::default(), Some(config.data_dir.join("modules")))?;
+        let sandbox = Sandbox::new(Limits::default(), Some(config.data_dir.join("modules")))?
+            .with_cache_limit(config.components.component_cache_max_bytes);
         let components = Registry::new(&sandbox, config.components.clone())?;
         components.record_bundled(&db).await?;
         let rate_limiter = NonZeroU32::new(config.rate_limit_per_second).map(|rate| {

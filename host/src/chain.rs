@@ -257,12 +257,91 @@ pub fn resolve(
     components: &Components,
     input: &ChainInput,
 ) -> Result<DecisionTrace, ChainError> {
+    resolve_traced(sandbox, components, input).map_err(|failure| failure.error)
+}
+
+/// Where the chain stopped without a route, and what it had done until then.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ChainFailure {
+    #[serde(skip)]
+    pub error: ChainError,
+    #[serde(flatten)]
+    pub partial: PartialTrace,
+}
+
+/// The steps that ran before the chain stopped, recorded as in a [`DecisionTrace`], and the
+/// step that gave no decision: what `/evaluate` shows an author of a failing component.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PartialTrace {
+    pub version: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy: Option<StepRecord<PolicyInput, PolicyDecision>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provider: Option<StepRecord<ProviderInput, ProviderDecision>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub economics: Option<StepRecord<EconomicsInput, Vec<CandidateEconomics>>>,
+    pub stopped: StoppedStep,
+}
+
+/// The step that refused or failed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoppedStep {
+    pub step: Step,
+    /// sha256 of the component that ran.
+    pub component: String,
+    /// Its exact input; absent when the step itself ran (its record above has it) and the
+    /// chain stopped on what it decided (no acceptable gateway).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input: Option<serde_json::Value>,
+    pub code: String,
+    pub message: String,
+}
+
+/// [`resolve`], keeping on failure what ran and the input of the step that stopped.
+pub fn resolve_traced(
+    sandbox: &Sandbox,
+    components: &Components,
+    input: &ChainInput,
+) -> Result<DecisionTrace, Box<ChainFailure>> {
+    let mut partial = PartialTrace {
+        version: TRACE_VERSION,
+        policy: None,
+        provider: None,
+        economics: None,
+        stopped: StoppedStep {
+            step: Step::Policy,
+            component: String::new(),
+            input: None,
+            code: String::new(),
+            message: String::new(),
+        },
+    };
+    // The input of a step that stopped is serialised only then: the path that resolves pays
+    // nothing for it.
+    fn stop<I: Serialize>(
+        mut partial: PartialTrace,
+        component: &LoadedComponent,
+        (error, input): (ChainError, Option<I>),
+    ) -> Box<ChainFailure> {
+        partial.stopped = StoppedStep {
+            step: error.step(),
+            component: component.sha256().to_owned(),
+            input: input.and_then(|i| serde_json::to_value(i).ok()),
+            code: error.code(),
+            message: error.to_string(),
+        };
+        Box::new(ChainFailure { error, partial })
+    }
+
     let policy_input = PolicyInput {
         charge: input.charge.clone(),
         store: input.store.clone(),
         env: input.env.clone(),
     };
-    let policy = run_step::<Policy>(sandbox, &components.policy, policy_input)?;
+    let policy = run_step_keeping::<Policy>(sandbox, &components.policy, policy_input)
+        .map_err(|(e, i)| stop(partial.clone(), &components.policy, (e, Some(i))))?;
 
     let provider_input = ProviderInput {
         charge: input.charge.clone(),
@@ -271,7 +350,14 @@ pub fn resolve(
         gateways: input.gateways.clone(),
         env: input.env.clone(),
     };
-    let provider = run_step::<Provider>(sandbox, &components.provider, provider_input)?;
+    let provider = match run_step_keeping::<Provider>(sandbox, &components.provider, provider_input)
+    {
+        Ok(r) => r,
+        Err((e, i)) => {
+            partial.policy = Some(policy);
+            return Err(stop(partial, &components.provider, (e, Some(i))));
+        }
+    };
 
     let candidates: Vec<Gateway> = provider
         .output
@@ -293,7 +379,15 @@ pub fn resolve(
         candidates,
         env: input.env.clone(),
     };
-    let economics = run_step::<Economics>(sandbox, &components.economics, economics_input)?;
+    let economics =
+        match run_step_keeping::<Economics>(sandbox, &components.economics, economics_input) {
+            Ok(r) => r,
+            Err((e, i)) => {
+                partial.policy = Some(policy);
+                partial.provider = Some(provider);
+                return Err(stop(partial, &components.economics, (e, Some(i))));
+            }
+        };
 
     let routes: Vec<Route> = provider
         .output
@@ -310,7 +404,14 @@ pub fn resolve(
         .take(policy.output.max_attempts as usize)
         .collect();
     if routes.is_empty() {
-        return Err(ChainError::NoAcceptableGateway);
+        partial.policy = Some(policy);
+        partial.provider = Some(provider);
+        partial.economics = Some(economics);
+        return Err(stop::<()>(
+            partial,
+            &components.economics,
+            (ChainError::NoAcceptableGateway, None),
+        ));
     }
     Ok(DecisionTrace {
         version: TRACE_VERSION,
@@ -352,17 +453,31 @@ pub fn run_step<W: ChainStep>(
     component: &LoadedComponent,
     input: W::Input,
 ) -> Result<StepRecord<W::Input, W::Output>, ChainError> {
+    run_step_keeping::<W>(sandbox, component, input).map_err(|(error, _)| error)
+}
+
+/// [`run_step`], handing the input back when the step gives no decision.
+fn run_step_keeping<W: ChainStep>(
+    sandbox: &Sandbox,
+    component: &LoadedComponent,
+    input: W::Input,
+) -> Result<StepRecord<W::Input, W::Output>, (ChainError, W::Input)> {
     let step = W::STEP;
-    let run = sandbox
-        .run::<W>(component, &input)
-        .map_err(|error| ChainError::Sandbox { step, error })?;
-    let output = run
-        .output
-        .map_err(|error| ChainError::Refused { step, error })?;
-    W::validate(&input, &output).map_err(|detail| ChainError::Sandbox {
-        step,
-        error: SandboxError::InvalidOutput(detail),
-    })?;
+    let run = match sandbox.run::<W>(component, &input) {
+        Ok(run) => run,
+        Err(error) => return Err((ChainError::Sandbox { step, error }, input)),
+    };
+    let output = match run.output {
+        Ok(output) => output,
+        Err(error) => return Err((ChainError::Refused { step, error }, input)),
+    };
+    if let Err(detail) = W::validate(&input, &output) {
+        let error = ChainError::Sandbox {
+            step,
+            error: SandboxError::InvalidOutput(detail),
+        };
+        return Err((error, input));
+    }
     Ok(StepRecord {
         step,
         component: component.sha256().to_owned(),

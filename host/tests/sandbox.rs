@@ -474,3 +474,39 @@ async fn a_guest_panic_on_a_runtime_worker_is_a_trap_not_a_host_panic() {
     });
     assert!(seen.log.contains("to stderr"));
 }
+
+#[test]
+fn the_cache_keeps_accepted_components_only_within_its_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let names = || {
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())
+            .map(|d| {
+                d.map(|e| e.unwrap().file_name().into_string().unwrap())
+                    .filter(|n| n.ends_with(".cwasm"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    };
+    let sha = pixgate::sandbox::sha256_hex;
+    let (policy, economics) = (Step::Policy.bundled_wasm(), Step::Economics.bundled_wasm());
+    // A bound smaller than one compiled component: only the newest stays.
+    let sandbox = Sandbox::new(Limits::default(), Some(dir.path().to_owned()))
+        .unwrap()
+        .with_cache_limit(1);
+    // Refused (another step's world): nothing is written.
+    assert!(sandbox.load(Step::Provider, economics).is_err());
+    assert!(names().is_empty(), "{:?}", names());
+    sandbox.load(Step::Policy, policy).unwrap();
+    assert!(names()[0].starts_with(&sha(policy)), "{:?}", names());
+    // Used again, it is not compiled again; a newer one pushes it out.
+    std::thread::sleep(Duration::from_millis(20));
+    sandbox.load(Step::Economics, economics).unwrap();
+    let kept = names();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert!(kept[0].starts_with(&sha(economics)), "{kept:?}");
+    // A deleted version's compiled form goes.
+    sandbox.forget(&sha(economics));
+    assert!(names().is_empty(), "{:?}", names());
+}

@@ -1,6 +1,8 @@
 //! Helpers for the policy-component tests: upload, activate, evaluate and replay through the
 //! admin API of a running server.
 
+use std::time::{Duration, Instant};
+
 use serde_json::{Value, json};
 
 use crate::server::{Server, charge_body};
@@ -63,4 +65,34 @@ pub async fn replay(server: &Server, body: Value) -> Value {
     let (status, report) = server.admin_post("/replays", body).await;
     assert_eq!(status, 200, "{report}");
     report["data"].clone()
+}
+
+/// `DELETE /components/{step}/{version}`.
+pub async fn delete_version(server: &Server, step: &str, version: &str) -> (u16, Value) {
+    server
+        .admin(
+            reqwest::Method::DELETE,
+            &format!("/components/{step}/{version}"),
+            None,
+        )
+        .await
+}
+
+/// Deletes a version that no store runs and no recorded trace names, once the few seconds in
+/// which a store that just ran it may still record it have passed; panics on any other answer.
+pub async fn delete_once_unused(server: &Server, step: &str, version: &str) {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let (status, body) = delete_version(server, step, version).await;
+        if status == 200 {
+            return;
+        }
+        let message = body["error"]["message"].as_str().unwrap_or_default();
+        assert!(
+            status == 409 && message.contains("last few seconds"),
+            "{status} {body}"
+        );
+        assert!(Instant::now() < deadline, "{body}");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
 }

@@ -5,7 +5,9 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use pixgate_e2e::components::{activate, charge, replay, rollback, upload, upload_guest};
+use pixgate_e2e::components::{
+    activate, charge, delete_once_unused, replay, rollback, upload, upload_guest,
+};
 use pixgate_e2e::guest_wasm;
 use pixgate_e2e::server::{Backend, Options, Server, backends, fresh_postgres_database};
 use serde_json::{Value, json};
@@ -100,14 +102,7 @@ async fn uploads_are_validated_named_by_sha256_and_deduplicated() {
         );
         let (status, _) = rollback(&server, "demo-store", "policy").await;
         assert_eq!(status, 200);
-        let (status, body) = server
-            .admin(
-                reqwest::Method::DELETE,
-                &format!("/components/policy/{version}"),
-                None,
-            )
-            .await;
-        assert_eq!(status, 200, "{body}");
+        delete_once_unused(&server, "policy", &version).await;
         let (status, body) = server
             .admin(
                 reqwest::Method::DELETE,
@@ -593,7 +588,7 @@ async fn the_kill_switch_rolls_back_a_version_that_fails_too_often() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_repeated_activation_changes_nothing_and_a_deleted_rollback_target_is_refused() {
+async fn a_repeated_activation_changes_nothing_and_a_rollback_skips_a_deleted_version() {
     for backend in backends() {
         let server = Server::start(backend).await;
         let renamed = upload_guest(&server, "policy", "pixgate_fixture_renamed").await;
@@ -603,22 +598,16 @@ async fn a_repeated_activation_changes_nothing_and_a_deleted_rollback_target_is_
         assert_eq!(state["steps"]["policy"]["previous"], "bundled", "{state}");
         assert_eq!(state["history"].as_array().unwrap().len(), 1, "{state}");
 
-        // Back to bundled; the version that was active may then be deleted, and a rollback
-        // to it is refused instead of leaving the store on a version that is gone.
+        // Back to bundled; the version that was active (no charge ran it) may then be
+        // deleted, and a rollback skips it: with no earlier version left, there is nothing to
+        // roll back to, rather than a store left on a version that is gone.
         let (status, _) = rollback(&server, "demo-store", "policy").await;
         assert_eq!(status, 200);
-        let (status, body) = server
-            .admin(
-                reqwest::Method::DELETE,
-                &format!("/components/policy/{renamed}"),
-                None,
-            )
-            .await;
-        assert_eq!(status, 200, "{body}");
+        delete_once_unused(&server, "policy", &renamed).await;
         let (status, body) = rollback(&server, "demo-store", "policy").await;
         assert_eq!(
             (status, body["error"]["code"].as_str()),
-            (404, Some("component_not_found")),
+            (409, Some("nothing_to_roll_back")),
             "{backend:?} {body}"
         );
         let (status, body) = server

@@ -276,6 +276,49 @@ async fn a_forged_or_guessed_callback_changes_nothing() {
     }
 }
 
+#[tokio::test(flavor = "multi_thread")]
+async fn a_callback_naming_one_charge_thousands_of_times_reads_it_once() {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        let (_, charge) = live.charge("order-dup").await;
+        let provider = charge["data"]["routing"]["providerCode"].as_str().unwrap();
+        let registered = registered_callback(&live, provider).await;
+        let sim = live.sim(provider);
+        let reads = |stats: &Value| stats["routes"]["GET /cob/{txid}"].as_u64().unwrap_or(0);
+        let before = reads(&sim.stats().await);
+        let pix = json!({"endToEndId": "E12345678202611231200abcdefghijk",
+            "txid": txid(&charge), "valor": "129.90", "horario": "2026-11-23T12:00:00Z"});
+        let post = |body: Value| {
+            let client = live.server.client.clone();
+            let url = format!("{registered}/pix");
+            async move {
+                let r = client.post(url).json(&body).send().await.unwrap();
+                (r.status().as_u16(), r.json::<Value>().await.unwrap())
+            }
+        };
+        let (status, answer) = post(json!({"pix": vec![pix.clone(); 5_000]})).await;
+        assert_eq!(status, 200, "{answer}");
+        assert_eq!(answer["data"]["charges"], 1, "{answer}");
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        assert_eq!(reads(&sim.stats().await) - before, 1, "{backend:?}");
+
+        // A callback naming more charges than any PSP batches is refused, before any lookup.
+        let many: Vec<Value> = (0..1_001)
+            .map(|i| {
+                let mut p = pix.clone();
+                p["txid"] = json!(format!("pixgatecallbacktest{i:010}"));
+                p
+            })
+            .collect();
+        let (status, answer) = post(json!({ "pix": many })).await;
+        assert_eq!(
+            (status, answer["error"]["code"].as_str()),
+            (400, Some("invalid_callback")),
+            "{answer}"
+        );
+    }
+}
+
 /// The callback URL pixgate registered for `provider`'s key at its simulator.
 async fn registered_callback(live: &Live, provider: &str) -> String {
     let hook = live

@@ -216,15 +216,25 @@ fn failure(calls: &[PspCall]) -> (&'static str, String) {
     } else {
         "psp_unavailable"
     };
-    let tried: Vec<String> = calls
-        .iter()
-        .map(|c| {
-            format!(
-                "{} ({})",
-                c.gateway_alias.as_deref().unwrap_or(&c.provider_code),
-                c.outcome
-            )
-        })
+    // One entry per gateway, in the order they were tried: a PUT and the read-back that
+    // followed it are one attempt.
+    let mut tried: Vec<(&str, Vec<String>)> = Vec::new();
+    for c in calls {
+        let gateway = c.gateway_alias.as_deref().unwrap_or(&c.provider_code);
+        let what = if c.operation == "get_cob" {
+            format!("read back: {}", c.outcome)
+        } else {
+            c.outcome.clone()
+        };
+        match tried.iter_mut().find(|(g, _)| *g == gateway) {
+            Some((_, seen)) if seen.last() != Some(&what) => seen.push(what),
+            Some(_) => {}
+            None => tried.push((gateway, vec![what])),
+        }
+    }
+    let tried: Vec<String> = tried
+        .into_iter()
+        .map(|(gateway, seen)| format!("{gateway} ({})", seen.join(", then ")))
         .collect();
     let message = if tried.is_empty() {
         "no gateway of this store's ranking could be tried".to_owned()
@@ -235,4 +245,37 @@ fn failure(calls: &[PspCall]) -> (&'static str, String) {
         )
     };
     (code, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(gateway: &str, operation: &str, outcome: &str) -> PspCall {
+        PspCall {
+            provider_code: "psp".into(),
+            gateway_alias: Some(gateway.into()),
+            operation: operation.into(),
+            outcome: outcome.into(),
+            duration_ms: 1,
+            error: None,
+            at: 0,
+        }
+    }
+
+    #[test]
+    fn a_failure_names_each_gateway_once_with_what_happened_there() {
+        let (code, message) = failure(&[
+            call("a-d0", "put_cob", "timeout"),
+            call("a-d0", "get_cob", "refused"),
+            call("b-d1", "put_cob", "unavailable"),
+            call("b-d1", "put_cob", "unavailable"),
+        ]);
+        assert_eq!(code, "psp_unavailable");
+        assert_eq!(
+            message,
+            "no gateway could create the PIX charge: a-d0 (timeout, then read back: refused), \
+             b-d1 (unavailable)"
+        );
+    }
 }

@@ -45,9 +45,10 @@ pub struct Evaluation {
     pub outcome: Outcome,
     pub routes: Vec<RouteView>,
     /// The decision trace: each step's component, exact input and output, fuel, duration
-    /// and log. `null` when a step refused or failed.
-    #[schema(value_type = Option<Object>)]
-    pub trace: Option<DecisionTrace>,
+    /// and log. When a step refused or failed: the steps that ran before it, and `stopped`
+    /// with that step, its component, its exact input, and the code and message.
+    #[schema(value_type = Object)]
+    pub trace: serde_json::Value,
 }
 
 impl EvaluateRequest {
@@ -102,12 +103,30 @@ pub async fn evaluate(
         db::now_ms(),
     );
     let result =
-        tokio::task::block_in_place(|| chain::resolve(&state.sandbox, &components, &input));
-    let outcome = chain::outcome_of(&result);
-    let trace = result.ok();
-    let routes = trace
+        tokio::task::block_in_place(|| chain::resolve_traced(&state.sandbox, &components, &input));
+    let (outcome, routes, trace) = match result {
+        Ok(trace) => (
+            trace.outcome(),
+            routes(&trace),
+            serde_json::to_value(&trace),
+        ),
+        Err(failure) => (
+            failure.error.outcome(),
+            Vec::new(),
+            serde_json::to_value(&failure.partial),
+        ),
+    };
+    Ok(Evaluation {
+        outcome,
+        routes,
+        trace: trace.map_err(|e| ComponentError::Internal(format!("trace: {e}")))?,
+    })
+}
+
+fn routes(trace: &DecisionTrace) -> Vec<RouteView> {
+    trace
+        .routes
         .iter()
-        .flat_map(|t| &t.routes)
         .map(|r| RouteView {
             provider_code: r.gateway.provider_code.clone(),
             gateway_alias: r.gateway.gateway_alias.clone(),
@@ -116,10 +135,5 @@ pub async fn evaluate(
             net_centavos: r.quote.net_centavos,
             settlement_date: r.quote.settlement_date.clone(),
         })
-        .collect();
-    Ok(Evaluation {
-        outcome,
-        routes,
-        trace,
-    })
+        .collect()
 }

@@ -7,6 +7,7 @@
 //! flight; other instances learn of an activation through the store cache (one second).
 
 pub mod evaluate;
+mod history;
 pub mod kill_switch;
 pub mod replay;
 pub mod report;
@@ -46,7 +47,7 @@ pub fn valid_version(version: &str) -> bool {
 #[derive(Debug, Clone, clap::Args)]
 pub struct ComponentArgs {
     /// Largest component that may be uploaded, bytes.
-    #[arg(long, env = "PIXGATE_COMPONENT_MAX_BYTES", default_value_t = 4 << 20,
+    #[arg(long, env = "PIXGATE_COMPONENT_MAX_BYTES", default_value_t = 32 << 20,
           value_parser = clap::value_parser!(u64).range(1024..=(64 << 20)))]
     pub component_max_bytes: u64,
     /// Charges waiting for their shadow comparison; beyond it a comparison is skipped (and
@@ -54,13 +55,20 @@ pub struct ComponentArgs {
     #[arg(long, env = "PIXGATE_SHADOW_QUEUE", default_value_t = 1024,
           value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub shadow_queue: u64,
+    /// The most the compiled-component cache (`<data dir>/modules/`) may hold on disk; the
+    /// least recently used compiled components go first (they are compiled again when needed).
+    #[arg(long, env = "PIXGATE_COMPONENT_CACHE_MAX_BYTES",
+          default_value_t = crate::sandbox::DEFAULT_CACHE_BYTES,
+          value_parser = clap::value_parser!(u64).range((16 << 20)..))]
+    pub component_cache_max_bytes: u64,
 }
 
 impl Default for ComponentArgs {
     fn default() -> Self {
         Self {
-            component_max_bytes: 4 << 20,
+            component_max_bytes: 32 << 20,
             shadow_queue: 1024,
+            component_cache_max_bytes: crate::sandbox::DEFAULT_CACHE_BYTES,
         }
     }
 }
@@ -74,6 +82,8 @@ pub enum ComponentError {
     WrongWorld { step: Step, detail: String },
     #[error("the component imports what the sandbox does not provide: {0}")]
     UnsupportedImport(String),
+    #[error("the component needs more than one sandbox instance may have: {0}")]
+    ExceedsLimits(String),
     #[error("the component is {size} bytes; the limit is {limit}")]
     TooLarge { size: u64, limit: u64 },
     #[error("{step} component `{version}` not found")]
@@ -109,13 +119,28 @@ impl From<sqlx::Error> for ComponentError {
 }
 
 impl ComponentError {
-    /// A load failure of stored bytes: they were checked at upload, so this is internal.
+    /// A load's failure: each way a component can be refused keeps its own variant (a 4xx);
+    /// what a load cannot produce (a call's failures) is the host's.
     fn from_sandbox(step: Step, e: SandboxError) -> Self {
+        use SandboxError as S;
         match e {
-            SandboxError::InvalidComponent(d) => Self::InvalidComponent(d),
-            SandboxError::WrongWorld { detail, .. } => Self::WrongWorld { step, detail },
-            SandboxError::UnsupportedImport(d) => Self::UnsupportedImport(d),
-            other => Self::Internal(other.to_string()),
+            S::InvalidComponent(d) => Self::InvalidComponent(d),
+            S::WrongWorld { detail, .. } => Self::WrongWorld { step, detail },
+            S::UnsupportedImport(d) => Self::UnsupportedImport(d),
+            S::ExceedsLimits(d) => Self::ExceedsLimits(d),
+            e @ (S::StepMismatch { .. }
+            | S::FuelExhausted { .. }
+            | S::MemoryLimitExceeded { .. }
+            | S::StackExhausted
+            | S::DeadlineExceeded { .. }
+            | S::BlockingForbidden(_)
+            | S::Trapped { .. }
+            | S::InputTooLarge { .. }
+            | S::OutputTooLarge { .. }
+            | S::LogLimitExceeded { .. }
+            | S::InvalidOutput(_)
+            | S::Busy
+            | S::Internal(_)) => Self::Internal(e.to_string()),
         }
     }
 }
@@ -346,7 +371,14 @@ pub async fn list(state: &AppState, step: Step) -> Result<Vec<VersionView>, Comp
     Ok(out)
 }
 
-/// Deletes a version no store runs or shadows.
+/// How long after a store stopped running a version that version stays undeletable: a charge
+/// that took it just before (the store cache lags up to a second, instances' clocks differ
+/// a little) may still be committing the trace that names it.
+const RECENT_USE_MS: i64 = 5_000;
+
+/// Deletes a version nothing needs: no store runs, shadows or just ran it, no LIVE charge in
+/// progress holds a decision naming it, and no recorded trace within the trace retention names
+/// it (replay re-runs those traces with their versions' bytes).
 pub async fn delete(state: &AppState, step: Step, version: &str) -> Result<(), ComponentError> {
     let not_found = || ComponentError::NotFound {
         step,
@@ -366,21 +398,95 @@ pub async fn delete(state: &AppState, step: Step, version: &str) -> Result<(), C
     if !sql::version_exists_for_update(&mut *tx, step.as_str(), version, postgres).await? {
         return Err(not_found());
     }
-    let uses = sql::uses(&mut *tx, step.as_str(), version).await?;
+    let mut uses: Vec<String> = sql::uses(&mut *tx, step.as_str(), version)
+        .await?
+        .into_iter()
+        .map(|(store, role)| format!("{store} ({role})"))
+        .collect();
+    if uses.is_empty() {
+        uses = recorded_uses(state, &mut tx, step, version).await?;
+    }
     if !uses.is_empty() {
         return Err(ComponentError::InUse {
             step,
             version: version.to_owned(),
-            uses: uses
-                .into_iter()
-                .map(|(store, role)| format!("{store} ({role})"))
-                .collect(),
+            uses,
         });
     }
     sql::delete_version(&mut *tx, step.as_str(), version).await?;
     tx.commit().await?;
     state.components.lock().remove(&(step, version.to_owned()));
+    state.sandbox.forget(version);
     Ok(())
+}
+
+/// What still needs a version no store runs or shadows: recent runs, LIVE charges in
+/// progress, and recorded traces within the retention (with when each stops needing it).
+async fn recorded_uses(
+    state: &AppState,
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    step: Step,
+    version: &str,
+) -> Result<Vec<String>, ComponentError> {
+    let now = db::now_ms();
+    let retention = i64::try_from(state.retention.trace_retention.as_millis()).unwrap_or(i64::MAX);
+    // `0s` keeps traces forever.
+    let kept_since = if retention == 0 {
+        i64::MIN
+    } else {
+        now.saturating_sub(retention)
+    };
+    let until = |at: i64| {
+        if retention == 0 {
+            "recorded traces (kept forever) name it".to_owned()
+        } else {
+            format!(
+                "recorded traces name it until {}",
+                iso8601(at.saturating_add(retention))
+            )
+        }
+    };
+    let mut uses = Vec::new();
+    for store_id in sql::stores_that_ran(&mut **tx, step.as_str(), version).await? {
+        let code = catalog::store_by_id(&mut **tx, &store_id)
+            .await?
+            .map_or(store_id.clone(), |s| s.code);
+        let past = sql::step_history(&mut **tx, &store_id, step.as_str()).await?;
+        let spans = history::active_spans(&past, version, now);
+        if spans.iter().any(|(_, to)| *to >= now - RECENT_USE_MS) {
+            uses.push(format!("{code} (ran it in the last few seconds)"));
+            continue;
+        }
+        let mut newest = None;
+        for (from, to) in spans {
+            let window = (
+                from.saturating_sub(RECENT_USE_MS),
+                to.saturating_add(RECENT_USE_MS),
+            );
+            if window.1 < kept_since {
+                continue;
+            }
+            let found =
+                sql::newest_store_trace_naming(&mut **tx, &store_id, window, kept_since, version)
+                    .await?;
+            newest = newest.max(found);
+        }
+        if let Some(at) = newest {
+            uses.push(format!("{code} ({})", until(at)));
+        }
+    }
+    // A version that shipped as an older binary's bundled component ran without activations.
+    if let Some(row) = sql::version(&mut **tx, step.as_str(), version).await?
+        && row.source == BUNDLED
+        && let Some(at) =
+            sql::newest_trace_naming(&mut **tx, kept_since.max(row.created_at), version).await?
+    {
+        uses.push(format!("bundled in an earlier pixgate ({})", until(at)));
+    }
+    if sql::claim_naming(&mut **tx, version).await? {
+        uses.push("a LIVE charge in progress".to_owned());
+    }
+    Ok(uses)
 }
 
 /// One step of a store, as the admin API shows it.
@@ -534,6 +640,20 @@ enum Change<'a> {
     Candidate(Option<&'a str>),
 }
 
+/// Whether `version` of `step` can run: `bundled`, or a stored version (on PostgreSQL with a
+/// share lock until the transaction ends).
+async fn exists(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    step: Step,
+    version: &str,
+    postgres: bool,
+) -> Result<bool, ComponentError> {
+    if version == BUNDLED {
+        return Ok(true);
+    }
+    Ok(sql::version_exists(&mut **tx, step.as_str(), version, postgres).await?)
+}
+
 /// Applies one change to a store's step in one transaction, with its history entry.
 /// Returns false when a kill switch found the version already replaced.
 async fn change_step(
@@ -549,21 +669,6 @@ async fn change_step(
     // PostgreSQL are serialised too (SQLite has one writer).
     sql::ensure_store_step(&mut *tx, &store.id, step.as_str(), now).await?;
     let current = sql::store_step_for_update(&mut *tx, &store.id, step.as_str(), postgres).await?;
-    // Every version this change makes the store run or shadow must still exist; on
-    // PostgreSQL the check holds a share lock, so a delete cannot slip in before the commit.
-    let target = match &change {
-        Change::Activate(v) | Change::Candidate(Some(v)) => Some((*v).to_owned()),
-        Change::Rollback | Change::KillSwitch { .. } => {
-            current.as_ref().and_then(|r| r.previous_version.clone())
-        }
-        Change::Candidate(None) => None,
-    };
-    let target_exists = match &target {
-        Some(v) if v != BUNDLED => {
-            sql::version_exists(&mut *tx, step.as_str(), v, postgres).await?
-        }
-        _ => true,
-    };
     let mut row = current.clone().unwrap_or(StoreStep {
         store_id: store.id.clone(),
         step: step.as_str().to_owned(),
@@ -574,9 +679,11 @@ async fn change_step(
         candidate_since: None,
         updated_at: now,
     });
-    let history = match change {
+    // Every version this change makes the store run or shadow must still exist; on
+    // PostgreSQL the check holds a share lock, so a delete cannot slip in before the commit.
+    let entry = match change {
         Change::Activate(version) => {
-            if !target_exists {
+            if !exists(&mut tx, step, version, postgres).await? {
                 return Err(ComponentError::NotFound {
                     step,
                     version: version.to_owned(),
@@ -598,18 +705,28 @@ async fn change_step(
             Some(("activate", version.to_owned(), Some(previous), None))
         }
         Change::Rollback => {
-            let Some(target) = row.previous_version.clone() else {
-                return Err(ComponentError::NothingToRollBack {
-                    store: store.code.clone(),
-                    step,
-                });
+            let nothing = || ComponentError::NothingToRollBack {
+                store: store.code.clone(),
+                step,
             };
-            if !target_exists {
-                return Err(ComponentError::NotFound {
-                    step,
-                    version: target,
-                });
-            }
+            let Some(previous) = row.previous_version.clone() else {
+                return Err(nothing());
+            };
+            // The version the last change replaced; if it was deleted since, the latest
+            // earlier version of the history that still exists.
+            let target = if exists(&mut tx, step, &previous, postgres).await? {
+                previous
+            } else {
+                let past = sql::step_history(&mut *tx, &store.id, step.as_str()).await?;
+                let mut found = None;
+                for v in history::earlier_versions(&past, &row.active_version) {
+                    if exists(&mut tx, step, &v, postgres).await? {
+                        found = Some(v);
+                        break;
+                    }
+                }
+                found.ok_or_else(nothing)?
+            };
             let replaced = std::mem::replace(&mut row.active_version, target.clone());
             row.previous_version = Some(replaced.clone());
             row.activated_at = Some(now);
@@ -619,15 +736,17 @@ async fn change_step(
             let still_active = current
                 .as_ref()
                 .is_some_and(|r| r.active_version == version);
-            let Some(target) = row.previous_version.clone().filter(|_| still_active) else {
+            if !still_active {
                 return Ok(false);
-            };
-            // A previous version that is gone cannot run: the bundled one is always there.
-            let target = if target_exists {
-                target
-            } else {
-                BUNDLED.to_owned()
-            };
+            }
+            let past = sql::step_history(&mut *tx, &store.id, step.as_str()).await?;
+            let mut stored = std::collections::HashSet::new();
+            for v in history::earlier_versions(&past, version) {
+                if exists(&mut tx, step, &v, postgres).await? {
+                    stored.insert(v);
+                }
+            }
+            let target = history::kill_switch_target(&past, version, |v| stored.contains(v));
             row.active_version = target.clone();
             row.previous_version = Some(version.to_owned());
             row.activated_at = Some(now);
@@ -639,10 +758,12 @@ async fn change_step(
             ))
         }
         Change::Candidate(candidate) => {
-            if !target_exists {
+            if let Some(v) = candidate
+                && !exists(&mut tx, step, v, postgres).await?
+            {
                 return Err(ComponentError::NotFound {
                     step,
-                    version: candidate.unwrap_or_default().to_owned(),
+                    version: v.to_owned(),
                 });
             }
             row.candidate_version = candidate.map(str::to_owned);
@@ -652,7 +773,7 @@ async fn change_step(
     };
     row.updated_at = now;
     sql::upsert_store_step(&mut *tx, &row).await?;
-    if let Some((action, version, previous_version, reason)) = history {
+    if let Some((action, version, previous_version, reason)) = entry {
         sql::insert_activation(
             &mut *tx,
             &sql::Activation {

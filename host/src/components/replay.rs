@@ -81,6 +81,12 @@ pub async fn replay(
     };
     let since = time("since", &request.since, 0)?;
     let until = time("until", &request.until, i64::MAX)?;
+    if since > until {
+        return Err(invalid(
+            "until",
+            "`until` must not be before `since`".to_owned(),
+        ));
+    }
     let limit = request
         .limit
         .map_or(i64::from(DEFAULT_LIMIT), |Integer(n)| n);
@@ -311,12 +317,14 @@ impl Accumulator {
             self.fee_delta += *f2 as i64 - *f1 as i64;
             self.net_delta += *n2 as i64 - *n1 as i64;
         }
+        if let Some(fuel) = fuel {
+            self.fuel.push(fuel);
+        }
+        // A candidate that failed made no decision to compare: an error, not a change.
         if let Outcome::Failed { code, .. } = &after {
             self.errors += 1;
             *self.errors_by_kind.entry(code.clone()).or_default() += 1;
-        }
-        if let Some(fuel) = fuel {
-            self.fuel.push(fuel);
+            return;
         }
         let kinds = changes(&before, &after);
         if kinds.is_empty() {

@@ -96,10 +96,13 @@ impl Change {
     }
 }
 
-/// The kinds of change from `before` to `after`; empty when they decide the same.
+/// The kinds of change from `before` to `after`; empty when they decide the same, and when
+/// `after` failed in the sandbox: a failure is a candidate error, counted as such, not a
+/// decision that differs.
 pub fn changes(before: &Outcome, after: &Outcome) -> Vec<Change> {
     use Outcome::*;
     match (before, after) {
+        (_, Failed { .. }) => Vec::new(),
         (
             Resolved {
                 policy: p1,
@@ -168,12 +171,13 @@ pub struct ReplayReport {
     pub components: BTreeMap<String, String>,
     pub since: Option<String>,
     pub until: Option<String>,
-    /// Charges re-run.
+    /// Charges re-run: `unchanged + changed + errors`.
     pub replayed: u64,
     pub unchanged: u64,
-    /// Charges whose decision differs (a candidate error counts as a change too).
+    /// Charges whose decision differs.
     pub changed: u64,
-    /// Charges on which a candidate failed in the sandbox.
+    /// Charges on which a candidate failed in the sandbox: no decision to compare, so
+    /// neither changed nor unchanged.
     pub errors: u64,
     /// Recorded traces that could not be read back or whose recorded version is gone.
     pub unreadable: u64,

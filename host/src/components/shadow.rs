@@ -182,10 +182,12 @@ pub struct ShadowComparison {
     pub active: String,
     #[schema(format = DateTime)]
     pub since: Option<String>,
+    /// Charges compared: `unchanged + changed + errors`.
     pub charges: u64,
     pub unchanged: u64,
     pub changed: u64,
-    /// Charges on which the candidate failed in the sandbox.
+    /// Charges on which the candidate failed in the sandbox: no decision to compare, so
+    /// neither changed nor unchanged.
     pub errors: u64,
     #[schema(value_type = BTreeMap<String, u64>)]
     pub changes_by_kind: BTreeMap<Change, u64>,
@@ -247,9 +249,12 @@ pub async fn comparison(
     results.reverse();
     for r in results {
         out.charges += 1;
+        // A failure is an error of the candidate, never a change (rows written before that
+        // rule may carry a `refusal` change for it).
         if let Some(code) = &r.error_code {
             out.errors += 1;
             *out.errors_by_kind.entry(code.clone()).or_default() += 1;
+            continue;
         }
         if !r.changed.0 {
             out.unchanged += 1;

@@ -452,3 +452,103 @@ pub async fn recorded_traces<'e>(
     .fetch_all(ex)
     .await
 }
+
+/// One step's activation history in a store, newest first: what the kill switch and a
+/// rollback walk back through.
+pub async fn step_history<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    store_id: &str,
+    step: &str,
+) -> sqlx::Result<Vec<Activation>> {
+    sqlx::query_as(
+        "select id, store_id, step, version, previous_version, action, reason, created_at \
+         from component_activations where store_id = $1 and step = $2 \
+         order by created_at desc, id desc",
+    )
+    .bind(store_id)
+    .bind(step)
+    .fetch_all(ex)
+    .await
+}
+
+/// The stores whose history of `step` names `version`, as the active version or the one
+/// it replaced.
+pub async fn stores_that_ran<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    step: &str,
+    version: &str,
+) -> sqlx::Result<Vec<String>> {
+    sqlx::query_scalar(
+        "select distinct store_id from component_activations \
+         where step = $1 and (version = $2 or previous_version = $2) order by store_id",
+    )
+    .bind(step)
+    .bind(version)
+    .fetch_all(ex)
+    .await
+}
+
+/// What a recorded trace holds for a step that ran `version`: `"component":"<sha256>"`,
+/// as a LIKE pattern (a sha256 has no LIKE metacharacters).
+fn names_component(version: &str) -> String {
+    format!("%\"component\":\"{version}\"%")
+}
+
+/// When the newest trace of a charge of `store_id` created in `[from, to]` and kept since
+/// `kept_since` names `version`; the store's index on `(store_id, created_at)` bounds the
+/// scan to the charges of that window.
+pub async fn newest_store_trace_naming<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    store_id: &str,
+    (from, to): (i64, i64),
+    kept_since: i64,
+    version: &str,
+) -> sqlx::Result<Option<i64>> {
+    sqlx::query_scalar(
+        "select t.created_at from payment_intents p \
+         join decision_traces t on t.payment_intent_id = p.id \
+         where p.store_id = $1 and p.created_at >= $2 and p.created_at <= $3 \
+           and t.created_at >= $4 and t.trace like $5 \
+         order by p.created_at desc limit 1",
+    )
+    .bind(store_id)
+    .bind(from)
+    .bind(to)
+    .bind(kept_since)
+    .bind(names_component(version))
+    .fetch_optional(ex)
+    .await
+}
+
+/// When the newest trace written since `since` names `version`, over every store: for a
+/// version that shipped as a binary's bundled component, which runs without an activation.
+pub async fn newest_trace_naming<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    since: i64,
+    version: &str,
+) -> sqlx::Result<Option<i64>> {
+    sqlx::query_scalar(
+        "select created_at from decision_traces where created_at >= $1 and trace like $2 \
+         order by created_at desc limit 1",
+    )
+    .bind(since)
+    .bind(names_component(version))
+    .fetch_optional(ex)
+    .await
+}
+
+/// Whether a LIVE charge still in progress holds a decision that names `version`: a retry
+/// or a takeover resumes it and records that decision as its trace.
+pub async fn claim_naming<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    version: &str,
+) -> sqlx::Result<bool> {
+    let found: Option<i64> = sqlx::query_scalar(
+        "select created_at from idempotency_records \
+         where response_status = 0 and response_body like $1 limit 1",
+    )
+    .bind(names_component(version))
+    .fetch_optional(ex)
+    .await?;
+    Ok(found.is_some())
+}

@@ -203,6 +203,11 @@ impl From<crate::components::ComponentError> for ApiError {
                 message,
                 field: None,
             },
+            E::ExceedsLimits(_) => Self::Invalid {
+                code: "component_exceeds_limits",
+                message,
+                field: None,
+            },
             E::TooLarge { .. } => Self::TooLarge {
                 code: "component_too_large",
                 message,

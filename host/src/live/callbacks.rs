@@ -4,6 +4,7 @@
 //! Batched, duplicated or out-of-order callbacks are therefore harmless: the read decides,
 //! and an intent moves once.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use subtle::ConstantTimeEq;
@@ -14,6 +15,9 @@ use crate::apipix::PixCallback;
 use crate::app::AppState;
 use crate::db::intents;
 use crate::providers;
+
+/// The most distinct charges one callback may name; API Pix batches are a few pix.
+const MAX_TXIDS: usize = 1_000;
 
 /// Checks the callback's provider and token, and starts a settlement of each pending charge
 /// it names (off the PSP's request: it is answered at once). Returns how many it started.
@@ -39,9 +43,20 @@ pub async fn receive(
     let callback: PixCallback = serde_json::from_slice(body).map_err(|e| {
         LiveError::InvalidCallback(format!("line {} column {}", e.line(), e.column()))
     })?;
+    // Each charge is read once however often a callback names it, and a callback names a
+    // bounded number of charges: a body of one txid repeated thousands of times costs one
+    // lookup and one read at the PSP.
+    let mut txids = BTreeSet::new();
+    for txid in callback.pix.iter().filter_map(|p| p.txid.as_deref()) {
+        if crate::apipix::Txid::parse(txid).is_ok() && txids.insert(txid) && txids.len() > MAX_TXIDS
+        {
+            return Err(LiveError::InvalidCallback(format!(
+                "a callback names at most {MAX_TXIDS} charges (txid)"
+            )));
+        }
+    }
     let mut started = 0;
-    let txids = callback.pix.iter().filter_map(|p| p.txid.as_deref());
-    for txid in txids.filter(|t| crate::apipix::Txid::parse(t).is_ok()) {
+    for txid in txids {
         let Some(id) = intents::pending_by_txid(&state.db.read, provider_code, txid).await? else {
             continue;
         };

@@ -14,6 +14,8 @@ pub enum SandboxError {
     UnsupportedImport(String),
     #[error("component is a {found} step, not a {expected} step")]
     StepMismatch { expected: Step, found: Step },
+    #[error("component needs more than one sandbox instance may have: {0}")]
+    ExceedsLimits(String),
     #[error("fuel budget of {budget} units exhausted")]
     FuelExhausted { budget: u64 },
     #[error("linear memory limit of {limit_bytes} bytes exceeded")]
@@ -65,6 +67,7 @@ impl SandboxError {
             Self::WrongWorld { .. } => "wrong_world",
             Self::UnsupportedImport(_) => "unsupported_import",
             Self::StepMismatch { .. } => "step_mismatch",
+            Self::ExceedsLimits(_) => "component_exceeds_limits",
             Self::FuelExhausted { .. } => "fuel_exhausted",
             Self::MemoryLimitExceeded { .. } => "memory_limit_exceeded",
             Self::StackExhausted => "stack_exhausted",

@@ -48,7 +48,7 @@ use std::time::{Duration, Instant};
 
 use pixgate_policy_logic as logic;
 use serde::{Deserialize, Serialize};
-use wasmtime::component::{Component, HasSelf, Linker, Val};
+use wasmtime::component::{HasSelf, Linker, Val};
 use wasmtime::{
     Config, Enabled, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store, Trap,
 };
@@ -392,6 +392,9 @@ impl Drop for Sandbox {
 }
 
 const EPOCH_TICK: Duration = Duration::from_millis(2);
+/// The compiled-component cache's bound unless [`Sandbox::with_cache_limit`] sets another.
+pub const DEFAULT_CACHE_BYTES: u64 = 1 << 30;
+
 /// Instances alive at once across the process; more concurrent calls wait for `Busy` retry.
 const MAX_CONCURRENT_INSTANCES: u32 = 256;
 
@@ -464,7 +467,7 @@ impl Sandbox {
                 })
                 .map_err(|e| SandboxError::Internal(e.to_string()))?;
         }
-        let cache = cache_dir.map(|dir| cache::ModuleCache::new(dir, &engine));
+        let cache = cache_dir.map(|dir| cache::ModuleCache::new(dir, &engine, DEFAULT_CACHE_BYTES));
         Ok(Self {
             engine,
             linker,
@@ -474,6 +477,21 @@ impl Sandbox {
             epoch_tick: EPOCH_TICK,
             ticker_stop,
         })
+    }
+
+    /// Bounds the compiled-component cache to `max_bytes` (least recently used go first).
+    pub fn with_cache_limit(mut self, max_bytes: u64) -> Self {
+        if let Some(cache) = &mut self.cache {
+            cache.set_max_bytes(max_bytes);
+        }
+        self
+    }
+
+    /// Drops the compiled form of a deleted version from the disk cache.
+    pub fn forget(&self, sha256: &str) {
+        if let Some(cache) = &self.cache {
+            cache.forget(sha256);
+        }
     }
 
     pub fn limits(&self) -> &Limits {
@@ -489,10 +507,9 @@ impl Sandbox {
     /// and pre-instantiates it.
     pub fn load(&self, step: Step, wasm: &[u8]) -> Result<LoadedComponent, SandboxError> {
         let sha256 = cache::sha256_hex(wasm);
-        let component = match &self.cache {
+        let (component, compiled) = match &self.cache {
             Some(cache) => cache.get_or_compile(&self.engine, &sha256, wasm)?,
-            None => Component::from_binary(&self.engine, wasm)
-                .map_err(|e| SandboxError::InvalidComponent(format!("{e:#}")))?,
+            None => (cache::compile(&self.engine, wasm)?.0, None),
         };
         let ty = component.component_type();
         if ty.get_export(&self.engine, step.export()).is_none() {
@@ -531,6 +548,10 @@ impl Sandbox {
                 PreKind::Economics(bindings::economics::EconomicsStepPre::new(pre).map_err(wrong)?)
             }
         });
+        // Only now, accepted, is its compiled form worth keeping.
+        if let (Some(cache), Some(compiled)) = (&self.cache, compiled) {
+            cache.keep(&sha256, compiled);
+        }
         Ok(LoadedComponent {
             step,
             sha256,

@@ -56,16 +56,16 @@ fn step(raw: &str) -> Result<Step, ApiError> {
 /// The same bytes again answer 200 with the same version.
 #[utoipa::path(post, path = "/components/{step}", tag = "components",
     params(("step" = String, Path, pattern = "^(policy|provider|economics)$")),
-    request_body(content = Vec<u8>, content_type = "application/wasm",
-                 description = "The component's bytes (wasm32 component model binary)"),
+    request_body(description = "The component's bytes (wasm32 component model binary)",
+                 content((Vec<u8> = "application/wasm"), (Vec<u8> = "application/octet-stream"))),
     responses(
         (status = 201, description = "Stored", body = Envelope<VersionView>),
         (status = 200, description = "These bytes were stored before", body = Envelope<VersionView>),
-        (status = 400, description = "`invalid_component`, `wrong_world` (names the missing export), `unsupported_import`", body = ErrorEnvelope),
+        (status = 400, description = "`invalid_component`, `component_exceeds_limits` (one instance would need more than the sandbox gives one), `wrong_world` (names the missing export), `unsupported_import`", body = ErrorEnvelope),
         (status = 401, body = ErrorEnvelope),
         (status = 404, description = "`unknown_step`", body = ErrorEnvelope),
-        (status = 413, description = "`component_too_large` (`PIXGATE_COMPONENT_MAX_BYTES`, default 4 MiB)", body = ErrorEnvelope),
-        (status = 415, description = "Content-Type is not application/wasm", body = ErrorEnvelope),
+        (status = 413, description = "`component_too_large` (`PIXGATE_COMPONENT_MAX_BYTES`, default 32 MiB)", body = ErrorEnvelope),
+        (status = 415, description = "Content-Type is neither application/wasm nor application/octet-stream", body = ErrorEnvelope),
     ))]
 async fn upload(
     State(state): State<Arc<AppState>>,
@@ -131,12 +131,13 @@ struct Deleted {
     deleted: bool,
 }
 
-/// Deletes a version that no store runs or shadows.
+/// Deletes a version nothing needs: no store runs, shadows or just ran it, no LIVE charge in
+/// progress holds it, and no recorded trace within the trace retention names it.
 #[utoipa::path(delete, path = "/components/{step}/{version}", tag = "components",
     params(("step" = String, Path, pattern = "^(policy|provider|economics)$"), ("version" = String, Path)),
     responses((status = 200, body = Envelope<Deleted>), (status = 401, body = ErrorEnvelope),
               (status = 404, description = "`component_not_found`, `unknown_step`", body = ErrorEnvelope),
-              (status = 409, description = "`component_in_use`, `component_bundled`", body = ErrorEnvelope)))]
+              (status = 409, description = "`component_in_use` (the message says what needs it, and until when for recorded traces), `component_bundled`", body = ErrorEnvelope)))]
 async fn delete(
     State(state): State<Arc<AppState>>,
     Path((raw_step, version)): Path<(String, String)>,
