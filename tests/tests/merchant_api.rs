@@ -824,3 +824,76 @@ async fn equivalent_bodies_replay_under_one_idempotency_key() {
         );
     }
 }
+
+/// Issue 17: a store configuration the bundled components cannot read is refused when it is
+/// written, naming the key, rather than failing every charge afterwards; on both backends.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_store_configuration_the_bundled_components_cannot_read_is_refused_when_written() {
+    for backend in backends() {
+        let server = Server::start(backend).await;
+        let key = server
+            .merchant_with_store("cfgcheck", "cfgcheck-store", "SHADOW")
+            .await;
+        let store = |config: Value| {
+            json!({"code": "cfgcheck-2", "name": "n", "merchant": "cfgcheck", "mode": "SHADOW",
+                   "config": config})
+        };
+        for (config, status, field) in [
+            (
+                json!({"routing.policy": "nope"}),
+                400,
+                "config.routing.policy",
+            ),
+            (
+                json!({"routing.max-attempts": "0"}),
+                400,
+                "config.routing.max-attempts",
+            ),
+            (
+                json!({"routing.release-classes": "D0,T+1"}),
+                400,
+                "config.routing.release-classes",
+            ),
+            (
+                json!({"limits.min-amount-centavos": "5000", "limits.max-amount-centavos": "100"}),
+                422,
+                "config.limits.min-amount-centavos",
+            ),
+        ] {
+            let (s, b) = server.admin_post("/stores", store(config.clone())).await;
+            assert_eq!(
+                (s, b["error"]["code"].as_str(), b["error"]["field"].as_str()),
+                (status, Some("invalid_store_config"), Some(field)),
+                "{backend:?} POST {config}: {b}"
+            );
+            let (s, b) = server
+                .admin_patch("/stores/cfgcheck-store", json!({"config": config}))
+                .await;
+            assert_eq!(
+                (s, b["error"]["code"].as_str(), b["error"]["field"].as_str()),
+                (status, Some("invalid_store_config"), Some(field)),
+                "{backend:?} PATCH {config}: {b}"
+            );
+        }
+        // Nothing was written: the store still charges, and the refused code is free.
+        let (s, b) = server.admin_get("/stores/cfgcheck-store").await;
+        assert_eq!((s, &b["data"]["config"]), (200, &json!({})), "{b}");
+        let (s, _) = server.admin_get("/stores/cfgcheck-2").await;
+        assert_eq!(s, 404);
+        let (s, b) = server
+            .charge(&key, "cfgcheck-1", &charge_body("cfgcheck-store"))
+            .await;
+        assert_eq!(s, 200, "{b}");
+        // Values the components read, and keys of custom components, are written.
+        let (s, b) = server
+            .admin_patch(
+                "/stores/cfgcheck-store",
+                json!({"config": {"routing.policy": "lowest-cost", "routing.release-classes": "d0, D1",
+                                  "limits.min-amount-centavos": "100",
+                                  "limits.max-amount-centavos": "100",
+                                  "mine.threshold": "whatever"}}),
+            )
+            .await;
+        assert_eq!(s, 200, "{b}");
+    }
+}
