@@ -1,29 +1,30 @@
 //! The merchant charge body, from the raw bytes to the validated charge, through the functions
 //! `POST /api/v1/payments/charge` calls in its order (host/src/http/payments.rs): the 64 KB
-//! limit, `serde_json::from_slice` into a `Value`, `canonical_json` (the legacy fingerprint),
-//! `CreatePaymentRequest::from_json`, `check_amount_as_written`, `ChargeBody::validate`.
+//! limit, `check_literals` (the amount and metadata numbers as written), `serde_json::from_slice`
+//! into a `Value`, `canonical_json` (the legacy fingerprint), `CreatePaymentRequest::from_json`,
+//! `ChargeBody::validate`.
 //!
 //! Nothing panics, and a charge that validates holds what the contract says:
 //! - its amount is exactly the number as written in the body (the last `amount` key, as the
 //!   parsed body has it), judged by an independent decimal reading of the literal: never a
 //!   rounding of it; and the amount re-renders (`brl()` reads back to the same centavos);
 //! - text fields are within their bounds without control characters, the tax id, email and
-//!   phone are in their normal forms, metadata is a JSON object of at most 16 KB;
+//!   phone are in their normal forms, metadata is a JSON object of at most 16 KB that prints
+//!   back as itself (its numbers come back as written);
 //! - the body re-serialised and sent again validates to the same charge;
 //! - `canonical_json` of any body is JSON that reads back as the same body (floats of more than
 //!   about 15 significant digits within an ulp: see `same_but_float_rounding`).
 //!
 //! The same bytes also go through the admin evaluate route's path (`POST
-//! /admin/v1/components/evaluate`, a `charge` object beside `store`): `EvaluateRequest::from_json`,
-//! `check_amount_as_written(.., true)`, `validate(store, "charge.")`, with the same checks.
+//! /admin/v1/components/evaluate`, a `charge` object beside `store`): `check_literals(.., true)`,
+//! `EvaluateRequest::from_json`, `validate(store, "charge.")`, with the same checks.
 #![no_main]
 
 use std::collections::HashMap;
 
 use libfuzzer_sys::fuzz_target;
 use pixgate::charges::request::{
-    ChargeRequest, CreatePaymentRequest, METADATA_MAX_BYTES, canonical_json,
-    check_amount_as_written,
+    ChargeRequest, CreatePaymentRequest, METADATA_MAX_BYTES, canonical_json, check_literals,
 };
 use pixgate::components::evaluate::EvaluateRequest;
 use pixgate::domain::money::{Money, brl};
@@ -40,6 +41,7 @@ fn charge(bytes: &[u8]) -> Option<ChargeRequest> {
     if bytes.len() > MAX_BODY_BYTES {
         return None; // 413
     }
+    check_literals(bytes, false).ok()?;
     let body: Value = serde_json::from_slice(bytes).ok()?;
     let legacy = canonical_json(&body);
     let again: Value = serde_json::from_str(&legacy)
@@ -49,7 +51,6 @@ fn charge(bytes: &[u8]) -> Option<ChargeRequest> {
         "canonical_json changed the body: {legacy}"
     );
     let (store, charge) = CreatePaymentRequest::from_json(body).ok()?.split();
-    check_amount_as_written(bytes, false).ok()?;
     charge.validate(store, "").ok()
 }
 
@@ -85,9 +86,9 @@ fn evaluated(bytes: &[u8]) -> Option<ChargeRequest> {
     if bytes.len() > MAX_BODY_BYTES {
         return None;
     }
+    check_literals(bytes, true).ok()?;
     let body: Value = serde_json::from_slice(bytes).ok()?;
     let request = EvaluateRequest::from_json(body).ok()?;
-    check_amount_as_written(bytes, true).ok()?;
     request.charge.validate(request.store, "charge.").ok()
 }
 
@@ -203,6 +204,12 @@ fn check(c: &ChargeRequest, literal: &str) {
         serde_json::from_str::<Value>(&c.metadata).is_ok_and(|m| m.is_object()),
         "metadata is not an object: {}",
         c.metadata
+    );
+    // Echoed as stored: every number in it prints back as itself (check_literals).
+    assert_eq!(
+        serde_json::from_str::<Value>(&c.metadata).unwrap().to_string(),
+        c.metadata,
+        "metadata does not print back as itself"
     );
     assert_eq!(c.fingerprint().len(), 64);
 }

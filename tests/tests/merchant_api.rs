@@ -824,3 +824,271 @@ async fn equivalent_bodies_replay_under_one_idempotency_key() {
         );
     }
 }
+
+/// `POST /payments/charge` with a body as written (numbers and all) and the headers given;
+/// the status, the JSON body and the body's text.
+async fn charge_raw(
+    server: &Server,
+    headers: &[(&str, &[u8])],
+    body: &str,
+) -> (u16, Value, String) {
+    let mut r = server
+        .client
+        .post(format!("{}/payments/charge", server.base))
+        .bearer_auth(&server.demo_key)
+        .header("Content-Type", "application/json")
+        .body(body.to_owned());
+    for (name, value) in headers {
+        // `header` appends: a name given twice is sent twice.
+        r = r.header(
+            *name,
+            reqwest::header::HeaderValue::from_bytes(value).unwrap(),
+        );
+    }
+    let r = r.send().await.unwrap();
+    let status = r.status().as_u16();
+    let text = r.text().await.unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::Null),
+        text,
+    )
+}
+
+/// A valid charge body with `metadata` and `amount` as written.
+fn charge_text(amount: &str, metadata: &str) -> String {
+    format!(
+        r#"{{"store": "demo-store", "amount": {amount}, "reference": "order-1",
+            "payer": {{"name": "Ana Souza", "taxId": "529.982.247-25"}}, "metadata": {metadata}}}"#
+    )
+}
+
+/// Issue 17: metadata comes back exactly as sent or is refused naming the field (never
+/// rounded, never `invalid_json`), on both backends.
+#[tokio::test(flavor = "multi_thread")]
+async fn metadata_numbers_come_back_as_sent_or_are_refused() {
+    for backend in backends() {
+        let server = Server::start(backend).await;
+        let key = |k: &'static str| [("Idempotency-Key", k.as_bytes())];
+
+        for (i, (metadata, field, says)) in [
+            (
+                r#"{"orderId": 123456789012345678901234567890}"#,
+                "metadata.orderId",
+                "beyond 64 bits",
+            ),
+            (r#"{"score": 1e400}"#, "metadata.score", "beyond the range"),
+            (
+                r#"{"cart": {"items": [1, 1.5e3]}}"#,
+                "metadata.cart.items[1]",
+                "write it as 1500.0",
+            ),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let idem = format!("meta-bad-{i}");
+            let (s, b, _) = charge_raw(
+                &server,
+                &[("Idempotency-Key", idem.as_bytes())],
+                &charge_text("10", metadata),
+            )
+            .await;
+            assert_eq!(
+                (s, b["error"]["code"].as_str(), b["error"]["field"].as_str()),
+                (400, Some("invalid_metadata"), Some(field)),
+                "{backend:?} {metadata}: {b}"
+            );
+            assert!(
+                b["error"]["message"].as_str().unwrap().contains(says),
+                "{b}"
+            );
+        }
+        let (s, b, _) =
+            charge_raw(&server, &key("amount-1e400"), &charge_text("1e400", "{}")).await;
+        assert_eq!(
+            (s, b["error"]["code"].as_str()),
+            (400, Some("invalid_amount")),
+            "{b}"
+        );
+
+        // What is accepted comes back in the same spelling, from the charge and from a read.
+        let kept = r#"{"n": 42, "neg": -7, "half": 0.5, "f": 1500.0, "tiny": 1e-7,
+                       "big": 18446744073709551615, "min": -9223372036854775808,
+                       "text": "123456789012345678901234567890"}"#;
+        let echoed = r#""metadata":{"big":18446744073709551615,"f":1500.0,"half":0.5,"min":-9223372036854775808,"n":42,"neg":-7,"text":"123456789012345678901234567890","tiny":1e-7}"#;
+        let (s, b, text) = charge_raw(&server, &key("meta-ok"), &charge_text("10", kept)).await;
+        assert_eq!(s, 200, "{b}");
+        assert!(text.contains(echoed), "{text}");
+        let id = b["data"]["paymentIntentId"].as_str().unwrap();
+        let r = server
+            .client
+            .get(format!("{}/payments/{id}", server.base))
+            .bearer_auth(&server.demo_key)
+            .send()
+            .await
+            .unwrap();
+        let read = r.text().await.unwrap();
+        assert!(read.contains(echoed), "{read}");
+        // Compared as parsed JSON: the same numbers in another layout replay.
+        let relaid = r#"{"text": "123456789012345678901234567890", "tiny": 1e-7, "neg": -7,
+                         "n": 42.0, "min": -9223372036854775808, "half": 0.5, "f": 1500.0,
+                         "big": 18446744073709551615}"#;
+        let (s, b, _) = charge_raw(&server, &key("meta-ok"), &charge_text("10.00", relaid)).await;
+        assert_eq!(
+            (s, b["data"]["idempotentReplay"].as_bool()),
+            (200, Some(true)),
+            "{b}"
+        );
+        assert_eq!(b["data"]["paymentIntentId"], id);
+    }
+}
+
+/// Issue 17: the Idempotency-Key is what the documents say (1 to 200 visible ASCII
+/// characters, spaces inside, one header), and a wrongly typed amount is refused in the
+/// merchant's terms.
+#[tokio::test(flavor = "multi_thread")]
+async fn idempotency_keys_and_type_errors_are_refused_as_documented() {
+    let server = Server::start(Backend::Sqlite).await;
+    let body = charge_body("demo-store").to_string();
+    for (headers, says) in [
+        (
+            vec![("Idempotency-Key", "chave-çaí".as_bytes())],
+            "visible ASCII",
+        ),
+        (vec![("Idempotency-Key", &b"   "[..])], "blank"),
+        (vec![("Idempotency-Key", &b" \t "[..])], "blank"),
+        (
+            vec![
+                ("Idempotency-Key", &b"k-1"[..]),
+                ("Idempotency-Key", &b"k-2"[..]),
+            ],
+            "several",
+        ),
+        (
+            vec![
+                ("Idempotency-Key", &b"k-1"[..]),
+                ("idempotency-key", &b"k-1"[..]),
+            ],
+            "several",
+        ),
+    ] {
+        let (s, b, _) = charge_raw(&server, &headers, &body).await;
+        assert_eq!(
+            (s, b["error"]["code"].as_str(), b["error"]["field"].as_str()),
+            (
+                400,
+                Some("invalid_idempotency_key"),
+                Some("Idempotency-Key")
+            ),
+            "{headers:?}: {b}"
+        );
+        let message = b["error"]["message"].as_str().unwrap();
+        assert!(message.contains(says), "{headers:?}: {message}");
+    }
+    // Spaces inside a key are part of it.
+    let (s, b, _) = charge_raw(&server, &[("Idempotency-Key", b"order 42 / try 1")], &body).await;
+    assert_eq!(s, 200, "{b}");
+
+    let (s, b, _) = charge_raw(
+        &server,
+        &[("Idempotency-Key", b"amount-string")],
+        &charge_text("\"10\"", "{}"),
+    )
+    .await;
+    assert_eq!(
+        (s, b["error"]["code"].as_str(), b["error"]["field"].as_str()),
+        (400, Some("invalid_amount"), Some("amount")),
+        "{b}"
+    );
+    assert_eq!(
+        b["error"]["message"],
+        "`amount` must be a JSON number in reais with at most two decimals, such as 129.9, not \
+         a string"
+    );
+    let (_, b, _) = charge_raw(
+        &server,
+        &[("Idempotency-Key", b"reference-number")],
+        &charge_body("demo-store")
+            .to_string()
+            .replace("\"order-10042\"", "42"),
+    )
+    .await;
+    assert_eq!(
+        b["error"]["message"],
+        "`reference` must be a string, not a number"
+    );
+}
+
+/// Issue 17: a store configuration the bundled components cannot read is refused when it is
+/// written, naming the key, rather than failing every charge afterwards; on both backends.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_store_configuration_the_bundled_components_cannot_read_is_refused_when_written() {
+    for backend in backends() {
+        let server = Server::start(backend).await;
+        let key = server
+            .merchant_with_store("cfgcheck", "cfgcheck-store", "SHADOW")
+            .await;
+        let store = |config: Value| {
+            json!({"code": "cfgcheck-2", "name": "n", "merchant": "cfgcheck", "mode": "SHADOW",
+                   "config": config})
+        };
+        for (config, status, field) in [
+            (
+                json!({"routing.policy": "nope"}),
+                400,
+                "config.routing.policy",
+            ),
+            (
+                json!({"routing.max-attempts": "0"}),
+                400,
+                "config.routing.max-attempts",
+            ),
+            (
+                json!({"routing.release-classes": "D0,T+1"}),
+                400,
+                "config.routing.release-classes",
+            ),
+            (
+                json!({"limits.min-amount-centavos": "5000", "limits.max-amount-centavos": "100"}),
+                422,
+                "config.limits.min-amount-centavos",
+            ),
+        ] {
+            let (s, b) = server.admin_post("/stores", store(config.clone())).await;
+            assert_eq!(
+                (s, b["error"]["code"].as_str(), b["error"]["field"].as_str()),
+                (status, Some("invalid_store_config"), Some(field)),
+                "{backend:?} POST {config}: {b}"
+            );
+            let (s, b) = server
+                .admin_patch("/stores/cfgcheck-store", json!({"config": config}))
+                .await;
+            assert_eq!(
+                (s, b["error"]["code"].as_str(), b["error"]["field"].as_str()),
+                (status, Some("invalid_store_config"), Some(field)),
+                "{backend:?} PATCH {config}: {b}"
+            );
+        }
+        // Nothing was written: the store still charges, and the refused code is free.
+        let (s, b) = server.admin_get("/stores/cfgcheck-store").await;
+        assert_eq!((s, &b["data"]["config"]), (200, &json!({})), "{b}");
+        let (s, _) = server.admin_get("/stores/cfgcheck-2").await;
+        assert_eq!(s, 404);
+        let (s, b) = server
+            .charge(&key, "cfgcheck-1", &charge_body("cfgcheck-store"))
+            .await;
+        assert_eq!(s, 200, "{b}");
+        // Values the components read, and keys of custom components, are written.
+        let (s, b) = server
+            .admin_patch(
+                "/stores/cfgcheck-store",
+                json!({"config": {"routing.policy": "lowest-cost", "routing.release-classes": "d0, D1",
+                                  "limits.min-amount-centavos": "100",
+                                  "limits.max-amount-centavos": "100",
+                                  "mine.threshold": "whatever"}}),
+            )
+            .await;
+        assert_eq!(s, 200, "{b}");
+    }
+}

@@ -85,6 +85,65 @@ async fn a_second_server_on_the_same_sqlite_file_stops_at_start() {
     assert_eq!(status, 200);
 }
 
+/// Issue 17: a live setting out of range, or a public URL PSPs could not post to, stops the
+/// start with a message naming it, as every other bad setting does (it used to be raised to
+/// the minimum, or taken as given, without a word).
+#[test]
+fn bad_live_settings_stop_the_start_and_say_why() {
+    for (variable, value, says) in [
+        ("PIXGATE_LIVE_LEASE", "0s", "--live-lease"),
+        ("PIXGATE_LIVE_LEASE", "500ms", "must be at least 1s"),
+        ("PIXGATE_RECONCILE_INTERVAL", "0s", "must be at least 100ms"),
+        (
+            "PIXGATE_PUBLIC_URL",
+            "ftp://pix.example.com",
+            "--public-url",
+        ),
+        (
+            "PIXGATE_PUBLIC_URL",
+            "ftp://pix.example.com",
+            "http:// or https://",
+        ),
+        (
+            "PIXGATE_PUBLIC_URL",
+            "pix.example.com",
+            "http:// or https://",
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = std::process::Command::new(pixgate_e2e::pixgate_bin())
+            .arg("serve")
+            .env_clear()
+            .env("PIXGATE_DATA_DIR", dir.path())
+            .env("PIXGATE_LISTEN", "127.0.0.1:0")
+            .env("PIXGATE_ADMIN_LISTEN", "127.0.0.1:0")
+            .env(variable, value)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // A server that accepted the setting would serve on: stop it and fail.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while child.try_wait().unwrap().is_none() {
+            if std::time::Instant::now() > deadline {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("{variable}={value}: pixgate started and kept serving");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{variable}={value} started");
+        assert!(stderr.contains(says), "{variable}={value}: {stderr}");
+        // It stopped before opening anything.
+        assert!(
+            !dir.path().join("pixgate.db").exists(),
+            "{variable}={value}"
+        );
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn health_readiness_and_metrics_are_on_the_admin_listener() {
     for backend in backends() {

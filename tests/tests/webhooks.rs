@@ -267,6 +267,68 @@ async fn endpoints_are_created_listed_and_revoked_as_the_contract_says() {
     }
 }
 
+/// Issue 17: punycode and `--` host names, a Unicode name (stored in ASCII), the scheme in any
+/// case, port 0. Creation only: these hosts are public names, and nothing is ever sent to them
+/// (the merchant has no charge and no test is asked for).
+#[tokio::test(flavor = "multi_thread")]
+async fn endpoint_urls_take_idna_host_names_and_any_scheme_case() {
+    for backend in backends() {
+        let server = start(backend, Vec::new()).await;
+        let key = merchant(&server, "acai").await;
+        for (sent, stored) in [
+            (
+                "https://xn--aa-4iaz.com.br/webhooks",
+                "https://xn--aa-4iaz.com.br/webhooks",
+            ),
+            (
+                "https://loja--pix.example/hooks",
+                "https://loja--pix.example/hooks",
+            ),
+            (
+                "HTTPS://Shop.Example.com:8443/pix",
+                "https://shop.example.com:8443/pix",
+            ),
+        ] {
+            let (s, b) = server.create_endpoint(&key, sent, None).await;
+            assert_eq!(s, 201, "{sent}: {b}");
+            assert_eq!(b["data"]["endpointUrl"], stored, "{sent}");
+            let listed = server
+                .listed_endpoint(&key, b["data"]["endpointId"].as_str().unwrap())
+                .await;
+            assert_eq!(listed["endpointUrl"], stored, "{sent}");
+        }
+        // The same host in Unicode is the same endpoint: stored in ASCII, so a duplicate.
+        let (s, b) = server
+            .create_endpoint(&key, "https://açaí.com.br/webhooks", None)
+            .await;
+        assert_eq!(
+            (s, b["error"]["code"].as_str()),
+            (409, Some("duplicate_endpoint")),
+            "{b}"
+        );
+        let (s, b) = server
+            .create_endpoint(&key, "https://AÇAÍ.com.br/outro", None)
+            .await;
+        assert_eq!(s, 201, "{b}");
+        assert_eq!(b["data"]["endpointUrl"], "https://xn--aa-4iaz.com.br/outro");
+
+        for refused in [
+            "https://shop.example.com:0/pix",
+            "https://shop.example.com:00/pix",
+            "https://xn--zz.example/",
+            "https://-shop.example/",
+            "https://１２７.０.０.１/",
+        ] {
+            let (s, b) = server.create_endpoint(&key, refused, None).await;
+            assert_eq!(
+                (s, b["error"]["code"].as_str(), b["error"]["field"].as_str()),
+                (400, Some("invalid_endpoint_url"), Some("endpointUrl")),
+                "{refused}: {b}"
+            );
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_openapi_document_describes_every_webhook_route() {
     let ca = TestCa::new();

@@ -2,6 +2,8 @@
 //! generated from) and as the service uses it: [`ChargeRequest`], built only by validation,
 //! whose fields are the domain's checked newtypes.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
@@ -50,6 +52,45 @@ pub const TEXT_PATTERN: &str = r"^[^\u0000-\u001F\u007F-\u009F]*$";
 /// The only currency.
 pub const CURRENCY_PATTERN: &str = "^BRL$";
 
+/// The charge's `amount` as the body carries it: a JSON number of reais. A type of its own
+/// so that another type is refused in the merchant's terms, not serde's (`expected f64`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Reais(pub f64);
+
+impl<'de> Deserialize<'de> for Reais {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Reais;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON number in reais with at most two decimals, such as 129.9")
+            }
+
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Reais, E> {
+                Ok(Reais(v))
+            }
+
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Reais, E> {
+                Ok(Reais(v as f64))
+            }
+
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Reais, E> {
+                Ok(Reais(v as f64))
+            }
+        }
+
+        deserializer.deserialize_f64(Visitor)
+    }
+}
+
+impl Serialize for Reais {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_f64(self.0)
+    }
+}
+
 /// Writes a charge body type: the fields every charge has, after the `$extra` ones. The
 /// merchant route's body has `store` in front; the admin evaluate route's has not, and a
 /// macro keeps the two from drifting apart.
@@ -61,8 +102,8 @@ macro_rules! charge_body {
         pub struct $name {
             $($extra)*
             /// Amount in BRL: at least 0.01, at most 100000000.00, at most two decimals.
-            #[schema(minimum = 0.01, maximum = 100000000.0, multiple_of = 0.01, example = 129.9)]
-            pub amount: f64,
+            #[schema(value_type = f64, minimum = 0.01, maximum = 100000000.0, multiple_of = 0.01, example = 129.9)]
+            pub amount: Reais,
             /// Only `BRL`, the default (also when `null`).
             #[schema(pattern = "^BRL$", example = "BRL")]
             pub currency: Option<String>,
@@ -73,8 +114,13 @@ macro_rules! charge_body {
             #[schema(max_length = 200, pattern = r"^[^\u0000-\u001F\u007F-\u009F]*$")]
             pub description: Option<String>,
             pub payer: Payer,
-            /// Free-form object of at most 16 KB (as compact JSON); echoed in webhooks. Never
-            /// secrets. `null` is the same as absent.
+            /// Free-form object of at most 16 KB (as compact JSON); echoed in the intent and in
+            /// webhooks exactly as sent (whitespace aside). Never secrets. `null` is the same as
+            /// absent. A number must come back as written: an integer within 64 bits, or a
+            /// decimal in the shortest form that reads back as the same double (`0.5`,
+            /// `1500.0`, `1e+16`); others (`123456789012345678901234567890`, `1e400`, `1.5e3`,
+            /// `1.10`) are refused with `invalid_metadata` naming the field. Send such values
+            /// as strings.
             #[schema(value_type = Option<Object>)]
             pub metadata: Option<Map<String, Value>>,
         }
@@ -127,15 +173,23 @@ impl CreatePaymentRequest {
     }
 }
 
-/// Judges the amount on the number as written in the raw body (`amount`, or `charge.amount`
-/// when `nested`): a literal with more than two decimals is refused even when its nearest
-/// double has two (`129.899999999999999`). Anything else about the amount (type, range) is
-/// left to [`ChargeBody::validate`], which sees the parsed value.
-pub fn check_amount_as_written(body: &[u8], nested: bool) -> Result<(), Invalid> {
+/// Judges the numbers of a charge body as written (the top level's, or `charge`'s when
+/// `nested`), before the body is parsed into values, which would round them:
+///
+/// - `amount` by its literal: one with more than two decimals is refused even when its
+///   nearest double has two (`129.899999999999999`), and one beyond any double (`1e400`)
+///   is `invalid_amount`, not a body that fails to parse. Another type is left to
+///   [`ChargeBody::validate`].
+/// - every number inside `metadata` must come back exactly as written, since metadata is
+///   echoed (in the intent and in webhooks) and never silently changed: see
+///   [`check_metadata_number`].
+///
+/// A body that is not a JSON object is left to the parser's own error.
+pub fn check_literals(body: &[u8], nested: bool) -> Result<(), Invalid> {
     use serde_json::value::RawValue;
-    // A map keeps the last of repeated keys, as the parsed body does: the literal judged is
-    // the one that is charged.
-    fn fields(bytes: &[u8]) -> Option<std::collections::BTreeMap<String, &RawValue>> {
+    // A map keeps the last of repeated keys, as the parsed body does: the literals judged are
+    // the ones that are kept.
+    fn fields(bytes: &[u8]) -> Option<BTreeMap<String, &RawValue>> {
         serde_json::from_slice(bytes).ok()
     }
     let mut object = fields(body);
@@ -144,21 +198,90 @@ pub fn check_amount_as_written(body: &[u8], nested: bool) -> Result<(), Invalid>
             .and_then(|o| o.get("charge").copied())
             .and_then(|charge| fields(charge.get().as_bytes()));
     }
-    let literal = object.and_then(|o| o.get("amount").copied());
-    let Some(literal) = literal.map(|l| l.get()) else {
+    let Some(object) = object else {
         return Ok(());
     };
-    if !literal.starts_with(|c: char| c == '-' || c.is_ascii_digit()) {
+    let prefix = if nested { "charge." } else { "" };
+    if let Some(literal) = object.get("amount").map(|l| l.get())
+        && literal.starts_with(|c: char| c == '-' || c.is_ascii_digit())
+    {
+        Money::from_brl_literal(literal).map_err(|e| {
+            Invalid::new("invalid_amount", &format!("{prefix}amount"), amount_rule(e))
+        })?;
+    }
+    if let Some(metadata) = object.get("metadata") {
+        check_metadata_numbers(metadata, &format!("{prefix}metadata"))?;
+    }
+    Ok(())
+}
+
+/// What an amount breaks, as the merchant is told.
+fn amount_rule(e: MoneyError) -> &'static str {
+    match e {
+        MoneyError::NotFinite => "`amount` is not a usable number",
+        MoneyError::TooManyDecimals => "`amount` must have at most two decimals",
+        MoneyError::BelowMinimum => "`amount` must be at least 0.01",
+        MoneyError::AboveMaximum => "`amount` must be at most 100000000.00",
+    }
+}
+
+/// Walks a metadata value as written and judges each number in it.
+fn check_metadata_numbers(value: &serde_json::value::RawValue, path: &str) -> Result<(), Invalid> {
+    use serde_json::value::RawValue;
+    let text = value.get();
+    match text.as_bytes().first() {
+        Some(b'{') => {
+            // Parsed once already as part of the body, so this cannot fail; the depth is the
+            // parser's bound (128).
+            let members: BTreeMap<String, &RawValue> =
+                serde_json::from_str(text).unwrap_or_default();
+            for (key, member) in members {
+                check_metadata_numbers(member, &format!("{path}.{key}"))?;
+            }
+        }
+        Some(b'[') => {
+            let items: Vec<&RawValue> = serde_json::from_str(text).unwrap_or_default();
+            for (i, item) in items.into_iter().enumerate() {
+                check_metadata_numbers(item, &format!("{path}[{i}]"))?;
+            }
+        }
+        Some(b'-' | b'0'..=b'9') => check_metadata_number(text, path)?,
+        _ => {}
+    }
+    Ok(())
+}
+
+/// A number of metadata is kept only if it comes back as written: pixgate holds it as a
+/// 64-bit integer or double and writes it in the shortest form that reads back the same (what
+/// serde_json prints). So `42`, `-7`, `0.5`, `1500.0` and `1e+16` are kept; an integer beyond
+/// 64 bits, a number beyond a double (`1e400`), and a literal that would come back spelled
+/// otherwise (`1.5e3` as `1500.0`, `1.10` as `1.1`, `-0` as `-0.0`) are refused with
+/// `invalid_metadata`, saying how to send them (a string keeps any text exactly).
+fn check_metadata_number(literal: &str, path: &str) -> Result<(), Invalid> {
+    let echoed = serde_json::from_str::<Value>(literal)
+        .ok()
+        .map(|v| v.to_string());
+    if echoed.as_deref() == Some(literal) {
         return Ok(());
     }
-    match Money::from_brl_literal(literal) {
-        Err(MoneyError::TooManyDecimals) => Err(Invalid::new(
-            "invalid_amount",
-            if nested { "charge.amount" } else { "amount" },
-            "`amount` must have at most two decimals",
-        )),
-        _ => Ok(()),
-    }
+    let integer = !literal.contains(['.', 'e', 'E']);
+    let message = match echoed {
+        _ if integer && literal.parse::<i64>().is_err() && literal.parse::<u64>().is_err() => {
+            format!(
+                "`{path}` is {literal}, an integer beyond 64 bits, which would not come back \
+                 exactly; send it as a string"
+            )
+        }
+        None => format!(
+            "`{path}` is {literal}, beyond the range of a 64-bit floating-point number; send \
+             it as a string"
+        ),
+        Some(echoed) => format!(
+            "`{path}` is written {literal} but would come back as {echoed}; write it as \
+             {echoed}, or send it as a string"
+        ),
+    };
+    Err(Invalid::new("invalid_metadata", path, message))
 }
 
 /// The codes of type errors in a charge body, per field.
@@ -229,15 +352,8 @@ impl ChargeBody {
                 "`store` is not a store code",
             ));
         }
-        let amount = Money::from_brl(self.amount).map_err(|e| {
-            let message = match e {
-                MoneyError::NotFinite => "`amount` is not a usable number",
-                MoneyError::TooManyDecimals => "`amount` must have at most two decimals",
-                MoneyError::BelowMinimum => "`amount` must be at least 0.01",
-                MoneyError::AboveMaximum => "`amount` must be at most 100000000.00",
-            };
-            Invalid::new("invalid_amount", &f("amount"), message)
-        })?;
+        let amount = Money::from_brl(self.amount.0)
+            .map_err(|e| Invalid::new("invalid_amount", &f("amount"), amount_rule(e)))?;
         if let Some(currency) = &self.currency
             && currency != "BRL"
         {
@@ -553,6 +669,108 @@ mod tests {
         );
         let e = invalid(json!(["demo-store", 1.0, null, "r", null, {"name": "a", "taxId": "1"}]));
         assert_eq!(e.code, "invalid_request");
+    }
+
+    /// Issue 17: metadata comes back as sent or is refused, naming the field.
+    #[test]
+    fn metadata_numbers_come_back_as_written_or_are_refused() {
+        let body = |metadata: &str| {
+            format!(
+                r#"{{"store": "s", "amount": 1, "reference": "r",
+                    "payer": {{"name": "Ana", "taxId": "52998224725"}}, "metadata": {metadata}}}"#
+            )
+        };
+        let kept = r#"{"n": 42, "neg": -7, "half": 0.5, "f": 1500.0, "tiny": 1e-7, "big": 1e+16,
+            "u": 18446744073709551615, "i": -9223372036854775808, "z": 0, "s": "1e400",
+            "deep": [{"a": [1, 2.25]}], "t": true, "null": null}"#;
+        check_literals(body(kept).as_bytes(), false).unwrap();
+        let parsed: Value = serde_json::from_str(&body(kept)).unwrap();
+        let stored = valid(parsed).metadata;
+        assert_eq!(
+            stored,
+            r#"{"big":1e+16,"deep":[{"a":[1,2.25]}],"f":1500.0,"half":0.5,"i":-9223372036854775808,"n":42,"neg":-7,"null":null,"s":"1e400","t":true,"tiny":1e-7,"u":18446744073709551615,"z":0}"#
+        );
+
+        for (metadata, field, says) in [
+            (
+                r#"{"id": 123456789012345678901234567890}"#,
+                "metadata.id",
+                "beyond 64 bits",
+            ),
+            (r#"{"x": 1e400}"#, "metadata.x", "beyond the range"),
+            (r#"{"x": -1e400}"#, "metadata.x", "beyond the range"),
+            (
+                r#"{"a": {"b": [0, 1.5e3]}}"#,
+                "metadata.a.b[1]",
+                "write it as 1500.0",
+            ),
+            (r#"{"x": 1.10}"#, "metadata.x", "come back as 1.1"),
+            (r#"{"x": 1e16}"#, "metadata.x", "come back as 1e+16"),
+            (r#"{"x": -0}"#, "metadata.x", "come back as -0.0"),
+            (
+                r#"{"x": 18446744073709551616}"#,
+                "metadata.x",
+                "beyond 64 bits",
+            ),
+            (r#"{"x": 1e-400}"#, "metadata.x", "come back as 0.0"),
+        ] {
+            let e = check_literals(body(metadata).as_bytes(), false).unwrap_err();
+            assert_eq!(
+                (e.code, e.field.as_deref()),
+                ("invalid_metadata", Some(field)),
+                "{metadata}"
+            );
+            assert!(e.message.contains(says), "{metadata}: {}", e.message);
+        }
+        // The last of repeated keys is the one kept, and judged.
+        check_literals(body(r#"{"x": 1e400, "x": 1}"#).as_bytes(), false).unwrap();
+        assert!(check_literals(body(r#"{"x": 1, "x": 1e400}"#).as_bytes(), false).is_err());
+        // The evaluate route's body: `charge.metadata`.
+        let nested = format!(r#"{{"store": "s", "charge": {}}}"#, body(r#"{"x": 1e400}"#));
+        let e = check_literals(nested.as_bytes(), true).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("charge.metadata.x"));
+        // What is not an object is the parser's to refuse.
+        check_literals(b"[1e400]", false).unwrap();
+        check_literals(b"{\"metadata\": ", false).unwrap();
+    }
+
+    /// Issue 17: an amount no double holds is `invalid_amount`, not `invalid_json`, and a
+    /// string amount is refused in the merchant's terms.
+    #[test]
+    fn amounts_are_judged_as_written_and_refused_in_plain_words() {
+        let with_amount = |amount: &str| {
+            format!(
+                r#"{{"store": "s", "amount": {amount}, "reference": "r",
+                    "payer": {{"name": "Ana", "taxId": "52998224725"}}}}"#
+            )
+        };
+        for (amount, says) in [
+            ("1e400", "at most 100000000.00"),
+            ("129.899999999999999", "at most two decimals"),
+            ("-1", "at least 0.01"),
+            ("0", "at least 0.01"),
+        ] {
+            let e = check_literals(with_amount(amount).as_bytes(), false).unwrap_err();
+            assert_eq!(
+                (e.code, e.field.as_deref()),
+                ("invalid_amount", Some("amount"))
+            );
+            assert!(e.message.contains(says), "{amount}: {}", e.message);
+        }
+        check_literals(with_amount("1.299e2").as_bytes(), false).unwrap();
+        check_literals(with_amount("\"10\"").as_bytes(), false).unwrap();
+        let mut b = body();
+        b["amount"] = json!("10");
+        let e = invalid(b);
+        assert_eq!(
+            (e.code, e.field.as_deref()),
+            ("invalid_amount", Some("amount"))
+        );
+        assert_eq!(
+            e.message,
+            "`amount` must be a JSON number in reais with at most two decimals, such as \
+             129.9, not a string"
+        );
     }
 
     #[test]

@@ -77,13 +77,72 @@ pub fn from_json<T: DeserializeOwned>(
             .find(|(p, _)| *p == path)
             .map(|(_, code)| *code)
             .unwrap_or("invalid_field");
-        let expected = inner.rsplit("expected ").next().unwrap_or("another type");
-        Invalid::new(
-            code,
-            &path,
-            format!("`{path}` has the wrong type: expected {expected}"),
-        )
+        Invalid::new(code, &path, format!("`{path}` {}", in_plain_words(&inner)))
     })
+}
+
+/// serde's complaint about a value (`invalid type: string "10", expected f64`) in the API's
+/// terms (`must be a number, not a string`): clients read JSON, not Rust types.
+fn in_plain_words(serde_message: &str) -> String {
+    if let Some(rest) = serde_message.strip_prefix("unknown variant ")
+        && let Some((got, expected)) = rest.split_once(", expected ")
+    {
+        return format!("must be {expected}; got {got}");
+    }
+    let (kind, rest) = match serde_message.split_once(": ") {
+        Some((kind @ ("invalid type" | "invalid value" | "invalid length"), rest)) => (kind, rest),
+        _ => return format!("is not valid: {serde_message}"),
+    };
+    let Some((got, expected)) = rest.rsplit_once(", expected ") else {
+        return format!("is not valid: {serde_message}");
+    };
+    let expected = plain_expected(expected);
+    match kind {
+        "invalid type" => format!("must be {expected}, not {}", plain_kind(got)),
+        // A value of the right type out of range: `integer `-1``, `floating point `1.5``.
+        _ => match got.split_once('`') {
+            Some((_, value)) => format!("must be {expected}; got {}", value.trim_end_matches('`')),
+            None => format!("must be {expected}"),
+        },
+    }
+}
+
+/// What serde says a type expects, for a JSON client.
+fn plain_expected(expected: &str) -> String {
+    let range = |min: &str, max: &str| format!("a whole number from {min} to {max}");
+    match expected {
+        "f32" | "f64" => "a number".into(),
+        "u8" => range("0", "255"),
+        "u16" => range("0", "65535"),
+        "u32" => range("0", "4294967295"),
+        "u64" | "usize" => range("0", "18446744073709551615"),
+        "i8" => range("-128", "127"),
+        "i16" => range("-32768", "32767"),
+        "i32" => range("-2147483648", "2147483647"),
+        "i64" | "isize" => range("-9223372036854775808", "9223372036854775807"),
+        "an integer" => "a whole number".into(),
+        "a boolean" => "true or false".into(),
+        // An enum of names: what serde_json's value says it wanted for one.
+        "a borrowed string" | "a string" | "string or map" => "a string".into(),
+        "a map" => "an object".into(),
+        "a sequence" => "an array".into(),
+        other if other.starts_with("struct ") || other.starts_with("a map ") => "an object".into(),
+        other if other.starts_with("a sequence") || other.starts_with("tuple") => "an array".into(),
+        other => other.into(),
+    }
+}
+
+/// What serde says a JSON value was (`string "10"`, `integer `5``, `map`), as a JSON kind.
+fn plain_kind(got: &str) -> &'static str {
+    match got.split([' ', '`', '"']).next().unwrap_or_default() {
+        "string" => "a string",
+        "integer" | "floating" => "a number",
+        "boolean" => "true or false",
+        "map" => "an object",
+        "sequence" => "an array",
+        "null" | "unit" => "null",
+        _ => "another kind of value",
+    }
 }
 
 fn quoted<'a>(message: &'a str, prefix: &str) -> Option<&'a str> {
@@ -194,6 +253,106 @@ impl serde::Serialize for Integer {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    #[allow(dead_code)] // only deserialised
+    struct Typed {
+        rate: Option<f64>,
+        count: Option<u32>,
+        offset: Option<i64>,
+        flag: Option<bool>,
+        name: Option<String>,
+        list: Option<Vec<String>>,
+        inner: Option<Inner>,
+        whole: Option<super::Integer>,
+        mode: Option<Mode>,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Inner {
+        a: u8,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    enum Mode {
+        #[serde(rename = "SHADOW")]
+        Shadow,
+        #[serde(rename = "LIVE")]
+        Live,
+    }
+
+    /// Issue 17: no Rust type names (`f64`, `u32`, `struct Inner`) in a refusal.
+    #[test]
+    fn type_errors_are_told_in_json_terms() {
+        for (body, message) in [
+            (
+                json!({"rate": "10"}),
+                "`rate` must be a number, not a string",
+            ),
+            (
+                json!({"count": -1}),
+                "`count` must be a whole number from 0 to 4294967295; got -1",
+            ),
+            (
+                json!({"count": 1.5}),
+                "`count` must be a whole number from 0 to 4294967295, not a number",
+            ),
+            (
+                json!({"offset": "x"}),
+                "`offset` must be a whole number from -9223372036854775808 to \
+                 9223372036854775807, not a string",
+            ),
+            (
+                json!({"flag": 1}),
+                "`flag` must be true or false, not a number",
+            ),
+            (
+                json!({"name": {}}),
+                "`name` must be a string, not an object",
+            ),
+            (
+                json!({"list": "a"}),
+                "`list` must be an array, not a string",
+            ),
+            (
+                json!({"list": [1]}),
+                "`list[0]` must be a string, not a number",
+            ),
+            (
+                json!({"inner": 5}),
+                "`inner` must be an object, not a number",
+            ),
+            (
+                json!({"whole": 1.5}),
+                "`whole` must be a whole number; got 1.5",
+            ),
+            (
+                json!({"mode": "TEST"}),
+                "`mode` must be `SHADOW` or `LIVE`; got `TEST`",
+            ),
+            (json!({"mode": 1}), "`mode` must be a string, not a number"),
+        ] {
+            let e = super::from_json::<Typed>(body.clone(), &[]).unwrap_err();
+            assert_eq!(e.code, "invalid_field", "{body}");
+            assert_eq!(e.message, message, "{body}");
+            for jargon in [
+                "f64",
+                "u32",
+                "i64",
+                "u8",
+                "struct",
+                "map",
+                "sequence",
+                "invalid type",
+            ] {
+                assert!(!e.message.contains(jargon), "{body}: {}", e.message);
+            }
+        }
+    }
+
     #[test]
     fn integers_are_read_whatever_their_notation() {
         let read = |text: &str| serde_json::from_str::<super::Integer>(text).map(|i| i.0);

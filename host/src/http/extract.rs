@@ -1,7 +1,6 @@
 //! The JSON body extractor: `application/json` only, at most 64 KB, parsed into a
 //! `serde_json::Value`, with errors in the envelope; and helpers to read it.
 
-use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use axum::http::header;
 use serde::de::DeserializeOwned;
@@ -19,7 +18,7 @@ impl<S: Send + Sync> FromRequest<S> for JsonBody {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, _: &S) -> Result<Self, ApiError> {
-        Self::read_with_bytes(request).await.map(|(v, _)| Self(v))
+        Self::read(request).await.map(Self)
     }
 }
 
@@ -27,11 +26,16 @@ impl JsonBody {
     /// Reads the body of a request whose other checks (scope, headers) ran first: a handler
     /// takes the whole `Request` last and calls this when it is ready for the body.
     pub async fn read(request: Request) -> Result<Value, ApiError> {
-        Self::read_with_bytes(request).await.map(|(v, _)| v)
+        Self::read_checked(request, |_| Ok(())).await
     }
 
-    /// [`JsonBody::read`], also giving the bytes as sent (for a check on a literal).
-    pub async fn read_with_bytes(request: Request) -> Result<(Value, Bytes), ApiError> {
+    /// [`JsonBody::read`], with `literals` judging the bytes as sent before they are parsed:
+    /// parsing rounds numbers to doubles, and fails the whole body on one no double holds
+    /// (`1e400`), where a route has a better answer naming the field.
+    pub async fn read_checked(
+        request: Request,
+        literals: impl FnOnce(&[u8]) -> Result<(), ApiError>,
+    ) -> Result<Value, ApiError> {
         let is_json = request
             .headers()
             .get(header::CONTENT_TYPE)
@@ -63,6 +67,7 @@ impl JsonBody {
         if bytes.len() > MAX_BODY_BYTES {
             return Err(ApiError::PayloadTooLarge(MAX_BODY_BYTES));
         }
+        literals(&bytes)?;
         let value = serde_json::from_slice(&bytes).map_err(|e| ApiError::Invalid {
             code: "invalid_json",
             message: format!("the body is not valid JSON: {e}"),
@@ -80,7 +85,7 @@ impl JsonBody {
                 field: Some(field),
             });
         }
-        Ok((value, bytes))
+        Ok(value)
     }
 }
 

@@ -99,11 +99,11 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
     path = "/payments/charge",
     tag = "payments",
     params(("Idempotency-Key" = String, Header, min_length = 1, max_length = 200, pattern = "^[!-~]([ -~]{0,198}[!-~])?$",
-            description = "Stable key of one logical checkout attempt: 1 to 200 visible ASCII characters (spaces inside)")),
+            description = "Stable key of one logical checkout attempt: 1 to 200 visible ASCII characters (`!` to `~`), spaces allowed between them; one header. Anything else (blank, non-ASCII, several headers) is 400 `invalid_idempotency_key`; none is 400 `missing_idempotency_key`")),
     request_body = CreatePaymentRequest,
     responses(
         (status = 200, description = "PaymentIntent resolved (or replayed)", body = PaymentIntentEnvelope),
-        (status = 400, description = "Invalid request: payload, CPF/CNPJ, metadata, Idempotency-Key, or a store rule (e.g. `amount_above_store_limit`)", body = ErrorEnvelope),
+        (status = 400, description = "Invalid request: payload, CPF/CNPJ, metadata (`invalid_metadata` also for a number that would not come back as written), Idempotency-Key (`missing_idempotency_key`, `invalid_idempotency_key`), or a store rule (e.g. `amount_above_store_limit`)", body = ErrorEnvelope),
         (status = 401, description = "API key missing, invalid or revoked", body = ErrorEnvelope),
         (status = 403, description = "Scope or store not granted (`insufficient_scope`, `store_not_granted`), or the store's live execution is off (`live_execution_disabled`)", body = ErrorEnvelope),
         (status = 404, description = "Store not found (`store_not_found`)", body = ErrorEnvelope),
@@ -122,10 +122,12 @@ async fn charge(
     // The README's order of checks: scope, then Idempotency-Key, then the body.
     principal.require_any(&[Scope::PaymentsCreate])?;
     let key = idempotency_key(request.headers())?;
-    let (body, bytes) = JsonBody::read_with_bytes(request).await?;
+    let body = JsonBody::read_checked(request, |bytes| {
+        Ok(charges::request::check_literals(bytes, false)?)
+    })
+    .await?;
     let legacy = crypto::sha256_hex(charges::request::canonical_json(&body));
     let (store, charge) = CreatePaymentRequest::from_json(body)?.split();
-    charges::request::check_amount_as_written(&bytes, false)?;
     let request = charge.validate(store, "")?;
     let charged = charges::create(&state, &principal, &key, request, Some(&legacy)).await?;
     let status = StatusCode::from_u16(charged.status).unwrap_or(StatusCode::OK);
@@ -138,15 +140,19 @@ fn idempotency_key(headers: &HeaderMap) -> Result<IdempotencyKey, ApiError> {
         message: message.into(),
         field: Some("Idempotency-Key".into()),
     };
-    let raw = headers.get("idempotency-key").ok_or(ApiError::Invalid {
+    let mut sent = headers.get_all("idempotency-key").iter();
+    let raw = sent.next().ok_or(ApiError::Invalid {
         code: "missing_idempotency_key",
         message: "the Idempotency-Key header is required".into(),
         field: Some("Idempotency-Key".into()),
     })?;
-    let text = raw
-        .to_str()
-        .map_err(|_| invalid("the Idempotency-Key header must be visible ASCII text"))?;
-    IdempotencyKey::parse(text).map_err(invalid)
+    // Two keys name no one attempt: which one a proxy or a framework keeps is anyone's guess.
+    if sent.next().is_some() {
+        return Err(invalid(
+            "send one Idempotency-Key header; this request has several",
+        ));
+    }
+    IdempotencyKey::parse(raw.as_bytes()).map_err(invalid)
 }
 
 /// Reads a PaymentIntent: status plus routing, economics and provider summary.
@@ -172,4 +178,27 @@ async fn get_payment(
     // A malformed id (bad encoding) is as unknown as any other.
     let Path(id) = id.map_err(|_| ChargeError::IntentNotFound)?;
     Ok(Json(charges::get(&state, &principal, &id).await?))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::domain::IDEMPOTENCY_KEY_PATTERN;
+
+    /// The document states the rule `IdempotencyKey::parse` applies (a test there holds the
+    /// pattern and the parser together).
+    #[test]
+    fn the_document_states_the_idempotency_key_rule() {
+        let doc = serde_json::to_value(super::openapi()).unwrap();
+        let params = doc["paths"]["/payments/charge"]["post"]["parameters"]
+            .as_array()
+            .unwrap();
+        let header = params
+            .iter()
+            .find(|p| p["name"] == "Idempotency-Key")
+            .unwrap();
+        assert_eq!(header["in"], "header");
+        assert_eq!(header["required"], true);
+        assert_eq!(header["schema"]["pattern"], IDEMPOTENCY_KEY_PATTERN);
+        assert_eq!(header["schema"]["maxLength"], 200);
+    }
 }

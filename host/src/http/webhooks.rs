@@ -49,20 +49,35 @@ macro_rules! ls32 {
         concat!("(", h16!(), ":", h16!(), "|", ipv4!(), ")")
     };
 }
+// The characters of a host name label as sent, hyphens aside: ASCII letters and digits, and
+// the non-ASCII characters of the Basic Multilingual Plane, which IDNA maps (the UTF-16
+// surrogates left out, so ECMA-262 engines without the `u` flag read the class alike).
+macro_rules! non_ascii {
+    () => {
+        r"\u0080-\uD7FF\uE000-\uFFFF"
+    };
+}
+macro_rules! label_chars {
+    () => {
+        concat!("A-Za-z0-9", non_ascii!())
+    };
+}
 
-/// The endpoint URLs accepted, as sent: `https://`, a host, an optional port, then a path and
-/// a query of URL characters, anything else percent-encoded (and `'` in the query). Every
-/// match parses, and its normal form is at most two characters longer (the `/` of an empty
-/// path, and `1::3` written `1:0:3`), so the schema can state the rule exactly: the attribute
-/// on [`CreateEndpointRequest`] repeats this as one literal, and a test holds them together.
+/// The shape of the endpoint URLs accepted, as sent: `https://` in any case, a host, an
+/// optional port from 1 to 65535, then a path and a query of URL characters, anything else
+/// percent-encoded (and `'` in the query). A host name is only shaped here (labels of letters,
+/// digits and non-ASCII characters with hyphens inside, the last not starting with a digit,
+/// so it is not read as an IPv4 address); whether it is a valid name is the IDNA rules'
+/// call, which no pattern states ([`normalise_url`] applies them with the `url` crate). So
+/// the schema's pattern, this one repeated as a literal on [`CreateEndpointRequest`] (a test
+/// holds them together), refuses nothing the route accepts, and accepts nothing it refuses
+/// except host names that IDNA refuses.
 // One alternative of the IPv6 grammar per line.
 #[rustfmt::skip]
 const ENDPOINT_URL_PATTERN: &str = concat!(
-    "^https://(",
-    // A host name: ASCII labels of letters and digits with inner single hyphens (so no
-    // `xn--` label that might not decode), the last starting with a letter (so it is not
-    // read as an IPv4 address).
-    "([A-Za-z0-9]+(-[A-Za-z0-9]+)*[.])*[A-Za-z][A-Za-z0-9]*(-[A-Za-z0-9]+)*",
+    "^[Hh][Tt][Tt][Pp][Ss]://(",
+    "([", label_chars!(), "]+(-+[", label_chars!(), "]+)*[.])*",
+    "[A-Za-z", non_ascii!(), "][", label_chars!(), "]*(-+[", label_chars!(), "]+)*",
     "|", ipv4!(),
     // RFC 3986's IPv6address, in brackets.
     "|\\[(",
@@ -76,8 +91,8 @@ const ENDPOINT_URL_PATTERN: &str = concat!(
     "|((", h16!(), ":){0,5}", h16!(), ")?::", h16!(),
     "|((", h16!(), ":){0,6}", h16!(), ")?::",
     ")\\])",
-    // An optional port, 0 to 65535.
-    "(:([0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?",
+    // An optional port, 1 to 65535, without leading zeros (port 0 cannot be connected to).
+    "(:([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?",
     "(/([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*)?",
     "([?]([A-Za-z0-9._~!$&()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?$",
 );
@@ -85,6 +100,10 @@ const ENDPOINT_URL_PATTERN: &str = concat!(
 static ENDPOINT_URL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(ENDPOINT_URL_PATTERN).expect("ENDPOINT_URL_PATTERN")
 });
+
+/// DNS's limits on a name in ASCII (RFC 1035): a longer one can never resolve.
+const HOST_MAX_CHARS: usize = 253;
+const LABEL_MAX_CHARS: usize = 63;
 
 pub fn routes() -> OpenApiRouter<Arc<AppState>> {
     OpenApiRouter::new()
@@ -105,13 +124,21 @@ pub struct CreateEndpointRequest {
     /// At most 120 characters, no control characters (null or absent: empty).
     #[schema(max_length = 120, pattern = r"^[^\u0000-\u001F\u007F-\u009F]*$")]
     name: Option<String>,
-    /// `https://`; a host name (ASCII labels of letters and digits with inner single hyphens,
-    /// the last starting with a letter), an IPv4 address or a bracketed IPv6 address; an
-    /// optional port; then a path and a query of URL characters: percent-encode any other (and
-    /// `'` in the query). No credentials, no fragment. At most 2048 characters.
+    /// `https://` (the scheme in any case); a host name, an IPv4 address or a bracketed IPv6
+    /// address; an optional port from 1 to 65535; then a path and a query of URL characters:
+    /// percent-encode any other (and `'` in the query). No credentials, no fragment. At most
+    /// 2048 characters.
+    ///
+    /// A host name follows the IDNA rules (UTS #46, as WHATWG URL parsers apply them), which
+    /// the pattern does not state: once in ASCII, its labels are letters, digits and hyphens,
+    /// not starting or ending with a hyphen (`--` inside is fine, as in punycode's `xn--`
+    /// labels, which must decode), at most 63 characters each and 253 in all, the last
+    /// starting with a letter. A name in Unicode (`https://açaí.com.br/`) is accepted and
+    /// stored in its ASCII form (`https://xn--aa-4iaz.com.br/`), the one deliveries are sent
+    /// to; the response shows it.
     #[schema(
         max_length = 2048,
-        pattern = r"^https://(([A-Za-z0-9]+(-[A-Za-z0-9]+)*[.])*[A-Za-z][A-Za-z0-9]*(-[A-Za-z0-9]+)*|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])[.]){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])|\[(([0-9A-Fa-f]{1,4}:){6}([0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])[.]){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))|::([0-9A-Fa-f]{1,4}:){5}([0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])[.]){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))|([0-9A-Fa-f]{1,4})?::([0-9A-Fa-f]{1,4}:){4}([0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])[.]){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))|(([0-9A-Fa-f]{1,4}:)?[0-9A-Fa-f]{1,4})?::([0-9A-Fa-f]{1,4}:){3}([0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])[.]){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))|(([0-9A-Fa-f]{1,4}:){0,2}[0-9A-Fa-f]{1,4})?::([0-9A-Fa-f]{1,4}:){2}([0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])[.]){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))|(([0-9A-Fa-f]{1,4}:){0,3}[0-9A-Fa-f]{1,4})?::[0-9A-Fa-f]{1,4}:([0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])[.]){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))|(([0-9A-Fa-f]{1,4}:){0,4}[0-9A-Fa-f]{1,4})?::([0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])[.]){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))|(([0-9A-Fa-f]{1,4}:){0,5}[0-9A-Fa-f]{1,4})?::[0-9A-Fa-f]{1,4}|(([0-9A-Fa-f]{1,4}:){0,6}[0-9A-Fa-f]{1,4})?::)\])(:([0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?(/([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*)?([?]([A-Za-z0-9._~!$&()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?$"
+        pattern = r"^[Hh][Tt][Tt][Pp][Ss]://(([A-Za-z0-9\u0080-\uD7FF\uE000-\uFFFF]+(-+[A-Za-z0-9\u0080-\uD7FF\uE000-\uFFFF]+)*[.])*[A-Za-z\u0080-\uD7FF\uE000-\uFFFF][A-Za-z0-9\u0080-\uD7FF\uE000-\uFFFF]*(-+[A-Za-z0-9\u0080-\uD7FF\uE000-\uFFFF]+)*|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])[.]){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])|\[(([0-9A-Fa-f]{1,4}:){6}([0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])[.]){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))|::([0-9A-Fa-f]{1,4}:){5}([0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])[.]){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))|([0-9A-Fa-f]{1,4})?::([0-9A-Fa-f]{1,4}:){4}([0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])[.]){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))|(([0-9A-Fa-f]{1,4}:)?[0-9A-Fa-f]{1,4})?::([0-9A-Fa-f]{1,4}:){3}([0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])[.]){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))|(([0-9A-Fa-f]{1,4}:){0,2}[0-9A-Fa-f]{1,4})?::([0-9A-Fa-f]{1,4}:){2}([0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])[.]){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))|(([0-9A-Fa-f]{1,4}:){0,3}[0-9A-Fa-f]{1,4})?::[0-9A-Fa-f]{1,4}:([0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])[.]){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))|(([0-9A-Fa-f]{1,4}:){0,4}[0-9A-Fa-f]{1,4})?::([0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])[.]){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))|(([0-9A-Fa-f]{1,4}:){0,5}[0-9A-Fa-f]{1,4})?::[0-9A-Fa-f]{1,4}|(([0-9A-Fa-f]{1,4}:){0,6}[0-9A-Fa-f]{1,4})?::)\])(:([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?(/([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*)?([?]([A-Za-z0-9._~!$&()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?$"
     )]
     endpoint_url: String,
     /// Payment events to receive, repeats ignored (null or absent: all four).
@@ -372,7 +399,8 @@ async fn view(state: &AppState, e: &sql::Endpoint) -> Result<Endpoint, ApiError>
 }
 
 /// An absolute https URL with a host, without credentials or fragment, in its normal form
-/// (lower-case host, no default port), which is also what duplicates are judged on.
+/// (lower-case scheme and host, a Unicode host name in its ASCII form, no default port),
+/// which is also what duplicates are judged on and what deliveries are sent to.
 pub fn normalise_url(raw: &str) -> Result<String, ApiError> {
     let invalid = |why: &str| {
         ApiError::invalid(
@@ -392,27 +420,81 @@ pub fn normalise_url(raw: &str) -> Result<String, ApiError> {
             "`endpointUrl` must be an https:// URL",
         ));
     }
-    if !ENDPOINT_URL.is_match(raw) {
-        return Err(invalid(
-            "must be https:// with a host name of ASCII letters, digits and inner hyphens, an \
-             IP address, an optional port, and a path and query of URL characters \
-             (percent-encode the others)",
-        ));
-    }
-    if url.host_str().is_none_or(str::is_empty) {
-        return Err(invalid("must have a host"));
-    }
     if !url.username().is_empty() || url.password().is_some() {
         return Err(invalid("must not carry credentials"));
     }
     if url.fragment().is_some() {
         return Err(invalid("must not have a fragment"));
     }
-    // The pattern leaves nothing to percent-encode (see ENDPOINT_URL_PATTERN).
-    if url.as_str().len() > URL_MAX_CHARS + 2 {
-        return Err(invalid("must have at most 2048 characters once encoded"));
+    if url.port() == Some(0) {
+        return Err(invalid("must not have port 0"));
+    }
+    if !ENDPOINT_URL.is_match(raw) {
+        return Err(invalid(
+            "must be https:// with a host name, an IP address, an optional port from 1 to \
+             65535, and a path and query of URL characters (percent-encode the others)",
+        ));
+    }
+    // The pattern shaped the host; the URL parser judged it by IDNA (an `xn--` label that
+    // does not decode, a character IDNA refuses) and put a name in ASCII. What is left is
+    // what a name must be to resolve, and that a name stays a name.
+    match url.host() {
+        Some(url::Host::Domain(name)) => {
+            check_host_name(name).map_err(|why| invalid(&format!("has a host name {why}")))?
+        }
+        Some(url::Host::Ipv4(ip)) => {
+            // IDNA maps some names to an address (full-width digits): only an address written
+            // as one is taken for one. The pattern guarantees the 8 bytes of `https://`.
+            let written = raw[8..]
+                .strip_prefix(ip.to_string().as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with([':', '/', '?']));
+            if !written {
+                return Err(invalid("has a host name that stands for an IP address"));
+            }
+        }
+        Some(url::Host::Ipv6(_)) => {}
+        None => return Err(invalid("must have a host")),
     }
     Ok(url.to_string())
+}
+
+/// A host name in ASCII, as the URL parser leaves it (lower case, IDNA applied): labels of
+/// letters, digits and hyphens, not first or last, within DNS's lengths; the last starts with
+/// a letter (a top-level domain never starts with a digit).
+fn check_host_name(name: &str) -> Result<(), String> {
+    if name.len() > HOST_MAX_CHARS {
+        return Err(format!(
+            "of {} characters in ASCII; the most is {HOST_MAX_CHARS}",
+            name.len()
+        ));
+    }
+    for label in name.split('.') {
+        if label.is_empty() || label.len() > LABEL_MAX_CHARS {
+            return Err(format!(
+                "with a label of {} characters in ASCII; each must have 1 to {LABEL_MAX_CHARS}",
+                label.len()
+            ));
+        }
+        if !label
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            || label.starts_with('-')
+            || label.ends_with('-')
+        {
+            return Err(format!(
+                "with the label `{label}`; labels are letters, digits and hyphens, not first \
+                 or last"
+            ));
+        }
+    }
+    if !name
+        .rsplit('.')
+        .next()
+        .is_some_and(|tld| tld.starts_with(|c: char| c.is_ascii_alphabetic()))
+    {
+        return Err("whose last label does not start with a letter".to_owned());
+    }
+    Ok(())
 }
 
 fn parse_events(value: Option<&Value>) -> Result<Vec<String>, ApiError> {
@@ -912,23 +994,66 @@ mod tests {
             "https://shop.example.com/a b",
             "https://shop.example.com/?q='x'",
             "https://shop.example.com/%zz",
-            "https://xn--caf-dma.example/",
             "https://1.2.3.999/",
             "https://shop.example.com:65536/",
             "https://[1:2]/",
             "https://[::1%25eth0]/",
             "https://shop.example.com./",
             "https://-shop.example.com/",
+            "https://shop-.example.com/",
+            "https://a..b.example/",
+            "https://a_b.example/",
+            "https://exa%6dple.com/",
+            "https://127.1/",
+            "https://shop.1b/",
         ] {
             assert_eq!(code(refused), "invalid_endpoint_url", "{refused}");
         }
-        // Up to 2048 characters as sent, even where the normal form adds the root path.
-        let host = format!("{}.com", "a".repeat(2048 - "https://.com".len()));
+    }
+
+    /// Issue 17: punycode and `--` hosts, the scheme in any case, port 0.
+    #[test]
+    fn idna_host_names_are_judged_by_the_url_crate() {
+        let ok = |u: &str| normalise_url(u).unwrap_or_else(|e| panic!("{u}: {e}"));
+        // açaí.com.br, in punycode or in Unicode (any case): stored in ASCII.
+        for spelling in [
+            "https://xn--aa-4iaz.com.br/",
+            "https://XN--AA-4IAZ.com.br/",
+            "https://a\u{e7}a\u{ed}.com.br/",
+            "https://A\u{c7}A\u{cd}.COM.BR",
+            "https://a\u{e7}a\u{ed}\u{3002}com.br/",
+        ] {
+            assert_eq!(ok(spelling), "https://xn--aa-4iaz.com.br/", "{spelling}");
+        }
+        assert_eq!(ok("https://a--b.example/"), "https://a--b.example/");
+        assert_eq!(ok("https://ab--cd.example/x"), "https://ab--cd.example/x");
+        assert_eq!(ok("https://loja.xn--p1ai/"), "https://loja.xn--p1ai/");
         assert_eq!(
-            normalise_url(&format!("https://{host}")).unwrap(),
-            format!("https://{host}/")
+            ok("HTTPS://Shop.Example.com:8443/Hook"),
+            "https://shop.example.com:8443/Hook"
         );
-        assert!(normalise_url(&format!("https://{host}a")).is_err());
+        assert_eq!(ok("hTtPs://1.2.3.4/"), "https://1.2.3.4/");
+
+        let refused = |u: &str| {
+            let e = normalise_url(u).unwrap_err();
+            assert_eq!(e.code(), "invalid_endpoint_url", "{u}");
+            e.to_string()
+        };
+        // Labels that do not decode, or that decode to what IDNA refuses.
+        refused("https://xn--zz.example/");
+        refused("https://xn--.example/");
+        refused("https://xn--a-ecp.example/");
+        // Names that IDNA maps to what no name may be.
+        refused("https://\u{ff0d}shop.example/");
+        refused("https://\u{ff11}\u{ff12}\u{ff17}.\u{ff10}.\u{ff10}.\u{ff11}/");
+        assert!(refused(&format!("https://{}.example/", "a".repeat(64))).contains("label"));
+        assert!(refused(&format!("https://{}example/", "abcdefghi.".repeat(25))).contains("253"));
+        // Outside the Basic Multilingual Plane: refused by the pattern.
+        refused("https://\u{1f4a9}.la/");
+        // Port 0, however written, cannot be connected to.
+        assert!(refused("https://shop.example.com:0/").contains("port 0"));
+        assert!(refused("https://shop.example.com:00/").contains("port 0"));
+        refused("https://shop.example.com:0443/");
     }
 
     /// The schema repeats the pattern as a literal.
@@ -939,14 +1064,18 @@ mod tests {
         assert_eq!(request["endpointUrl"]["pattern"], ENDPOINT_URL_PATTERN);
         assert_eq!(request["endpointUrl"]["maxLength"], URL_MAX_CHARS);
         assert_eq!(request["name"]["maxLength"], NAME_MAX_CHARS);
-        // Every match parses and stays within the limit once normalised.
+        // Every match whose host IDNA accepts parses.
         for url in [
             "https://a",
             "https://a1-b2.c-d.example:8443/p/a/t/h;x=1?q=1&r=/?:@%2F",
-            "https://127.0.0.1:0/%41'()*+,;=:@!$&~._-",
+            "https://127.0.0.1:1/%41'()*+,;=:@!$&~._-",
             "https://255.255.255.255:65535",
             "https://0.0.0.0/../..",
             "https://A.EXAMPLE:443/x",
+            "HTTPS://a.example",
+            "https://a---b.example",
+            "https://xn--aa-4iaz.com.br",
+            "https://a\u{e7}a\u{ed}.com.br",
             "https://[::1]",
             "https://[::]:8443/",
             "https://[::ffff:127.0.0.1]/",

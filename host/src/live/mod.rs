@@ -45,20 +45,60 @@ impl From<sqlx::Error> for LiveError {
 /// `pixgate serve` options for live execution.
 #[derive(Debug, Clone, clap::Args)]
 pub struct LiveArgs {
-    /// The address PSPs reach this instance at; callback URLs are built from it
-    /// (default: `http://<listen>`).
-    #[arg(long, env = "PIXGATE_PUBLIC_URL")]
+    /// The address PSPs reach this instance at, an http:// or https:// URL; callback URLs are
+    /// built from it (default: `http://<listen>`).
+    #[arg(long, env = "PIXGATE_PUBLIC_URL", value_parser = parse_public_url)]
     pub public_url: Option<String>,
-    /// How often pending LIVE charges are re-read at their PSP.
+    /// How often pending LIVE charges are re-read at their PSP (at least 100ms).
     #[arg(long, env = "PIXGATE_RECONCILE_INTERVAL", default_value = "30s",
-          value_parser = humantime::parse_duration)]
+          value_parser = parse_reconcile_interval)]
     pub reconcile_interval: Duration,
     /// How long a LIVE charge in progress (its Idempotency-Key) or in settlement (the intent)
     /// is held by the instance working on it; after a crash, a retry or another instance
-    /// takes it over once this has passed. Longer than a charge's PSP attempts take.
+    /// takes it over once this has passed. Longer than a charge's PSP attempts take (at
+    /// least 1s).
     #[arg(long = "live-lease", env = "PIXGATE_LIVE_LEASE", default_value = "60s",
-          value_parser = humantime::parse_duration)]
+          value_parser = parse_lease)]
     pub lease: Duration,
+}
+
+/// A duration of at least `min`: a setting below it stops the start, like every other bad
+/// setting, rather than being raised behind the operator's back.
+fn at_least(text: &str, min: Duration, min_text: &str) -> Result<Duration, String> {
+    let d = humantime::parse_duration(text).map_err(|e| e.to_string())?;
+    if d < min {
+        return Err(format!("must be at least {min_text}"));
+    }
+    Ok(d)
+}
+
+fn parse_reconcile_interval(text: &str) -> Result<Duration, String> {
+    at_least(text, Duration::from_millis(100), "100ms")
+}
+
+/// Under a second, a lease would run out while its holder is still at the PSP, and another
+/// instance would take the charge over mid-call.
+fn parse_lease(text: &str) -> Result<Duration, String> {
+    at_least(text, Duration::from_secs(1), "1s")
+}
+
+/// `PIXGATE_PUBLIC_URL`: http or https (what PSPs post callbacks to), with a host, without
+/// credentials, query or fragment (a path is appended to it); in the `url` crate's normal
+/// form, without a trailing slash.
+fn parse_public_url(text: &str) -> Result<String, String> {
+    let shape = "must be an http:// or https:// URL with a host, and without credentials, \
+                 query or fragment";
+    let url = url::Url::parse(text).map_err(|e| format!("{shape}: {e}"))?;
+    if !matches!(url.scheme(), "http" | "https")
+        || url.host_str().is_none_or(str::is_empty)
+        || !url.username().is_empty()
+        || url.password().is_some()
+        || url.query().is_some()
+        || url.fragment().is_some()
+    {
+        return Err(shape.to_owned());
+    }
+    Ok(url.as_str().trim_end_matches('/').to_owned())
 }
 
 /// Live-execution settings at run time.
@@ -73,14 +113,13 @@ pub struct Live {
 impl Live {
     /// `listen` is the merchant listener's bound address (the default public URL).
     pub fn new(args: &LiveArgs, listen: std::net::SocketAddr) -> Self {
-        let public_url = args
-            .public_url
-            .clone()
-            .unwrap_or_else(|| format!("http://{listen}"));
         Self {
-            public_url: public_url.trim_end_matches('/').to_owned(),
-            interval: args.reconcile_interval.max(Duration::from_millis(100)),
-            lease: args.lease.max(Duration::from_secs(1)),
+            public_url: args
+                .public_url
+                .clone()
+                .unwrap_or_else(|| format!("http://{listen}")),
+            interval: args.reconcile_interval,
+            lease: args.lease,
         }
     }
 
@@ -138,4 +177,46 @@ pub fn register_callbacks(state: Arc<AppState>, codes: Option<Vec<String>>) {
             }
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 17: bad live settings stop the start instead of being quietly changed.
+    #[test]
+    fn live_settings_are_checked_not_raised() {
+        assert_eq!(parse_lease("1s"), Ok(Duration::from_secs(1)));
+        assert_eq!(parse_lease("0s"), Err("must be at least 1s".to_owned()));
+        assert_eq!(parse_lease("999ms"), Err("must be at least 1s".to_owned()));
+        assert!(parse_lease("soon").is_err());
+        assert_eq!(
+            parse_reconcile_interval("100ms"),
+            Ok(Duration::from_millis(100))
+        );
+        assert!(parse_reconcile_interval("0s").is_err());
+
+        for (given, kept) in [
+            ("https://pix.example.com", "https://pix.example.com"),
+            ("https://pix.example.com/", "https://pix.example.com"),
+            (
+                "HTTP://Pix.Example.com:8080/pixgate/",
+                "http://pix.example.com:8080/pixgate",
+            ),
+            ("http://127.0.0.1:8080", "http://127.0.0.1:8080"),
+        ] {
+            assert_eq!(parse_public_url(given).as_deref(), Ok(kept), "{given}");
+        }
+        for refused in [
+            "ftp://pix.example.com",
+            "pix.example.com",
+            "file:///tmp/x",
+            "https://u:p@pix.example.com",
+            "https://pix.example.com/?x=1",
+            "https://pix.example.com/#x",
+            "mailto:ops@example.com",
+        ] {
+            assert!(parse_public_url(refused).is_err(), "{refused}");
+        }
+    }
 }

@@ -222,12 +222,18 @@ impl Egress {
         Ok(Self { client, allow })
     }
 
-    /// Checks a URL before sending: https, and a literal IP host must pass the block (names
-    /// are checked by the resolver as they are connected to).
+    /// Checks a URL before sending: https, a port that can be connected to, and a literal IP
+    /// host must pass the block (names are checked by the resolver as they are connected to).
     pub fn check_url(&self, url: &reqwest::Url) -> Result<(), Refused> {
         if url.scheme() != "https" {
             return Err(Refused::Other(
                 "scheme_not_https: only https endpoints are delivered to".to_owned(),
+            ));
+        }
+        // Creation refuses port 0 since issue 17; an endpoint stored before says why it fails.
+        if url.port() == Some(0) {
+            return Err(Refused::Other(
+                "invalid_url: port 0 cannot be connected to".to_owned(),
             ));
         }
         let ip = match url.host() {
@@ -395,6 +401,11 @@ mod tests {
             check("http://example.com/")
                 .unwrap_err()
                 .starts_with("scheme_not_https")
+        );
+        assert!(
+            check("https://example.com:0/hook")
+                .unwrap_err()
+                .starts_with("invalid_url")
         );
         assert!(check("https://example.com/hook").is_ok());
         assert!(check("https://8.8.8.8/hook").is_ok());

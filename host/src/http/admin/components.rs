@@ -299,9 +299,11 @@ async fn evaluate(
     State(state): State<Arc<AppState>>,
     request: axum::extract::Request,
 ) -> Result<impl IntoResponse, ApiError> {
-    let (body, bytes) = JsonBody::read_with_bytes(request).await?;
+    let body = JsonBody::read_checked(request, |bytes| {
+        Ok(crate::charges::request::check_literals(bytes, true)?)
+    })
+    .await?;
     let request = EvaluateRequest::from_json(body)?;
-    crate::charges::request::check_amount_as_written(&bytes, true)?;
     Ok(ok(
         StatusCode::OK,
         evaluate::evaluate(&state, request).await?,

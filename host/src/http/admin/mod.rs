@@ -272,11 +272,16 @@ mod tests {
             VERSION_PATTERN,
             SHA256_PATTERN,
         ];
+        // The forms of the store configuration keys the bundled components read.
+        let known: Vec<&str> = known
+            .into_iter()
+            .chain(stores::BUNDLED_KEYS.iter().map(|(_, pattern, _)| *pattern))
+            .collect();
         for p in &found {
             assert!(known.contains(&p.as_str()), "unknown pattern {p}");
         }
         for k in known {
-            assert!(found.iter().any(|p| p == k), "{k} is not in the document");
+            assert!(found.iter().any(|p| *p == k), "{k} is not in the document");
         }
     }
 

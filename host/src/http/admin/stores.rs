@@ -35,14 +35,97 @@ const CONFIG_KEY_MAX_CHARS: usize = 100;
 const CONFIG_VALUE_MAX_CHARS: usize = 1000;
 const EXPIRY_SECONDS: std::ops::RangeInclusive<i64> = 60..=1_209_600;
 
-/// The `config` map's schema: [`check_config`]'s limits.
+/// A whole number as the bundled components read one (a `u64`), in at most 19 digits.
+const WHOLE: &str = "^[0-9]{1,19}$";
+/// Basis points of a whole: 0 to 10000.
+const BPS: &str = "^([0-9]{1,4}|10000)$";
+/// A release class `D0` to `D365` (`release_days`), in either case.
+macro_rules! release_class {
+    () => {
+        "[Dd]([0-9]{1,2}|[0-2][0-9]{2}|3[0-5][0-9]|36[0-5])"
+    };
+}
+
+/// The keys the bundled components read (README, "The bundled components and the store
+/// configuration they read"), each with the form of its value: a pattern the component
+/// reads without error. Checked whenever a store's configuration is written, so a value
+/// they cannot work with is refused then, naming the key, rather than failing every charge.
+/// Other keys are for custom components, which judge them themselves.
+pub(super) const BUNDLED_KEYS: &[(&str, &str, &str)] = &[
+    (
+        "routing.policy",
+        "^(auto|d0-first|lowest-cost)$",
+        "`auto`, `d0-first` or `lowest-cost`",
+    ),
+    (
+        "routing.lowest-cost-from-centavos",
+        WHOLE,
+        "a whole number of centavos",
+    ),
+    (
+        "routing.release-classes",
+        concat!("^ *", release_class!(), " *(, *", release_class!(), " *)*$"),
+        "release classes `D0` to `D365` separated by commas, such as `D0,D1`",
+    ),
+    (
+        "routing.cross-class-failover",
+        "^(true|false)$",
+        "`true` or `false`",
+    ),
+    (
+        "routing.max-attempts",
+        "^([1-9]|10)$",
+        "a whole number from 1 to 10",
+    ),
+    (
+        "routing.min-success-rate-bps",
+        BPS,
+        "basis points, 0 to 10000",
+    ),
+    ("routing.min-health-samples", WHOLE, "a whole number"),
+    (
+        "limits.min-amount-centavos",
+        WHOLE,
+        "a whole number of centavos",
+    ),
+    (
+        "limits.max-amount-centavos",
+        WHOLE,
+        "a whole number of centavos",
+    ),
+    ("economics.max-fee-bps", BPS, "basis points, 0 to 10000"),
+];
+
+static BUNDLED_KEY_PATTERNS: std::sync::LazyLock<Vec<regex::Regex>> =
+    std::sync::LazyLock::new(|| {
+        BUNDLED_KEYS
+            .iter()
+            .map(|(_, pattern, _)| regex::Regex::new(pattern).expect("BUNDLED_KEYS pattern"))
+            .collect()
+    });
+
+/// The `config` map's schema: [`check_config`]'s limits, and the form of each key the
+/// bundled components read.
 fn config_schema() -> ObjectBuilder {
-    ObjectBuilder::new()
+    let mut schema = ObjectBuilder::new()
         .schema_type(Type::Object)
         .description(Some(
             "Configuration the policy components read: at most 100 keys of 1 to 100 \
-             characters, string values of at most 1000 characters.",
-        ))
+             characters, string values of at most 1000 characters. The keys the bundled \
+             components read must hold values they can read (the patterns below); \
+             `limits.min-amount-centavos` above `limits.max-amount-centavos` is refused with \
+             422. Other keys are for custom components.",
+        ));
+    for (key, pattern, rule) in BUNDLED_KEYS {
+        schema = schema.property(
+            *key,
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .pattern(Some(*pattern))
+                .description(Some(*rule)),
+        );
+    }
+    schema
         .max_properties(Some(CONFIG_MAX_KEYS))
         .property_names(Some(
             ObjectBuilder::new()
@@ -178,6 +261,34 @@ fn check_config(config: &BTreeMap<String, String>) -> Result<(), ApiError> {
             "at most 100 keys of 1 to 100 characters, values of at most 1000",
         ));
     }
+    for ((key, _, rule), pattern) in BUNDLED_KEYS.iter().zip(BUNDLED_KEY_PATTERNS.iter()) {
+        if let Some(value) = config.get(*key)
+            && !pattern.is_match(value)
+        {
+            return Err(ApiError::invalid(
+                "invalid_store_config",
+                &format!("config.{key}"),
+                format!("store configuration `{key}` is `{value}`; it must be {rule}"),
+            ));
+        }
+    }
+    // Every charge would be refused, one way or the other: a rule between two keys, which a
+    // schema cannot state (422, as for a gateway's fee bounds).
+    let amount = |key: &str| config.get(key).and_then(|v| v.parse::<u64>().ok());
+    if let (Some(min), Some(max)) = (
+        amount("limits.min-amount-centavos"),
+        amount("limits.max-amount-centavos"),
+    ) && min > max
+    {
+        return Err(ApiError::Unprocessable {
+            code: "invalid_store_config",
+            message: format!(
+                "store configuration `limits.min-amount-centavos` ({min}) is above \
+                 `limits.max-amount-centavos` ({max}): no charge could pass"
+            ),
+            field: "config.limits.min-amount-centavos".into(),
+        });
+    }
     Ok(())
 }
 
@@ -185,10 +296,11 @@ fn check_config(config: &BTreeMap<String, String>) -> Result<(), ApiError> {
 #[utoipa::path(post, path = "/stores", tag = "admin", request_body = CreateStore,
     responses(
         (status = 201, description = "Created", body = Envelope<StoreView>),
-        (status = 400, description = "The body breaks the schema (`invalid_json`, `invalid_request`, `missing_field`, `unknown_field`, `invalid_field`, `invalid_code`, `invalid_name`, `invalid_mode`, `invalid_store_config`, `invalid_charge_expiry`); `field` names the field", body = ErrorEnvelope),
+        (status = 400, description = "The body breaks the schema (`invalid_json`, `invalid_request`, `missing_field`, `unknown_field`, `invalid_field`, `invalid_code`, `invalid_name`, `invalid_mode`, `invalid_store_config` (also a value that a key the bundled components read cannot hold, with `field` `config.<key>`), `invalid_charge_expiry`); `field` names the field", body = ErrorEnvelope),
         (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
         (status = 404, description = "No merchant with this code (`merchant_not_found`)", body = ErrorEnvelope),
         (status = 409, description = "A store with this code exists (`store_code_taken`)", body = ErrorEnvelope),
+        (status = 422, description = "`config` sets `limits.min-amount-centavos` above `limits.max-amount-centavos` (`invalid_store_config`), a rule between two keys", body = ErrorEnvelope),
         (status = 413, description = "Body over 64 KB (`payload_too_large`)", body = ErrorEnvelope),
         (status = 415, description = "Content-Type is not application/json (`unsupported_media_type`)", body = ErrorEnvelope),
     ))]
@@ -275,9 +387,10 @@ async fn get_store(
     request_body = PatchStore,
     responses(
         (status = 200, description = "The store as changed", body = Envelope<StoreView>),
-        (status = 400, description = "The body breaks the schema (`invalid_json`, `invalid_request`, `unknown_field`, `invalid_field`, `invalid_name`, `invalid_mode`, `invalid_store_config`, `invalid_charge_expiry`); `field` names the field", body = ErrorEnvelope),
+        (status = 400, description = "The body breaks the schema (`invalid_json`, `invalid_request`, `unknown_field`, `invalid_field`, `invalid_name`, `invalid_mode`, `invalid_store_config` (also a value that a key the bundled components read cannot hold, with `field` `config.<key>`), `invalid_charge_expiry`); `field` names the field", body = ErrorEnvelope),
         (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
         (status = 404, description = "No store with this code (`store_not_found`)", body = ErrorEnvelope),
+        (status = 422, description = "`config` sets `limits.min-amount-centavos` above `limits.max-amount-centavos` (`invalid_store_config`), a rule between two keys", body = ErrorEnvelope),
         (status = 413, description = "Body over 64 KB (`payload_too_large`)", body = ErrorEnvelope),
         (status = 415, description = "Content-Type is not application/json (`unsupported_media_type`)", body = ErrorEnvelope),
     ))]
@@ -358,4 +471,140 @@ async fn put_store_gateways(
     tx.commit().await?;
     state.stores.clear();
     Ok(ok(StatusCode::OK, store_view(&state, store).await?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pixgate_policy_logic as logic;
+    use serde_json::json;
+
+    /// Runs the bundled steps' logic on a store with `config`; the code of an
+    /// `invalid_store_config` refusal, if any.
+    fn bundled_refusal(key: &str, value: &str) -> Option<String> {
+        let store = json!({"code": "s", "merchant": "m", "mode": "SHADOW",
+                           "config": [{"key": key, "value": value}]});
+        let charge = json!({"amountCentavos": 10000, "currency": "BRL", "reference": "r",
+                            "payerKind": "CPF", "metadataJson": "{}",
+                            "createdAtMs": 1_795_000_000_000i64});
+        let env = json!({"nowMs": 0, "seed": 0});
+        let decision = json!({"policy": "d0-first", "eligibleReleaseClasses": [],
+                              "crossReleaseClassFailover": true, "maxAttempts": 3});
+        let policy = logic::policy::decide(
+            &serde_json::from_value(json!({"charge": charge, "store": store, "env": env})).unwrap(),
+        );
+        let provider = logic::provider::rank(
+            &serde_json::from_value(json!({"charge": charge, "store": store, "policy": decision,
+                                           "gateways": [], "env": env}))
+            .unwrap(),
+        );
+        let economics = logic::economics::evaluate(
+            &serde_json::from_value(json!({"charge": charge, "store": store, "policy": decision,
+                                           "candidates": [], "holidays": [], "env": env}))
+            .unwrap(),
+        );
+        [policy.err(), provider.err(), economics.err()]
+            .into_iter()
+            .flatten()
+            .map(|e| e.code)
+            .find(|code| code == "invalid_store_config")
+    }
+
+    /// Issue 17: a value the bundled components cannot read is refused when it is written,
+    /// and every value the documented patterns allow, they read.
+    #[test]
+    fn bundled_keys_are_checked_as_the_components_read_them() {
+        let samples: &[(&str, &[&str], &[&str])] = &[
+            (
+                "routing.policy",
+                &["auto", "d0-first", "lowest-cost"],
+                &["nope", "Auto", " auto", ""],
+            ),
+            (
+                "routing.lowest-cost-from-centavos",
+                &["0", "50000", "9999999999999999999"],
+                &["-1", "+5", "1.5", "", "99999999999999999999"],
+            ),
+            (
+                "routing.release-classes",
+                &["D0", "d1,D30", " D0 , D2 ", "D365", "D007"],
+                &["", "D0,", "T+1", "D366", "D", "D0,,D1", "D1000"],
+            ),
+            (
+                "routing.cross-class-failover",
+                &["true", "false"],
+                &["yes", "True", ""],
+            ),
+            (
+                "routing.max-attempts",
+                &["1", "10"],
+                &["0", "11", "01", "three"],
+            ),
+            (
+                "routing.min-success-rate-bps",
+                &["0", "8000", "10000"],
+                &["10001", "-1", "80%"],
+            ),
+            ("routing.min-health-samples", &["0", "20"], &["many", "-3"]),
+            (
+                "limits.min-amount-centavos",
+                &["0", "100"],
+                &["1,00", "R$1"],
+            ),
+            (
+                "limits.max-amount-centavos",
+                &["100", "10000000000"],
+                &["", " 1"],
+            ),
+            (
+                "economics.max-fee-bps",
+                &["0", "250", "10000"],
+                &["10001", "2.5"],
+            ),
+        ];
+        assert_eq!(samples.len(), BUNDLED_KEYS.len());
+        for (key, accepted, refused) in samples {
+            for value in *accepted {
+                let config = BTreeMap::from([(key.to_string(), value.to_string())]);
+                assert!(check_config(&config).is_ok(), "{key}={value}");
+                assert_eq!(bundled_refusal(key, value), None, "{key}={value}");
+            }
+            for value in *refused {
+                let config = BTreeMap::from([(key.to_string(), value.to_string())]);
+                let e = check_config(&config).unwrap_err();
+                assert_eq!(e.code(), "invalid_store_config", "{key}={value}");
+                assert!(
+                    matches!(&e, ApiError::Invalid { field: Some(f), .. } if *f == format!("config.{key}")),
+                    "{key}={value}: {e:?}"
+                );
+            }
+        }
+        // Keys of custom components are theirs to judge.
+        let custom = BTreeMap::from([("policy.lowest-cost-from".to_owned(), "soon".to_owned())]);
+        assert!(check_config(&custom).is_ok());
+
+        let limits = |min: &str, max: &str| {
+            BTreeMap::from([
+                ("limits.min-amount-centavos".to_owned(), min.to_owned()),
+                ("limits.max-amount-centavos".to_owned(), max.to_owned()),
+            ])
+        };
+        assert!(check_config(&limits("100", "100")).is_ok());
+        let e = check_config(&limits("5000", "100")).unwrap_err();
+        assert!(
+            matches!(&e, ApiError::Unprocessable { code: "invalid_store_config", field, .. }
+                if field == "config.limits.min-amount-centavos"),
+            "{e:?}"
+        );
+    }
+
+    /// The document shows each bundled key's pattern.
+    #[test]
+    fn the_document_states_the_bundled_keys() {
+        let schema = serde_json::to_value(config_schema().build()).unwrap();
+        for (key, pattern, _) in BUNDLED_KEYS {
+            assert_eq!(schema["properties"][*key]["pattern"], *pattern, "{key}");
+        }
+        assert_eq!(schema["maxProperties"], CONFIG_MAX_KEYS);
+    }
 }
