@@ -456,12 +456,18 @@ pub fn run_step<W: ChainStep>(
     run_step_keeping::<W>(sandbox, component, input).map_err(|(error, _)| error)
 }
 
+/// A step's record, or why it gave no decision with the input handed back.
+type StepResult<W> = Result<
+    StepRecord<<W as World>::Input, <W as World>::Output>,
+    (ChainError, <W as World>::Input),
+>;
+
 /// [`run_step`], handing the input back when the step gives no decision.
 fn run_step_keeping<W: ChainStep>(
     sandbox: &Sandbox,
     component: &LoadedComponent,
     input: W::Input,
-) -> Result<StepRecord<W::Input, W::Output>, (ChainError, W::Input)> {
+) -> StepResult<W> {
     let step = W::STEP;
     let run = match sandbox.run::<W>(component, &input) {
         Ok(run) => run,

@@ -9,7 +9,7 @@ use pixgate_e2e::components::{
     activate, charge, delete_once_unused, delete_version, replay, rollback, upload, upload_guest,
 };
 use pixgate_e2e::server::{Backend, Options, Server, backends, fresh_postgres_database};
-use serde_json::{Value, json};
+use serde_json::json;
 
 /// A component that imports `instances` instances of `resources` resource types each: it
 /// validates and compiles, but with enough of them one instance of it needs a context larger
@@ -23,7 +23,7 @@ fn component_with_imported_resources(instances: u32, resources: u32) -> Vec<u8> 
     let mut instance = InstanceType::new();
     for i in 0..resources {
         instance.export(
-            &format!("t{i}"),
+            format!("t{i}"),
             ComponentTypeRef::Type(TypeBounds::SubResource),
         );
     }
