@@ -14,6 +14,7 @@ use crate::db::{catalog, intents, intents::Intent, webhooks as sql};
 use crate::domain::IntentStatus;
 use crate::domain::money::brl;
 use crate::domain::time::iso8601;
+use crate::webhooks::EventType;
 
 #[derive(Debug, thiserror::Error)]
 pub enum OutboxError {
@@ -33,12 +34,12 @@ pub enum OutboxError {
 }
 
 /// The event a status emits; `SHADOW_ONLY` emits none.
-pub fn event_type(status: IntentStatus) -> Option<&'static str> {
+pub fn event_type(status: IntentStatus) -> Option<EventType> {
     match status {
-        IntentStatus::Pending => Some("payment.pending"),
-        IntentStatus::Succeeded => Some("payment.succeeded"),
-        IntentStatus::Failed => Some("payment.failed"),
-        IntentStatus::Canceled => Some("payment.canceled"),
+        IntentStatus::Pending => Some(EventType::PaymentPending),
+        IntentStatus::Succeeded => Some(EventType::PaymentSucceeded),
+        IntentStatus::Failed => Some(EventType::PaymentFailed),
+        IntentStatus::Canceled => Some(EventType::PaymentCanceled),
         IntentStatus::ShadowOnly => None,
     }
 }
@@ -138,7 +139,7 @@ async fn emit(
         id: uuid::Uuid::now_v7().to_string(),
         merchant_id: intent.merchant_id.clone(),
         payment_intent_id: intent.id.clone(),
-        event_type: event_type.to_owned(),
+        event_type: event_type.as_str().to_owned(),
         from_status: from.map(|s| s.as_str().to_owned()),
         to_status: intent.status.as_str().to_owned(),
         data: data.to_string(),
@@ -150,13 +151,13 @@ async fn emit(
     for endpoint in sql::active_endpoints(&mut *conn, &intent.merchant_id).await? {
         let events: Vec<String> = serde_json::from_str(&endpoint.events)
             .map_err(|e| OutboxError::Corrupt(format!("endpoint {} events: {e}", endpoint.id)))?;
-        if !events.iter().any(|e| e == event_type) {
+        if !events.iter().any(|e| e == event_type.as_str()) {
             continue;
         }
         let id = uuid::Uuid::new_v4().to_string();
         let body = json!({
             "id": id,
-            "type": event_type,
+            "type": event_type.as_str(),
             "createdAt": iso8601(event.created_at),
             "data": data,
         });
@@ -166,7 +167,7 @@ async fn emit(
                 id: id.clone(),
                 endpoint_id: endpoint.id,
                 event_id: Some(event.id.clone()),
-                event_type: event_type.to_owned(),
+                event_type: event_type.as_str().to_owned(),
                 body: body.to_string(),
                 status: sql::DeliveryStatus::Pending,
                 attempts: 0,

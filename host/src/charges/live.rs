@@ -18,7 +18,7 @@ use crate::access::Principal;
 use crate::apipix::{Txid, txid_for};
 use crate::app::AppState;
 use crate::chain::DecisionTrace;
-use crate::db::psp_calls::{self, PspCall};
+use crate::db::psp_calls::{self, CallOperation, CallOutcome, PspCall};
 use crate::db::store_cache::StoreRoute;
 use crate::db::{self, idempotency, intents};
 use crate::domain::{IdempotencyKey, IntentStatus};
@@ -204,14 +204,15 @@ pub(super) async fn create(
 
 /// `failure {code, message}` of a charge no gateway created.
 fn failure(calls: &[PspCall]) -> (&'static str, String) {
-    let all = |outcomes: &[&str]| {
-        !calls.is_empty() && calls.iter().all(|c| outcomes.contains(&c.outcome.as_str()))
+    use CallOutcome::{NotConfigured, Refused, Unauthorized};
+    let all = |outcomes: &[CallOutcome]| {
+        !calls.is_empty() && calls.iter().all(|c| outcomes.contains(&c.outcome))
     };
     let code = if calls.is_empty() {
         "no_eligible_gateway"
-    } else if all(&["not_configured"]) {
+    } else if all(&[NotConfigured]) {
         "provider_not_configured"
-    } else if all(&["refused", "unauthorized", "not_configured"]) {
+    } else if all(&[Refused, Unauthorized, NotConfigured]) {
         "psp_refused"
     } else {
         "psp_unavailable"
@@ -221,10 +222,10 @@ fn failure(calls: &[PspCall]) -> (&'static str, String) {
     let mut tried: Vec<(&str, Vec<String>)> = Vec::new();
     for c in calls {
         let gateway = c.gateway_alias.as_deref().unwrap_or(&c.provider_code);
-        let what = if c.operation == "get_cob" {
+        let what = if c.operation == CallOperation::GetCob {
             format!("read back: {}", c.outcome)
         } else {
-            c.outcome.clone()
+            c.outcome.to_string()
         };
         match tried.iter_mut().find(|(g, _)| *g == gateway) {
             Some((_, seen)) if seen.last() != Some(&what) => seen.push(what),
@@ -255,8 +256,8 @@ mod tests {
         PspCall {
             provider_code: "psp".into(),
             gateway_alias: Some(gateway.into()),
-            operation: operation.into(),
-            outcome: outcome.into(),
+            operation: operation.parse().unwrap(),
+            outcome: outcome.parse().unwrap(),
             duration_ms: 1,
             error: None,
             at: 0,

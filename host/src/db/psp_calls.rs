@@ -8,16 +8,97 @@ use sqlx::{Any, Executor};
 pub struct PspCall {
     pub provider_code: String,
     pub gateway_alias: Option<String>,
-    /// `put_cob`, `get_cob`, `put_webhook`.
-    pub operation: String,
-    /// `success`, `refused`, `unauthorized`, `unavailable`, `timeout`, `connect_failed`,
-    /// `protocol_error`, or `not_configured` (no active provider of that code).
-    pub outcome: String,
+    pub operation: CallOperation,
+    pub outcome: CallOutcome,
     pub duration_ms: u64,
     /// What went wrong, without secrets (the PSP's problem type at most).
     pub error: Option<String>,
     /// Unix ms.
     pub at: i64,
+}
+
+/// The API Pix operation a recorded call made.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum CallOperation {
+    PutCob,
+    GetCob,
+    PutWebhook,
+}
+
+/// How a recorded call ended: the PSP exchange's [`Outcome`](crate::psp::Outcome), or
+/// `not_configured` when the gateway's provider could not be used at all.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum CallOutcome {
+    Success,
+    Refused,
+    Unauthorized,
+    Unavailable,
+    Timeout,
+    ConnectFailed,
+    ProtocolError,
+    NotConfigured,
+}
+
+/// The stored text of the two enums is their serde name; one definition serves both.
+macro_rules! text_enum {
+    ($ty:ty, $($variant:ident => $text:literal),+ $(,)?) => {
+        impl $ty {
+            pub fn as_str(self) -> &'static str {
+                match self { $(Self::$variant => $text),+ }
+            }
+        }
+
+        impl std::str::FromStr for $ty {
+            type Err = String;
+
+            fn from_str(s: &str) -> Result<Self, String> {
+                match s {
+                    $($text => Ok(Self::$variant),)+
+                    other => Err(format!("unknown {} `{other}`", stringify!($ty))),
+                }
+            }
+        }
+
+        impl std::fmt::Display for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+text_enum!(CallOperation, PutCob => "put_cob", GetCob => "get_cob", PutWebhook => "put_webhook");
+text_enum!(
+    CallOutcome,
+    Success => "success",
+    Refused => "refused",
+    Unauthorized => "unauthorized",
+    Unavailable => "unavailable",
+    Timeout => "timeout",
+    ConnectFailed => "connect_failed",
+    ProtocolError => "protocol_error",
+    NotConfigured => "not_configured",
+);
+
+impl From<crate::psp::Outcome> for CallOutcome {
+    fn from(o: crate::psp::Outcome) -> Self {
+        use crate::psp::Outcome as O;
+        match o {
+            O::Success => Self::Success,
+            O::Refused => Self::Refused,
+            O::Unauthorized => Self::Unauthorized,
+            O::Unavailable => Self::Unavailable,
+            O::Timeout => Self::Timeout,
+            O::ConnectFailed => Self::ConnectFailed,
+            O::Protocol => Self::ProtocolError,
+        }
+    }
 }
 
 pub async fn insert<'e>(
@@ -34,8 +115,8 @@ pub async fn insert<'e>(
     .bind(payment_intent_id)
     .bind(&call.provider_code)
     .bind(&call.gateway_alias)
-    .bind(&call.operation)
-    .bind(&call.outcome)
+    .bind(call.operation.as_str())
+    .bind(call.outcome.as_str())
     .bind(call.duration_ms as i64)
     .bind(&call.error)
     .bind(call.at)
@@ -67,16 +148,18 @@ pub async fn for_intent<'e>(
     .bind(payment_intent_id)
     .fetch_all(ex)
     .await?;
-    Ok(rows
-        .into_iter()
-        .map(|r| PspCall {
-            provider_code: r.provider_code,
-            gateway_alias: r.gateway_alias,
-            operation: r.operation,
-            outcome: r.outcome,
-            duration_ms: r.duration_ms.max(0) as u64,
-            error: r.error,
-            at: r.created_at,
+    rows.into_iter()
+        .map(|r| {
+            let corrupt = |e: String| sqlx::Error::Decode(e.into());
+            Ok(PspCall {
+                provider_code: r.provider_code,
+                gateway_alias: r.gateway_alias,
+                operation: r.operation.parse().map_err(corrupt)?,
+                outcome: r.outcome.parse().map_err(corrupt)?,
+                duration_ms: r.duration_ms.max(0) as u64,
+                error: r.error,
+                at: r.created_at,
+            })
         })
-        .collect())
+        .collect()
 }

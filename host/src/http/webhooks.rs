@@ -22,7 +22,7 @@ use crate::db;
 use crate::db::webhooks::{self as sql, DeliveryStatus, EndpointStatus};
 use crate::domain::json::bounded;
 use crate::domain::time::iso8601;
-use crate::webhooks::{PAYMENT_EVENTS, worker};
+use crate::webhooks::{EventType as Event, worker};
 
 pub const SIGNING_ALGORITHM: &str = "HMAC-SHA256";
 const URL_MAX_CHARS: usize = 2048;
@@ -500,7 +500,9 @@ fn check_host_name(name: &str) -> Result<(), String> {
 fn parse_events(value: Option<&Value>) -> Result<Vec<String>, ApiError> {
     let invalid = |message: String| ApiError::invalid("invalid_events", "events", message);
     let list = match value {
-        None | Some(Value::Null) => return Ok(PAYMENT_EVENTS.map(str::to_owned).to_vec()),
+        None | Some(Value::Null) => {
+            return Ok(Event::PAYMENT.map(|e| e.as_str().to_owned()).to_vec());
+        }
         Some(Value::Array(list)) => list,
         Some(_) => return Err(invalid("`events` must be an array of event names".into())),
     };
@@ -510,7 +512,7 @@ fn parse_events(value: Option<&Value>) -> Result<Vec<String>, ApiError> {
     let mut events: Vec<String> = Vec::new();
     for item in list {
         match item.as_str() {
-            Some(name) if PAYMENT_EVENTS.contains(&name) => {
+            Some(name) if Event::payment(name).is_some() => {
                 if !events.iter().any(|e| e == name) {
                     events.push(name.to_owned());
                 }
@@ -518,7 +520,7 @@ fn parse_events(value: Option<&Value>) -> Result<Vec<String>, ApiError> {
             _ => {
                 return Err(invalid(format!(
                     "`events` may hold only {}; got {item}",
-                    PAYMENT_EVENTS.join(", ")
+                    Event::PAYMENT.map(Event::as_str).join(", ")
                 )));
             }
         }
@@ -1090,7 +1092,10 @@ mod tests {
 
     #[test]
     fn events_default_to_all_four_and_reject_others() {
-        assert_eq!(parse_events(None).unwrap(), PAYMENT_EVENTS);
+        assert_eq!(
+            parse_events(None).unwrap(),
+            Event::PAYMENT.map(Event::as_str)
+        );
         assert_eq!(
             parse_events(Some(&serde_json::json!([
                 "payment.failed",

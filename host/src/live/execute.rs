@@ -12,10 +12,13 @@ use crate::apipix::{
 use crate::app::AppState;
 use crate::chain::Route;
 use crate::charges::ChargeRequest;
-use crate::db::{self, psp_calls::PspCall};
+use crate::db::{
+    self,
+    psp_calls::{CallOperation, CallOutcome, PspCall},
+};
 use crate::domain::TaxIdKind;
 use crate::pix::brcode;
-use crate::psp::{ErrorKind, PspClient, PspError};
+use crate::psp::{ErrorKind, PspClient};
 
 /// `solicitacaoPagador` is at most 140 characters in the standard.
 const SOLICITACAO_MAX: usize = 140;
@@ -128,9 +131,9 @@ pub async fn create(
                 tracing::warn!(%provider, gateway = %alias, error = %e,
                     "live charge: the gateway's provider cannot be used; next gateway");
                 log.push(
-                    "put_cob",
+                    CallOperation::PutCob,
                     Instant::now(),
-                    "not_configured",
+                    CallOutcome::NotConfigured,
                     Some(e.to_string()),
                 );
                 continue;
@@ -138,9 +141,9 @@ pub async fn create(
         };
         let Some(body) = cob_request(request, expiry_seconds, client.pix_key()) else {
             log.push(
-                "put_cob",
+                CallOperation::PutCob,
                 Instant::now(),
-                "refused",
+                CallOutcome::Refused,
                 Some("the amount exceeds API Pix".into()),
             );
             continue;
@@ -166,7 +169,12 @@ pub async fn create(
                 // Created, but with nothing a payer can pay: it expires unpaid at the PSP.
                 tracing::warn!(%provider, gateway = %alias, error = %why,
                     "live charge: the PSP's charge has no usable BR Code; next gateway");
-                log.push("put_cob", Instant::now(), "protocol_error", Some(why));
+                log.push(
+                    CallOperation::PutCob,
+                    Instant::now(),
+                    CallOutcome::ProtocolError,
+                    Some(why),
+                );
             }
         }
     }
@@ -184,12 +192,18 @@ struct CallLog<'a> {
 }
 
 impl CallLog<'_> {
-    fn push(&mut self, operation: &str, started: Instant, outcome: &str, error: Option<String>) {
+    fn push(
+        &mut self,
+        operation: CallOperation,
+        started: Instant,
+        outcome: CallOutcome,
+        error: Option<String>,
+    ) {
         self.calls.push(PspCall {
             provider_code: self.provider.to_owned(),
             gateway_alias: Some(self.alias.to_owned()),
-            operation: operation.to_owned(),
-            outcome: outcome.to_owned(),
+            operation,
+            outcome,
             duration_ms: started.elapsed().as_millis() as u64,
             error,
             at: db::now_ms() - started.elapsed().as_millis() as i64,
@@ -217,14 +231,14 @@ async fn obtain(
         // Only a payable charge: a PSP answering a repeated PUT with a concluded charge must
         // not hand an old payment to a new intent.
         Ok(cob) if cob.status == CobStatus::Ativa && matches_request(&cob, body) => {
-            log.push("put_cob", started, "success", None);
+            log.push(CallOperation::PutCob, started, CallOutcome::Success, None);
             Some(cob)
         }
         Ok(_) => {
             log.push(
-                "put_cob",
+                CallOperation::PutCob,
                 started,
-                "protocol_error",
+                CallOutcome::ProtocolError,
                 Some(
                     "the PSP answered with a charge that is not the one sent, or not payable"
                         .into(),
@@ -235,7 +249,12 @@ async fn obtain(
         Err(e) => {
             tracing::warn!(provider = %log.provider, gateway = %log.alias, error = %e,
                 "live charge: the PSP did not create the charge");
-            log.push("put_cob", started, outcome_of(&e), Some(e.to_string()));
+            log.push(
+                CallOperation::PutCob,
+                started,
+                e.outcome().into(),
+                Some(e.to_string()),
+            );
             if e.kind() == ErrorKind::Definitive {
                 return None;
             }
@@ -254,20 +273,25 @@ async fn read_existing(
     let started = Instant::now();
     match client.get_cob(txid).await {
         Ok(cob) if cob.status == CobStatus::Ativa && matches_request(&cob, body) => {
-            log.push("get_cob", started, "success", None);
+            log.push(CallOperation::GetCob, started, CallOutcome::Success, None);
             Some(cob)
         }
         Ok(_) => {
             log.push(
-                "get_cob",
+                CallOperation::GetCob,
                 started,
-                "success",
+                CallOutcome::Success,
                 Some("the charge exists but is not payable as asked".into()),
             );
             None
         }
         Err(e) => {
-            log.push("get_cob", started, outcome_of(&e), Some(e.to_string()));
+            log.push(
+                CallOperation::GetCob,
+                started,
+                e.outcome().into(),
+                Some(e.to_string()),
+            );
             None
         }
     }
@@ -297,16 +321,4 @@ fn copy_and_paste(cob: &CobGerada, merchant: &Merchant<'_>) -> Result<String, St
     }
     let location = location.ok_or("the charge has neither a valid pixCopiaECola nor a location")?;
     brcode::dynamic(location, merchant.name, merchant.city).map_err(|e| e.to_string())
-}
-
-/// The metrics label of a failed call.
-pub fn outcome_of(e: &PspError) -> &'static str {
-    match e {
-        PspError::Refused { .. } => "refused",
-        PspError::Unauthorized { .. } => "unauthorized",
-        PspError::Unavailable { .. } => "unavailable",
-        PspError::Timeout { .. } => "timeout",
-        PspError::Connect { .. } => "connect_failed",
-        PspError::Protocol { .. } => "protocol_error",
-    }
 }

@@ -7,11 +7,10 @@
 use std::time::{Duration, Instant};
 
 use super::LiveError;
-use super::execute::outcome_of;
 use super::verdict::{Verdict, verdict};
 use crate::apipix::Txid;
 use crate::app::AppState;
-use crate::db::psp_calls::{self, PspCall};
+use crate::db::psp_calls::{self, CallOperation, CallOutcome, PspCall};
 use crate::db::{self, intents};
 use crate::domain::IntentStatus;
 use crate::outbox::{self, Transition};
@@ -66,11 +65,10 @@ async fn read_and_move(state: &AppState, id: &str) -> Result<Settled, LiveError>
     let call = PspCall {
         provider_code: intent.provider_code.clone(),
         gateway_alias: Some(intent.gateway_alias.clone()),
-        operation: "get_cob".into(),
+        operation: CallOperation::GetCob,
         outcome: read
             .as_ref()
-            .map_or_else(|e| outcome_of(e), |_| "success")
-            .into(),
+            .map_or_else(|e| e.outcome().into(), |_| CallOutcome::Success),
         duration_ms: started.elapsed().as_millis() as u64,
         error: read.as_ref().err().map(ToString::to_string),
         at,

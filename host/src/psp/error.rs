@@ -76,7 +76,7 @@ impl PspError {
     }
 
     /// The metrics label of the exchange that failed so.
-    pub(super) fn outcome(&self) -> Outcome {
+    pub(crate) fn outcome(&self) -> Outcome {
         match self {
             Self::Refused { .. } => Outcome::Refused,
             Self::Unauthorized { .. } => Outcome::Unauthorized,

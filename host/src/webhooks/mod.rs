@@ -13,14 +13,47 @@ use tokio::sync::Notify;
 
 pub use egress::{AllowList, Egress};
 
-/// Event types an endpoint may subscribe to.
-pub const PAYMENT_EVENTS: [&str; 4] = [
-    "payment.pending",
-    "payment.succeeded",
-    "payment.failed",
-    "payment.canceled",
-];
-pub const TEST_EVENT: &str = "webhook.test";
+/// What a delivery announces: a payment's move, or a test of the endpoint. Its name is the
+/// `type` of the body and the `X-Service-Event` header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventType {
+    PaymentPending,
+    PaymentSucceeded,
+    PaymentFailed,
+    PaymentCanceled,
+    WebhookTest,
+}
+
+impl EventType {
+    /// The events an endpoint may subscribe to.
+    pub const PAYMENT: [Self; 4] = [
+        Self::PaymentPending,
+        Self::PaymentSucceeded,
+        Self::PaymentFailed,
+        Self::PaymentCanceled,
+    ];
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::PaymentPending => "payment.pending",
+            Self::PaymentSucceeded => "payment.succeeded",
+            Self::PaymentFailed => "payment.failed",
+            Self::PaymentCanceled => "payment.canceled",
+            Self::WebhookTest => "webhook.test",
+        }
+    }
+
+    /// A payment event by its name.
+    pub fn payment(name: &str) -> Option<Self> {
+        Self::PAYMENT.into_iter().find(|e| e.as_str() == name)
+    }
+}
+
+impl std::fmt::Display for EventType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// `pixgate serve` webhook options (flags and `PIXGATE_WEBHOOK_*` variables).
 #[derive(Debug, Clone, clap::Args)]

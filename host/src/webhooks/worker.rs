@@ -12,7 +12,7 @@ use sqlx::AnyConnection;
 use tokio::sync::{mpsc, watch};
 
 use super::deliver::{self, AttemptOutcome, Outgoing};
-use super::{Settings, TEST_EVENT};
+use super::{EventType, Settings};
 use crate::app::AppState;
 use crate::db;
 use crate::db::webhooks::{self as sql, DeliveryStatus, EndpointStatus};
@@ -180,7 +180,7 @@ pub async fn deliver_test(
     let id = uuid::Uuid::new_v4().to_string();
     let body = serde_json::json!({
         "id": id,
-        "type": TEST_EVENT,
+        "type": EventType::WebhookTest.as_str(),
         "createdAt": crate::domain::time::iso8601(now),
         "data": {"endpointId": endpoint.id, "test": true},
     })
@@ -210,7 +210,7 @@ pub async fn deliver_test(
             id: id.clone(),
             endpoint_id: endpoint.id.clone(),
             event_id: None,
-            event_type: TEST_EVENT.to_owned(),
+            event_type: EventType::WebhookTest.as_str().to_owned(),
             body: body.clone(),
             status: DeliveryStatus::Pending,
             attempts: 1,
@@ -239,7 +239,7 @@ pub async fn deliver_test(
                     url: &url,
                     secret: &secret,
                     delivery_id: &id,
-                    event_type: TEST_EVENT,
+                    event_type: EventType::WebhookTest.as_str(),
                     body: &body,
                 },
             )
@@ -248,7 +248,7 @@ pub async fn deliver_test(
                 claim: sql::Claimed {
                     id,
                     endpoint_id,
-                    event_type: TEST_EVENT.to_owned(),
+                    event_type: EventType::WebhookTest.as_str().to_owned(),
                     body,
                     attempts: 1,
                     claim_token: token,
@@ -412,7 +412,7 @@ async fn record_one<'a>(
         }
         return Ok(None);
     }
-    if claim.event_type == TEST_EVENT {
+    if claim.event_type == EventType::WebhookTest.as_str() {
         // A test says how the endpoint answers now; it does not count toward disabling it.
         sql::set_last_delivery(&mut *conn, &claim.endpoint_id, &claim.id).await?;
         return Ok(None);
@@ -490,7 +490,7 @@ fn next_step(
     if outcome.succeeded() {
         return (DeliveryStatus::Delivered, None);
     }
-    if claim.event_type == TEST_EVENT {
+    if claim.event_type == EventType::WebhookTest.as_str() {
         return (DeliveryStatus::Failed, None);
     }
     let index = usize::try_from(claim.attempts - 1).unwrap_or(usize::MAX);
@@ -568,7 +568,7 @@ mod tests {
             (DeliveryStatus::Delivered, None)
         );
         assert_eq!(
-            next_step(&s, &claim(TEST_EVENT, 1), &failed, 0),
+            next_step(&s, &claim(EventType::WebhookTest.as_str(), 1), &failed, 0),
             (DeliveryStatus::Failed, None)
         );
     }
