@@ -10,7 +10,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pixgate::pix::brcode;
+use pixgate_pix::brcode;
 
 /// CRC-16/CCITT-FALSE written out bit by bit: polynomial 0x1021, initial 0xFFFF, no
 /// reflection, no final xor.

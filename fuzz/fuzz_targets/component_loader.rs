@@ -52,7 +52,8 @@ fuzz_target!(|data: &[u8]| {
         Err(
             SandboxError::InvalidComponent(_)
             | SandboxError::WrongWorld { .. }
-            | SandboxError::UnsupportedImport(_),
+            | SandboxError::UnsupportedImport(_)
+            | SandboxError::ExceedsLimits(_),
         ) => return,
         Err(other) => panic!("an upload is refused with an internal error (a 500): {other:?}"),
     };

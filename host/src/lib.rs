@@ -7,7 +7,6 @@
 #![deny(unsafe_code)]
 
 pub mod access;
-pub mod apipix;
 pub mod app;
 pub mod bootstrap;
 pub mod chain;
@@ -22,10 +21,8 @@ pub mod http;
 pub mod live;
 pub mod metrics;
 pub mod outbox;
-pub mod pix;
 pub mod providers;
 pub mod psp;
-pub mod psp_sim;
 pub mod retention;
 pub mod sandbox;
 pub mod webhooks;

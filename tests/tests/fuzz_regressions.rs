@@ -4,9 +4,9 @@
 use pixgate::charges::CreatePaymentRequest;
 use pixgate::components::evaluate::EvaluateRequest;
 use pixgate::domain::TaxId;
-use pixgate::pix::brcode;
 use pixgate_e2e::repo_file;
 use pixgate_e2e::server::{Server, backends};
+use pixgate_pix::brcode;
 use serde_json::Value;
 
 /// The committed seeds of a fuzz target: (file name, bytes).

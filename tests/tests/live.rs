@@ -56,7 +56,7 @@ async fn a_live_charge_is_created_at_the_psp_paid_and_confirmed_with_signed_even
         assert_eq!(data["provider"]["paymentId"], Value::Null);
         assert!(data.get("completedAt").is_none());
         let code = data["pix"]["copyAndPaste"].as_str().unwrap();
-        let parsed = pixgate::pix::brcode::parse(code).expect("a valid BR Code");
+        let parsed = pixgate_pix::brcode::parse(code).expect("a valid BR Code");
         assert!(parsed.location().is_some(), "a dynamic code: {code}");
         assert!(
             data["pix"]["qrCodeSvg"]

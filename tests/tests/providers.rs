@@ -7,9 +7,6 @@ use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use pixgate::apipix::{
-    Amount, CalendarioSolicitado, CobSolicitada, CobStatus, CobValor, Txid, txid_for,
-};
 use pixgate::psp::{
     CallObserver, CallRecord, Endpoint, ErrorKind, Operation, Outcome, PspArgs, PspClient,
     PspError, Secret, tls,
@@ -17,6 +14,9 @@ use pixgate::psp::{
 use pixgate_e2e::live::Sim;
 use pixgate_e2e::pixgate_bin;
 use pixgate_e2e::server::{Backend, Server, backends};
+use pixgate_pix::apipix::{
+    Amount, CalendarioSolicitado, CobSolicitada, CobStatus, CobValor, Txid, txid_for,
+};
 use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair};
 use serde_json::{Value, json};
 use sqlx::Connection;

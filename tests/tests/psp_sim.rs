@@ -9,10 +9,10 @@ use std::process::{Child, Command};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use pixgate::apipix::{CobCompleta, CobStatus, Pix, Problema, TokenResponse, txid_for};
 use pixgate_e2e::live::{launch_sim as launch, sim_client as client};
 use pixgate_e2e::receiver::{Receiver, TestCa};
 use pixgate_e2e::{install_tls_provider, pixgate_bin};
+use pixgate_pix::apipix::{CobCompleta, CobStatus, Pix, Problema, TokenResponse, txid_for};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
@@ -258,7 +258,7 @@ async fn a_charge_from_token_to_callback_over_mtls() {
         created.loc.as_ref().unwrap().location.as_ref(),
         Some(&location)
     );
-    let code = pixgate::pix::brcode::parse(created.pix_copia_e_cola.as_ref().unwrap()).unwrap();
+    let code = pixgate_pix::brcode::parse(created.pix_copia_e_cola.as_ref().unwrap()).unwrap();
     assert_eq!(code.location(), Some(location.as_str()));
 
     // The same PUT again (a retry): the same charge, and one charge at the PSP.

@@ -15,7 +15,6 @@ use std::sync::Arc;
 use super::view::{PaymentIntent, PaymentIntentEnvelope};
 use super::{ChargeError, ChargeRequest, Charged, after_commit, new_intent, replay, resolve};
 use crate::access::Principal;
-use crate::apipix::{Txid, txid_for};
 use crate::app::AppState;
 use crate::chain::DecisionTrace;
 use crate::db::psp_calls::{self, CallOperation, CallOutcome, PspCall};
@@ -24,6 +23,7 @@ use crate::db::{self, idempotency, intents};
 use crate::domain::{IdempotencyKey, IntentStatus};
 use crate::live::execute::{self, Merchant};
 use crate::outbox;
+use pixgate_pix::apipix::{Txid, txid_for};
 
 /// The city a BR Code built from a location names when the store's configuration sets none
 /// (`pix.merchant-city`); the payer's bank shows the payload at the location instead.

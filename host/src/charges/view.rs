@@ -186,7 +186,7 @@ fn pix_charge(intent: &Intent) -> Option<PixCharge> {
         txid: txid.clone(),
         copy_and_paste: code.clone(),
         // A BR Code is at most 512 characters, far inside a QR code's capacity.
-        qr_code_svg: crate::pix::qr::svg(code).unwrap_or_default(),
+        qr_code_svg: pixgate_pix::qr::svg(code).unwrap_or_default(),
         expires_at: iso8601(expires_at),
     })
 }

@@ -39,7 +39,7 @@ enum Command {
     Policy(PolicyCommand),
     /// Run a PSP simulator speaking the API Pix subset pixgate uses, with control routes
     /// under /_sim/ to pay, remove or expire charges and to inject faults.
-    PspSim(crate::psp_sim::SimArgs),
+    PspSim(pixgate_psp_sim::SimArgs),
     /// Manage a running instance through its admin API.
     #[command(subcommand)]
     Admin(AdminCommand),
@@ -161,7 +161,7 @@ fn serve(config: crate::config::ServeConfig) -> ExitCode {
     })
 }
 
-fn psp_sim(args: &crate::psp_sim::SimArgs) -> ExitCode {
+fn psp_sim(args: &pixgate_psp_sim::SimArgs) -> ExitCode {
     use tracing_subscriber::EnvFilter;
     tracing_subscriber::fmt()
         .with_env_filter(EnvFilter::new("warn"))
@@ -178,7 +178,7 @@ fn psp_sim(args: &crate::psp_sim::SimArgs) -> ExitCode {
         }
     };
     runtime.block_on(async move {
-        let sim = match crate::psp_sim::PspSim::bind(args).await {
+        let sim = match pixgate_psp_sim::PspSim::bind(args).await {
             Ok(sim) => sim,
             Err(e) => {
                 eprintln!("psp-sim: {e}");

@@ -5,7 +5,8 @@ pub mod json;
 pub mod money;
 mod status;
 mod tax_id;
-pub mod time;
+/// Timestamps as the API Pix and pixgate's own documents write them.
+pub use pixgate_pix::time;
 
 pub use money::Money;
 pub use status::{IntentStatus, StoreMode};

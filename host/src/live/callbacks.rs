@@ -11,10 +11,10 @@ use subtle::ConstantTimeEq;
 
 use super::LiveError;
 use super::settle;
-use crate::apipix::PixCallback;
 use crate::app::AppState;
 use crate::db::intents;
 use crate::providers;
+use pixgate_pix::apipix::PixCallback;
 
 /// The most distinct charges one callback may name; API Pix batches are a few pix.
 const MAX_TXIDS: usize = 1_000;
@@ -48,7 +48,9 @@ pub async fn receive(
     // lookup and one read at the PSP.
     let mut txids = BTreeSet::new();
     for txid in callback.pix.iter().filter_map(|p| p.txid.as_deref()) {
-        if crate::apipix::Txid::parse(txid).is_ok() && txids.insert(txid) && txids.len() > MAX_TXIDS
+        if pixgate_pix::apipix::Txid::parse(txid).is_ok()
+            && txids.insert(txid)
+            && txids.len() > MAX_TXIDS
         {
             return Err(LiveError::InvalidCallback(format!(
                 "a callback names at most {MAX_TXIDS} charges (txid)"

@@ -5,10 +5,6 @@
 
 use std::time::Instant;
 
-use crate::apipix::{
-    Amount, CalendarioSolicitado, CobGerada, CobSolicitada, CobStatus, CobValor, Devedor,
-    Documento, Txid,
-};
 use crate::app::AppState;
 use crate::chain::Route;
 use crate::charges::ChargeRequest;
@@ -17,8 +13,12 @@ use crate::db::{
     psp_calls::{CallOperation, CallOutcome, PspCall},
 };
 use crate::domain::TaxIdKind;
-use crate::pix::brcode;
 use crate::psp::{ErrorKind, PspClient};
+use pixgate_pix::apipix::{
+    Amount, CalendarioSolicitado, CobGerada, CobSolicitada, CobStatus, CobValor, Devedor,
+    Documento, Txid,
+};
+use pixgate_pix::brcode;
 
 /// `solicitacaoPagador` is at most 140 characters in the standard.
 const SOLICITACAO_MAX: usize = 140;

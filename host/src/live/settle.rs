@@ -8,13 +8,13 @@ use std::time::{Duration, Instant};
 
 use super::LiveError;
 use super::verdict::{Verdict, verdict};
-use crate::apipix::Txid;
 use crate::app::AppState;
 use crate::db::psp_calls::{self, CallOperation, CallOutcome, PspCall};
 use crate::db::{self, intents};
 use crate::domain::IntentStatus;
 use crate::outbox::{self, Transition};
 use crate::psp::PspError;
+use pixgate_pix::apipix::Txid;
 
 /// What a settlement attempt did.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! one place the settlement rules live. A callback never settles a charge by itself; the
 //! `GET /cob/{txid}` read that follows it does, through [`verdict`].
 
-use crate::apipix::{CobCompleta, CobStatus};
+use pixgate_pix::apipix::{CobCompleta, CobStatus};
 
 /// Where a `PENDING` intent goes after a read of its charge at the PSP.
 #[derive(Debug, Clone, PartialEq, Eq)]

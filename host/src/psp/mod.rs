@@ -23,10 +23,10 @@ use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use serde::de::DeserializeOwned;
 use url::Url;
 
-use crate::apipix::{
+pub use error::{ErrorKind, PspError};
+use pixgate_pix::apipix::{
     CobCompleta, CobGerada, CobSolicitada, TokenResponse, Txid, WebhookSolicitado,
 };
-pub use error::{ErrorKind, PspError};
 use token::{CachedToken, TokenCache};
 
 /// The most of a PSP's answer that is read; a charge's JSON is a few KB.

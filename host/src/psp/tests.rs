@@ -15,7 +15,7 @@ use base64::Engine as _;
 use serde_json::json;
 
 use super::*;
-use crate::apipix::{Amount, CalendarioSolicitado, CobStatus, CobValor};
+use pixgate_pix::apipix::{Amount, CalendarioSolicitado, CobStatus, CobValor};
 
 /// What the fake answers to the API calls (the token endpoint always works for the right
 /// credentials).

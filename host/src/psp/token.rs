@@ -9,7 +9,7 @@ use std::time::Instant;
 use tokio::sync::Mutex;
 
 use super::{PspError, Secret};
-use crate::apipix::TokenResponse;
+use pixgate_pix::apipix::TokenResponse;
 
 /// A token as the calls use it.
 #[derive(Debug, Clone)]

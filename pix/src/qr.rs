@@ -68,7 +68,7 @@ mod tests {
 
     #[test]
     fn the_qr_code_decodes_to_exactly_the_br_code() {
-        let code = crate::pix::brcode::dynamic(
+        let code = crate::brcode::dynamic(
             "pix.example.com/8b3da2f39a4140d1a91abd93113bd441",
             "Fulano de Tal",
             "BRASILIA",

@@ -21,7 +21,7 @@ use serde::de::DeserializeOwned;
 use subtle::ConstantTimeEq;
 
 use super::state::{FaultKind, Faults, Sim, State as SimState, Webhook, now_ms, random_alnum};
-use crate::apipix::{
+use pixgate_pix::apipix::{
     Calendario, CalendarioSolicitado, CobCompleta, CobRevisada, CobSolicitada, CobStatus,
     Documento, Loc, PROBLEM_JSON, Problema, TipoCob, TokenResponse, Txid, Violacao,
     WebhookCompleto, WebhookSolicitado, problem_type,
@@ -200,7 +200,7 @@ fn violation(propriedade: &str, razao: impl Into<String>) -> Violacao {
 }
 
 /// The fields of the standard's request bodies. None of them may be `null` there, though
-/// [`crate::apipix`] reads `null` as absent (PSPs answer with it); the simulator, standing in
+/// [`pixgate_pix::apipix`] reads `null` as absent (PSPs answer with it); the simulator, standing in
 /// for a strict PSP, refuses it.
 const STANDARD_FIELDS: &[&str] = &[
     "calendario",
@@ -489,11 +489,11 @@ fn take_fault(state: &mut SimState, label: &str) -> Option<Faults> {
 /// The standard's limits on a charge request (`CobOperacaoInvalida`'s violations).
 fn check_cob_fields(
     calendario: Option<&CalendarioSolicitado>,
-    devedor: Option<&crate::apipix::Devedor>,
-    valor: Option<&crate::apipix::CobValor>,
+    devedor: Option<&pixgate_pix::apipix::Devedor>,
+    valor: Option<&pixgate_pix::apipix::CobValor>,
     chave: Option<&str>,
     solicitacao_pagador: Option<&str>,
-    info_adicionais: &[crate::apipix::InfoAdicional],
+    info_adicionais: &[pixgate_pix::apipix::InfoAdicional],
 ) -> Vec<Violacao> {
     let mut out = Vec::new();
     let chars = |s: &str| s.chars().count();
@@ -635,8 +635,8 @@ async fn put_cob(
         stored.revisao += 1;
         return Ok(json(StatusCode::CREATED, stored));
     }
-    let now = crate::apipix::Timestamp::from_unix_ms(now_ms());
-    let code = crate::pix::brcode::dynamic(
+    let now = pixgate_pix::apipix::Timestamp::from_unix_ms(now_ms());
+    let code = pixgate_pix::brcode::dynamic(
         &location,
         &sim.settings.merchant_name,
         &sim.settings.merchant_city,
@@ -838,7 +838,7 @@ async fn get_webhook(
         &WebhookCompleto {
             webhook_url: webhook.url.clone(),
             chave: Some(chave),
-            criacao: crate::apipix::Timestamp::from_unix_ms(webhook.criacao_ms),
+            criacao: pixgate_pix::apipix::Timestamp::from_unix_ms(webhook.criacao_ms),
         },
     ))
 }

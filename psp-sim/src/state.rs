@@ -9,7 +9,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 use super::{SimArgs, SimError};
-use crate::apipix::{CobCompleta, Pix, Txid};
+use pixgate_pix::apipix::{CobCompleta, Pix, Txid};
 
 /// The simulator: its settings, its state and its HTTP client for callbacks.
 pub(super) struct Sim {
@@ -160,7 +160,7 @@ impl Sim {
             return Err(SimError::Usage("--payer-ispb must be 8 digits".to_owned()));
         }
         // Every charge's code is built from these: refuse at start what no code could carry.
-        crate::pix::brcode::dynamic(
+        pixgate_pix::brcode::dynamic(
             &format!("{location_base}/{}", "0".repeat(32)),
             &args.merchant_name,
             &args.merchant_city,

@@ -13,7 +13,7 @@ use std::time::Duration;
 use super::SimError;
 use super::api::loopback_url;
 use super::state::{Delivery, Sim, State, now_ms};
-use crate::apipix::{Pix, PixCallback};
+use pixgate_pix::apipix::{Pix, PixCallback};
 
 /// The HTTP client callbacks are posted with.
 pub(super) struct Sender {

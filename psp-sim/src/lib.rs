@@ -5,10 +5,10 @@
 //! handling (retries, idempotent re-creation, missed or duplicated callbacks, expiry) can only
 //! be proven against a PSP that fails on demand. The simulator is that PSP: it serves
 //! `POST /oauth/token`, and under `/api/v2` `PUT|GET|PATCH /cob/{txid}` and
-//! `PUT|GET|DELETE /webhook/{chave}` with the standard's bodies ([`crate::apipix`]) and
-//! problem+json errors, builds each charge's BR Code with [`crate::pix::brcode::dynamic`],
+//! `PUT|GET|DELETE /webhook/{chave}` with the standard's bodies ([`pixgate_pix::apipix`]) and
+//! problem+json errors, builds each charge's BR Code with [`pixgate_pix::brcode::dynamic`],
 //! and posts `{"pix": [...]}` to `{webhookUrl}/pix` when a charge is paid. Everything about
-//! it a test needs to steer or observe is under `/_sim/` (see `README.md` beside this file):
+//! it a test needs to steer or observe is under `/_sim/` (see this crate's `README.md`):
 //! paying (with the right or a wrong amount), removing, expiring, latency, 5xx, hangs,
 //! dropped, duplicated, held and reordered or batched callbacks, and counters that prove
 //! "one charge at the PSP".

@@ -18,8 +18,8 @@ use serde::{Deserialize, Serialize};
 use super::api::{ApiError, parse_json};
 use super::callbacks;
 use super::state::{Faults, Sim, Switches, now_ms, random_alnum};
-use crate::apipix::{Amount, CobStatus, Pix, Timestamp, Txid, Violacao};
-use crate::domain::time::iso8601;
+use pixgate_pix::apipix::{Amount, CobStatus, Pix, Timestamp, Txid, Violacao};
+use pixgate_pix::time::iso8601;
 
 pub(super) fn router(sim: Arc<Sim>) -> Router {
     Router::new()

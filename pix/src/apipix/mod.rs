@@ -14,7 +14,7 @@ mod txid;
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::time::{iso8601, parse_iso8601};
+use crate::time::{iso8601, parse_iso8601};
 
 pub use txid::{Txid, txid_for};
 
