@@ -104,6 +104,10 @@ static BUNDLED_KEY_PATTERNS: std::sync::LazyLock<Vec<regex::Regex>> =
             .collect()
     });
 
+/// No NUL anywhere: every JSON body refuses it (400 `invalid_field`), so both databases accept
+/// the same requests.
+const NO_NUL_PATTERN: &str = r"^[^\u0000]*$";
+
 /// The `config` map's schema: [`check_config`]'s limits, and the form of each key the
 /// bundled components read.
 fn config_schema() -> ObjectBuilder {
@@ -131,12 +135,14 @@ fn config_schema() -> ObjectBuilder {
             ObjectBuilder::new()
                 .schema_type(Type::String)
                 .min_length(Some(1))
-                .max_length(Some(CONFIG_KEY_MAX_CHARS)),
+                .max_length(Some(CONFIG_KEY_MAX_CHARS))
+                .pattern(Some(NO_NUL_PATTERN)),
         ))
         .additional_properties(Some(
             ObjectBuilder::new()
                 .schema_type(Type::String)
-                .max_length(Some(CONFIG_VALUE_MAX_CHARS)),
+                .max_length(Some(CONFIG_VALUE_MAX_CHARS))
+                .pattern(Some(NO_NUL_PATTERN)),
         ))
 }
 
