@@ -271,7 +271,11 @@ mod tests {
             STEP_PATTERN,
             VERSION_PATTERN,
             SHA256_PATTERN,
+            // Every JSON body refuses NUL (`http::extract`); the config map says so.
+            stores::NO_NUL_PATTERN,
         ];
+        let no_nul = Regex::new(stores::NO_NUL_PATTERN).unwrap();
+        assert!(no_nul.is_match("économie.max-fee-bps") && !no_nul.is_match("a\0b"));
         // The forms of the store configuration keys the bundled components read.
         let known: Vec<&str> = known
             .into_iter()

@@ -106,7 +106,7 @@ static BUNDLED_KEY_PATTERNS: std::sync::LazyLock<Vec<regex::Regex>> =
 
 /// No NUL anywhere: every JSON body refuses it (400 `invalid_field`), so both databases accept
 /// the same requests.
-const NO_NUL_PATTERN: &str = r"^[^\u0000]*$";
+pub(super) const NO_NUL_PATTERN: &str = r"^[^\u0000]*$";
 
 /// The `config` map's schema: [`check_config`]'s limits, and the form of each key the
 /// bundled components read.
