@@ -1,0 +1,327 @@
+//! Deliveries: one event (or test) to one endpoint, claimed, attempted, retried or finished.
+
+use serde::{Deserialize, Serialize};
+use sqlx::{Any, AssertSqlSafe, Executor};
+use utoipa::ToSchema;
+
+use super::Backend;
+
+/// Where a delivery is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum DeliveryStatus {
+    /// Due for its first attempt or a retry.
+    Pending,
+    /// A 2xx answered in time.
+    Delivered,
+    /// A test delivery that did not succeed (tests are not retried).
+    Failed,
+    /// Every attempt of the retry schedule failed.
+    Exhausted,
+    /// Its endpoint was revoked or disabled before it was delivered.
+    Canceled,
+}
+
+impl DeliveryStatus {
+    /// The column value.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => "PENDING",
+            Self::Delivered => "DELIVERED",
+            Self::Failed => "FAILED",
+            Self::Exhausted => "EXHAUSTED",
+            Self::Canceled => "CANCELED",
+        }
+    }
+}
+
+impl TryFrom<String> for DeliveryStatus {
+    type Error = String;
+
+    fn try_from(value: String) -> Result<Self, String> {
+        [
+            Self::Pending,
+            Self::Delivered,
+            Self::Failed,
+            Self::Exhausted,
+            Self::Canceled,
+        ]
+        .into_iter()
+        .find(|s| s.as_str() == value)
+        .ok_or_else(|| format!("webhook delivery status column holds `{value}`"))
+    }
+}
+
+/// Cancels the endpoint's PENDING deliveries (revoked or disabled: nothing more is sent).
+pub async fn cancel_pending<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    endpoint_id: &str,
+    reason: &str,
+    now: i64,
+) -> sqlx::Result<u64> {
+    let done = sqlx::query(
+        "update webhook_deliveries set status = 'CANCELED', next_attempt_at = null, \
+         claim_token = null, last_error = $2, updated_at = $3, completed_at = $3 \
+         where endpoint_id = $1 and status = 'PENDING'",
+    )
+    .bind(endpoint_id)
+    .bind(reason)
+    .bind(now)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected())
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Delivery {
+    pub id: String,
+    pub endpoint_id: String,
+    pub event_id: Option<String>,
+    pub event_type: String,
+    pub body: String,
+    #[sqlx(try_from = "String")]
+    pub status: DeliveryStatus,
+    pub attempts: i64,
+    pub next_attempt_at: Option<i64>,
+    pub claim_token: Option<String>,
+    pub last_attempt_at: Option<i64>,
+    pub last_http_status: Option<i64>,
+    pub last_error: Option<String>,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub completed_at: Option<i64>,
+}
+
+const DELIVERY_COLUMNS: &str = "id, endpoint_id, event_id, event_type, body, status, attempts, \
+    next_attempt_at, claim_token, last_attempt_at, last_http_status, last_error, created_at, \
+    updated_at, completed_at";
+
+pub async fn insert_delivery<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    d: &Delivery,
+) -> sqlx::Result<()> {
+    sqlx::query(AssertSqlSafe(format!(
+        "insert into webhook_deliveries ({DELIVERY_COLUMNS}) \
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
+    )))
+    .bind(&d.id)
+    .bind(&d.endpoint_id)
+    .bind(&d.event_id)
+    .bind(&d.event_type)
+    .bind(&d.body)
+    .bind(d.status.as_str())
+    .bind(d.attempts)
+    .bind(d.next_attempt_at)
+    .bind(&d.claim_token)
+    .bind(d.last_attempt_at)
+    .bind(d.last_http_status)
+    .bind(&d.last_error)
+    .bind(d.created_at)
+    .bind(d.updated_at)
+    .bind(d.completed_at)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+pub async fn delivery<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    id: &str,
+) -> sqlx::Result<Option<Delivery>> {
+    sqlx::query_as(AssertSqlSafe(format!(
+        "select {DELIVERY_COLUMNS} from webhook_deliveries where id = $1"
+    )))
+    .bind(id)
+    .fetch_optional(ex)
+    .await
+}
+
+/// The endpoint's deliveries, newest first; `before` (`created_at`, `id`) pages.
+pub async fn deliveries_of_endpoint<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    endpoint_id: &str,
+    before: Option<(i64, String)>,
+    limit: i64,
+) -> sqlx::Result<Vec<Delivery>> {
+    let (before_at, before_id) = before.unwrap_or((i64::MAX, String::new()));
+    sqlx::query_as(AssertSqlSafe(format!(
+        "select {DELIVERY_COLUMNS} from webhook_deliveries where endpoint_id = $1 \
+         and (created_at < $2 or (created_at = $2 and id < $3)) \
+         order by created_at desc, id desc limit $4"
+    )))
+    .bind(endpoint_id)
+    .bind(before_at)
+    .bind(before_id)
+    .bind(limit)
+    .fetch_all(ex)
+    .await
+}
+
+/// A delivery claimed for one attempt, with what sending it needs.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Claimed {
+    pub id: String,
+    pub endpoint_id: String,
+    pub event_type: String,
+    pub body: String,
+    /// The number of the attempt this claim is for (1 for the first).
+    pub attempts: i64,
+    pub claim_token: String,
+}
+
+/// Claims up to `limit` due deliveries for one attempt each: the attempt counter moves on and
+/// the delivery is not due again until `lease_until`, so no other sender takes it meanwhile.
+/// PostgreSQL locks the rows it takes and skips rows another instance is claiming.
+pub async fn claim_due<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    backend: Backend,
+    now: i64,
+    lease_until: i64,
+    token: &str,
+    limit: i64,
+) -> sqlx::Result<Vec<Claimed>> {
+    let sql = match backend {
+        Backend::Postgres => {
+            "update webhook_deliveries d set attempts = d.attempts + 1, next_attempt_at = $2, \
+             claim_token = $3, updated_at = $1 \
+             from (select id from webhook_deliveries where status = 'PENDING' \
+                   and next_attempt_at <= $1 order by next_attempt_at limit $4 \
+                   for update skip locked) due \
+             where d.id = due.id \
+             returning d.id, d.endpoint_id, d.event_type, d.body, d.attempts, d.claim_token"
+        }
+        // One writer at a time: the statement is atomic on its own.
+        Backend::Sqlite => {
+            "update webhook_deliveries set attempts = attempts + 1, next_attempt_at = $2, \
+             claim_token = $3, updated_at = $1 \
+             where id in (select id from webhook_deliveries where status = 'PENDING' \
+                          and next_attempt_at <= $1 order by next_attempt_at limit $4) \
+             returning id, endpoint_id, event_type, body, attempts, claim_token"
+        }
+    };
+    sqlx::query_as(sql)
+        .bind(now)
+        .bind(lease_until)
+        .bind(token)
+        .bind(limit)
+        .fetch_all(ex)
+        .await
+}
+
+/// Records the end of a claimed attempt, if the claim still holds (a revoke cancels the
+/// delivery and drops the claim). `next_attempt_at` is set for a retry, `None` when final.
+#[allow(clippy::too_many_arguments)]
+pub async fn finish_attempt<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    delivery_id: &str,
+    claim_token: &str,
+    status: DeliveryStatus,
+    next_attempt_at: Option<i64>,
+    attempted_at: i64,
+    http_status: Option<i64>,
+    error: Option<&str>,
+    now: i64,
+) -> sqlx::Result<bool> {
+    let completed_at = (status != DeliveryStatus::Pending).then_some(now);
+    let done = sqlx::query(
+        "update webhook_deliveries set status = $3, next_attempt_at = $4, claim_token = null, \
+         last_attempt_at = $5, last_http_status = $6, last_error = $7, updated_at = $8, \
+         completed_at = $9 where id = $1 and claim_token = $2",
+    )
+    .bind(delivery_id)
+    .bind(claim_token)
+    .bind(status.as_str())
+    .bind(next_attempt_at)
+    .bind(attempted_at)
+    .bind(http_status)
+    .bind(error)
+    .bind(now)
+    .bind(completed_at)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Makes a delivery due now again (resend), unless an attempt of it is in flight (claimed
+/// and its lease still running); `false` then.
+pub async fn requeue<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    delivery_id: &str,
+    now: i64,
+) -> sqlx::Result<bool> {
+    let done = sqlx::query(
+        "update webhook_deliveries set status = 'PENDING', next_attempt_at = $2, \
+         claim_token = null, updated_at = $2, completed_at = null \
+         where id = $1 and (claim_token is null or next_attempt_at <= $2)",
+    )
+    .bind(delivery_id)
+    .bind(now)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// A success that arrived after its claim was lost (the lease ran out and the delivery was
+/// claimed again, or resent): the delivery still counts as delivered if nothing finished it.
+pub async fn mark_delivered_if_pending<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    delivery_id: &str,
+    attempted_at: i64,
+    http_status: Option<i64>,
+    now: i64,
+) -> sqlx::Result<bool> {
+    let done = sqlx::query(
+        "update webhook_deliveries set status = 'DELIVERED', next_attempt_at = null, \
+         claim_token = null, last_attempt_at = $2, last_http_status = $3, last_error = null, \
+         updated_at = $4, completed_at = $4 where id = $1 and status = 'PENDING'",
+    )
+    .bind(delivery_id)
+    .bind(attempted_at)
+    .bind(http_status)
+    .bind(now)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Cancels a claimed delivery whose endpoint stopped being ACTIVE before it was sent.
+pub async fn cancel_claimed<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    delivery_id: &str,
+    claim_token: &str,
+    reason: &str,
+    now: i64,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "update webhook_deliveries set status = 'CANCELED', next_attempt_at = null, \
+         claim_token = null, attempts = attempts - 1, last_error = $3, updated_at = $4, \
+         completed_at = $4 where id = $1 and claim_token = $2",
+    )
+    .bind(delivery_id)
+    .bind(claim_token)
+    .bind(reason)
+    .bind(now)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+/// Gives a claim back without counting its attempt (this instance could not send it), due
+/// again at `due_at`.
+pub async fn release_claim<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    delivery_id: &str,
+    claim_token: &str,
+    due_at: i64,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "update webhook_deliveries set attempts = attempts - 1, next_attempt_at = $3, \
+         claim_token = null where id = $1 and claim_token = $2",
+    )
+    .bind(delivery_id)
+    .bind(claim_token)
+    .bind(due_at)
+    .execute(ex)
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,36 @@
+//! Payment events: the outbox's record of each transition.
+
+use sqlx::{Any, Executor};
+
+#[derive(Debug, Clone)]
+pub struct Event {
+    pub id: String,
+    pub merchant_id: String,
+    pub payment_intent_id: String,
+    pub event_type: String,
+    pub from_status: Option<String>,
+    pub to_status: String,
+    pub data: String,
+    pub created_at: i64,
+}
+
+pub async fn insert_event<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    e: &Event,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "insert into payment_events (id, merchant_id, payment_intent_id, type, from_status, \
+         to_status, data, created_at) values ($1, $2, $3, $4, $5, $6, $7, $8)",
+    )
+    .bind(&e.id)
+    .bind(&e.merchant_id)
+    .bind(&e.payment_intent_id)
+    .bind(&e.event_type)
+    .bind(&e.from_status)
+    .bind(&e.to_status)
+    .bind(&e.data)
+    .bind(e.created_at)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
