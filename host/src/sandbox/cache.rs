@@ -4,16 +4,12 @@
 use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
 
-use sha2::{Digest, Sha256};
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
 use super::SandboxError;
-
-/// Hex sha256 of `bytes`, the name of a component version.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex::encode(Sha256::digest(bytes))
-}
+/// Hex sha256 of bytes: the name of a component version, and the digest beside each file.
+pub use crate::crypto::sha256_hex;
 
 pub(super) struct ModuleCache {
     dir: PathBuf,
