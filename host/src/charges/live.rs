@@ -17,12 +17,13 @@ use super::{ChargeError, ChargeRequest, Charged, after_commit, new_intent, repla
 use crate::access::Principal;
 use crate::app::AppState;
 use crate::chain::DecisionTrace;
-use crate::db::psp_calls::{self, CallOperation, CallOutcome, PspCall};
+use crate::db::psp_calls::{self, PspCall};
 use crate::db::store_cache::StoreRoute;
 use crate::db::{self, idempotency, intents};
 use crate::domain::{IdempotencyKey, IntentStatus};
 use crate::live::execute::{self, Merchant};
 use crate::outbox;
+use crate::psp::{CallOperation, CallOutcome};
 use pixgate_pix::apipix::{Txid, txid_for};
 
 /// The city a BR Code built from a location names when the store's configuration sets none

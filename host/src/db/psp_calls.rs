@@ -2,6 +2,8 @@
 
 use sqlx::{Any, Executor};
 
+use crate::psp::{CallOperation, CallOutcome};
+
 /// One call made to a PSP for a charge, as its trace shows it.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -15,90 +17,6 @@ pub struct PspCall {
     pub error: Option<String>,
     /// Unix ms.
     pub at: i64,
-}
-
-/// The API Pix operation a recorded call made.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum CallOperation {
-    PutCob,
-    GetCob,
-    PutWebhook,
-}
-
-/// How a recorded call ended: the PSP exchange's [`Outcome`](crate::psp::Outcome), or
-/// `not_configured` when the gateway's provider could not be used at all.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum CallOutcome {
-    Success,
-    Refused,
-    Unauthorized,
-    Unavailable,
-    Timeout,
-    ConnectFailed,
-    ProtocolError,
-    NotConfigured,
-}
-
-/// The stored text of the two enums is their serde name; one definition serves both.
-macro_rules! text_enum {
-    ($ty:ty, $($variant:ident => $text:literal),+ $(,)?) => {
-        impl $ty {
-            pub fn as_str(self) -> &'static str {
-                match self { $(Self::$variant => $text),+ }
-            }
-        }
-
-        impl std::str::FromStr for $ty {
-            type Err = String;
-
-            fn from_str(s: &str) -> Result<Self, String> {
-                match s {
-                    $($text => Ok(Self::$variant),)+
-                    other => Err(format!("unknown {} `{other}`", stringify!($ty))),
-                }
-            }
-        }
-
-        impl std::fmt::Display for $ty {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-    };
-}
-
-text_enum!(CallOperation, PutCob => "put_cob", GetCob => "get_cob", PutWebhook => "put_webhook");
-text_enum!(
-    CallOutcome,
-    Success => "success",
-    Refused => "refused",
-    Unauthorized => "unauthorized",
-    Unavailable => "unavailable",
-    Timeout => "timeout",
-    ConnectFailed => "connect_failed",
-    ProtocolError => "protocol_error",
-    NotConfigured => "not_configured",
-);
-
-impl From<crate::psp::Outcome> for CallOutcome {
-    fn from(o: crate::psp::Outcome) -> Self {
-        use crate::psp::Outcome as O;
-        match o {
-            O::Success => Self::Success,
-            O::Refused => Self::Refused,
-            O::Unauthorized => Self::Unauthorized,
-            O::Unavailable => Self::Unavailable,
-            O::Timeout => Self::Timeout,
-            O::ConnectFailed => Self::ConnectFailed,
-            O::Protocol => Self::ProtocolError,
-        }
-    }
 }
 
 pub async fn insert<'e>(

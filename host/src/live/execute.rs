@@ -8,12 +8,9 @@ use std::time::Instant;
 use crate::app::AppState;
 use crate::chain::Route;
 use crate::charges::ChargeRequest;
-use crate::db::{
-    self,
-    psp_calls::{CallOperation, CallOutcome, PspCall},
-};
+use crate::db::{self, psp_calls::PspCall};
 use crate::domain::TaxIdKind;
-use crate::psp::{ErrorKind, PspClient};
+use crate::psp::{CallOperation, CallOutcome, ErrorKind, PspClient};
 use pixgate_pix::apipix::{
     Amount, CalendarioSolicitado, CobGerada, CobSolicitada, CobStatus, CobValor, Devedor,
     Documento, Txid,

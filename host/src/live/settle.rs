@@ -9,11 +9,12 @@ use std::time::{Duration, Instant};
 use super::LiveError;
 use super::verdict::{Verdict, verdict};
 use crate::app::AppState;
-use crate::db::psp_calls::{self, CallOperation, CallOutcome, PspCall};
+use crate::db::psp_calls::{self, PspCall};
 use crate::db::{self, intents};
 use crate::domain::IntentStatus;
 use crate::outbox::{self, Transition};
 use crate::psp::PspError;
+use crate::psp::{CallOperation, CallOutcome};
 use pixgate_pix::apipix::Txid;
 
 /// What a settlement attempt did.

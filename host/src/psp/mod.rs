@@ -12,6 +12,7 @@
 //!   carries a secret, a token, a URL or a body the PSP sent beyond its problem type.
 
 mod error;
+mod record;
 pub mod tls;
 mod token;
 
@@ -27,6 +28,7 @@ pub use error::{ErrorKind, PspError};
 use pixgate_pix::apipix::{
     CobCompleta, CobGerada, CobSolicitada, TokenResponse, Txid, WebhookSolicitado,
 };
+pub use record::{CallOperation, CallOutcome};
 use token::{CachedToken, TokenCache};
 
 /// The most of a PSP's answer that is read; a charge's JSON is a few KB.
@@ -138,15 +140,7 @@ pub enum Outcome {
 
 impl Outcome {
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Success => "success",
-            Self::Refused => "refused",
-            Self::Unauthorized => "unauthorized",
-            Self::Unavailable => "unavailable",
-            Self::Timeout => "timeout",
-            Self::ConnectFailed => "connect_failed",
-            Self::Protocol => "protocol_error",
-        }
+        CallOutcome::from(self).as_str()
     }
 }
 
