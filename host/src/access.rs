@@ -1,11 +1,20 @@
-//! Who may do what: the scopes an API key carries and the merchant it acts for. The HTTP
-//! layer builds a [`Principal`] from the request; the services check it.
+//! Who may do what: the scopes an API key carries and the merchant it acts for. [`Access`]
+//! turns a presented API key into a [`Principal`] (or the admin token into a pass); the
+//! services check the principal's scopes and store grants.
 
 use std::fmt;
 use std::str::FromStr;
 
+use std::sync::Arc;
+
+use governor::DefaultKeyedRateLimiter;
+use governor::clock::{Clock, DefaultClock};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+
+use crate::crypto;
+use crate::db::key_cache::KeyCache;
+use crate::db::{Db, DbError, keys};
 
 /// What an API key may do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
@@ -99,6 +108,99 @@ impl Principal {
 
     pub fn granted(&self, store_id: &str) -> bool {
         self.store_ids.iter().any(|s| s == store_id)
+    }
+}
+
+/// Why a caller was turned away.
+#[derive(Debug, thiserror::Error)]
+pub enum AccessError {
+    #[error("the API key is not valid")]
+    InvalidKey,
+    #[error("the API key has been revoked")]
+    Revoked,
+    #[error("rate limit exceeded; retry after {retry_after_secs} s")]
+    RateLimited { retry_after_secs: u64 },
+    #[error("the admin token is not valid")]
+    InvalidAdminToken,
+    #[error(transparent)]
+    Db(#[from] DbError),
+}
+
+/// The access service: merchant API keys (with their cache and rate limit) and the admin
+/// token. Built once by the composition root; cheap to clone.
+#[derive(Clone)]
+pub struct Access {
+    db: Db,
+    /// Authenticated API keys (SQLite only; cleared by a revocation).
+    keys: Arc<KeyCache>,
+    /// SHA-256 (hex) of the admin token.
+    admin_token_hash: Arc<str>,
+    rate_limiter: Option<Arc<DefaultKeyedRateLimiter<String>>>,
+}
+
+impl fmt::Debug for Access {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Access").finish_non_exhaustive()
+    }
+}
+
+impl Access {
+    pub fn new(
+        db: Db,
+        keys: Arc<KeyCache>,
+        admin_token_hash: String,
+        rate_limiter: Option<DefaultKeyedRateLimiter<String>>,
+    ) -> Self {
+        Self {
+            db,
+            keys,
+            admin_token_hash: admin_token_hash.into(),
+            rate_limiter: rate_limiter.map(Arc::new),
+        }
+    }
+
+    /// The merchant a presented API key acts for, within the key's rate limit.
+    pub async fn merchant(&self, token: &str) -> Result<Principal, AccessError> {
+        if !token.starts_with("pxg_") || token.len() > 128 {
+            return Err(AccessError::InvalidKey);
+        }
+        let found = self
+            .keys
+            .authenticate(&self.db, &crypto::sha256_hex(token))
+            .await
+            .map_err(DbError::Sqlx)?
+            .ok_or(AccessError::InvalidKey)?;
+        let keys::Authenticated {
+            key,
+            merchant_code,
+            store_ids,
+        } = &*found;
+        if key.revoked_at.is_some() {
+            return Err(AccessError::Revoked);
+        }
+        if let Some(limiter) = &self.rate_limiter
+            && let Err(not_until) = limiter.check_key(&key.id)
+        {
+            let wait = not_until.wait_time_from(DefaultClock::default().now());
+            return Err(AccessError::RateLimited {
+                retry_after_secs: wait.as_secs() + u64::from(wait.subsec_nanos() > 0),
+            });
+        }
+        Ok(Principal {
+            merchant_id: key.merchant_id.clone(),
+            merchant_code: merchant_code.clone(),
+            scopes: Scope::parse_list(&key.scopes),
+            store_ids: store_ids.clone(),
+        })
+    }
+
+    /// Passes the admin token, compared in constant time.
+    pub fn admin(&self, token: &str) -> Result<(), AccessError> {
+        if crypto::same_secret(&crypto::sha256_hex(token), &self.admin_token_hash) {
+            Ok(())
+        } else {
+            Err(AccessError::InvalidAdminToken)
+        }
     }
 }
 

@@ -1,60 +1,86 @@
-//! The composition root: [`App::build`] wires the database, the sandbox, the component
-//! registry, the webhook sender and both HTTP listeners together. `pixgate serve` and the
-//! tests call it (the tests with port 0).
+//! The composition root: [`App::build`] opens the database, prepares the sandbox and the
+//! component registry, builds one handle per service with what it uses, and binds both
+//! HTTP listeners. `pixgate serve` and the tests call it (the tests with port 0).
+//!
+//! [`AppState`] is only the router's state: the handlers take the service they call
+//! (`State<Charges>`, ...) through its `FromRef` impls, and no service sees it.
 
 use std::net::SocketAddr;
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use axum::extract::FromRef;
+use governor::{Quota, RateLimiter};
 use tokio::net::TcpListener;
 
+use crate::access::Access;
 use crate::bootstrap::{self, Generated, Prepared};
-use crate::components::{self, Registry};
+use crate::charges::slots::MerchantSlots;
+use crate::charges::{ChargeDeps, Charges};
+use crate::components::{ComponentService, Registry};
 use crate::config::ServeConfig;
-use crate::crypto::MasterKey;
 use crate::db::{self, Db};
 use crate::metrics::Metrics;
+use crate::psp::live::LiveExecution;
+use crate::psp::providers::{ProviderAdmin, Providers};
+use crate::retention::RetentionArgs;
 use crate::sandbox::{Limits, Sandbox};
+use crate::webhooks::{Delivery, Wake, Webhooks};
 
-/// Everything the services and handlers share.
+/// The router's state: the service handles, and what the operational routes read.
 pub struct AppState {
+    pub access: Access,
+    pub charges: Charges,
+    pub components: ComponentService,
+    pub providers: ProviderAdmin,
+    pub live: LiveExecution,
+    pub delivery: Delivery,
+    /// Readiness (`/readyz`) pings it.
     pub db: Db,
-    /// Authenticated API keys (SQLite only; cleared by a revocation).
-    pub keys: db::key_cache::KeyCache,
+    pub metrics: Arc<Metrics>,
+    /// The purge job's settings.
+    retention: RetentionArgs,
+    /// The webhook sender runs on this instance (`PIXGATE_WEBHOOK_WORKER`).
+    sender: bool,
+    /// Its wake-up signal, for embedders that write events themselves ([`App::webhook_wake`]).
+    wake: Wake,
+    // Until the webhook-endpoint and catalog services land (issue 18): what their handlers
+    // still read directly.
+    pub master_key: crate::crypto::MasterKey,
+    pub keys: Arc<db::key_cache::KeyCache>,
+    pub stores: Arc<db::store_cache::StoreCache>,
+    pub webhooks: Arc<Webhooks>,
     /// The SQLite file's lock: one server process per database file.
     _instance_lock: Option<std::fs::File>,
-    /// New SHADOW charges are written through it, many to a transaction.
-    pub commits: db::group_commit::GroupCommit,
-    pub sandbox: Sandbox,
-    /// Each merchant's share of concurrent chain runs.
-    pub sandbox_slots: crate::charges::slots::MerchantSlots,
-    /// The component versions each store runs, loaded and ready.
-    pub components: Registry,
-    pub master_key: MasterKey,
-    /// SHA-256 (hex) of the admin token.
-    pub admin_token_hash: String,
-    pub rate_limiter: Option<DefaultKeyedRateLimiter<String>>,
-    pub metrics: Metrics,
-    pub idempotency_retention_ms: i64,
-    pub retention: crate::retention::RetentionArgs,
-    /// Stores with their gateways and active component versions, for the charge path.
-    pub stores: db::store_cache::StoreCache,
-    /// Webhook settings, the egress-safe client and the sender's wake-up signal.
-    pub webhooks: crate::webhooks::Webhooks,
-    /// PSP providers: their API Pix clients and recent health.
-    pub providers: crate::providers::Providers,
-    /// Live execution: the public URL for PSP callbacks, the reconciler's interval, leases.
-    pub live: crate::live::Live,
 }
 
 impl std::fmt::Debug for AppState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AppState")
             .field("db", &self.db.backend)
-            .finish()
+            .finish_non_exhaustive()
     }
 }
+
+macro_rules! handle {
+    ($($field:ident: $ty:ty),* $(,)?) => {$(
+        impl FromRef<Arc<AppState>> for $ty {
+            fn from_ref(state: &Arc<AppState>) -> Self {
+                state.$field.clone()
+            }
+        }
+    )*};
+}
+
+handle!(
+    access: Access,
+    charges: Charges,
+    components: ComponentService,
+    providers: ProviderAdmin,
+    live: LiveExecution,
+    delivery: Delivery,
+    db: Db,
+);
 
 /// Both listeners, bound, with the state they serve.
 pub struct App {
@@ -69,11 +95,11 @@ pub struct App {
 }
 
 impl App {
-    /// Opens the database (migrating it), prepares the sandbox and the components, and
-    /// binds both listeners.
+    /// Opens the database (migrating it), prepares the sandbox and the components, builds
+    /// the services, and binds both listeners.
     pub async fn build(config: &ServeConfig) -> anyhow::Result<Self> {
         // Bad webhook settings (a CA file, a CIDR) stop the start before anything is opened.
-        let webhooks = crate::webhooks::Webhooks::new(&config.webhooks)?;
+        let webhooks = Arc::new(Webhooks::new(&config.webhooks)?);
         let Prepared {
             db,
             master_key,
@@ -81,19 +107,20 @@ impl App {
             generated,
             instance_lock,
         } = bootstrap::prepare(config).await?;
-        let sandbox = Sandbox::new(Limits::default(), Some(config.data_dir.join("modules")))?
-            .with_cache_limit(config.components.component_cache_max_bytes);
-        let components = Registry::new(&sandbox, config.components.clone())?;
-        components.record_bundled(&db).await?;
+        let sandbox = Arc::new(
+            Sandbox::new(Limits::default(), Some(config.data_dir.join("modules")))?
+                .with_cache_limit(config.components.component_cache_max_bytes),
+        );
+        let registry = Arc::new(Registry::new(&sandbox, config.components.clone())?);
+        registry.record_bundled(&db).await?;
         let rate_limiter = NonZeroU32::new(config.rate_limit_per_second).map(|rate| {
             let burst = NonZeroU32::new(config.rate_limit_burst).unwrap_or(rate);
             RateLimiter::keyed(Quota::per_second(rate).allow_burst(burst))
         });
-        let metrics = Metrics::new();
-        let providers = crate::providers::Providers::new(config.psp.clone(), metrics.psp());
+        let metrics = Arc::new(Metrics::new());
+        let providers = Arc::new(Providers::new(config.psp.clone(), metrics.psp()));
         let merchant = TcpListener::bind(config.listen).await?;
         let admin = TcpListener::bind(config.admin_listen).await?;
-        let live = crate::live::Live::new(&config.live, merchant.local_addr()?);
         let commits = db::group_commit::GroupCommit::spawn(
             &db,
             db::group_commit::Settings {
@@ -107,30 +134,64 @@ impl App {
             },
             metrics.commits(),
         );
-        let state = AppState {
-            keys: db::key_cache::KeyCache::new(db.backend),
-            _instance_lock: instance_lock,
+        let stores = Arc::new(db::store_cache::StoreCache::new(
+            db::store_cache::StoreCache::TTL,
+        ));
+        let keys = Arc::new(db::key_cache::KeyCache::new(db.backend));
+
+        let live = LiveExecution::new(
+            db.clone(),
+            master_key.clone(),
+            providers.clone(),
+            crate::psp::live::Live::new(&config.live, merchant.local_addr()?),
+            metrics.clone(),
+            webhooks.wake(),
+        );
+        let components = ComponentService::new(
+            db.clone(),
+            sandbox.clone(),
+            registry.clone(),
+            stores.clone(),
+            providers.clone(),
+            metrics.clone(),
+            config.retention.trace_retention,
+        );
+        let charges = Charges::new(ChargeDeps {
+            db: db.clone(),
+            stores: stores.clone(),
             commits,
-            db,
+            master_key: master_key.clone(),
+            components: components.clone(),
+            registry,
             sandbox,
-            sandbox_slots: crate::charges::slots::MerchantSlots::new(
+            sandbox_slots: Arc::new(MerchantSlots::new(
                 config
                     .sandbox_calls_per_merchant
-                    .map_or_else(crate::charges::slots::MerchantSlots::default_limit, |n| {
-                        n as usize
-                    }),
-            ),
-            components,
-            master_key,
-            admin_token_hash,
-            rate_limiter,
-            metrics,
+                    .map_or_else(MerchantSlots::default_limit, |n| n as usize),
+            )),
+            providers: providers.clone(),
+            metrics: metrics.clone(),
+            live: live.clone(),
+            wake: webhooks.wake(),
             idempotency_retention_ms: i64::from(config.idempotency_retention_hours) * 3_600_000,
-            retention: config.retention.clone(),
-            stores: db::store_cache::StoreCache::new(db::store_cache::StoreCache::TTL),
-            webhooks,
-            providers,
+        });
+        let state = AppState {
+            access: Access::new(db.clone(), keys.clone(), admin_token_hash, rate_limiter),
+            keys,
+            stores,
+            webhooks: webhooks.clone(),
+            master_key: master_key.clone(),
+            charges,
+            components,
+            providers: ProviderAdmin::new(db.clone(), master_key.clone(), live.clone()),
             live,
+            delivery: Delivery::new(db.clone(), master_key, webhooks.clone(), metrics.clone()),
+            sender: webhooks.settings.worker,
+            wake: webhooks.wake(),
+            db,
+            metrics,
+            retention: config.retention.clone(),
+            _instance_lock: instance_lock,
         };
         Ok(Self {
             merchant_addr: merchant.local_addr()?,
@@ -143,9 +204,15 @@ impl App {
         })
     }
 
-    /// The shared state (benchmarks and in-process embedders write through it).
-    pub fn state(&self) -> Arc<AppState> {
-        self.state.clone()
+    /// The database, for embedders (benchmarks) that write payment events through the outbox
+    /// themselves.
+    pub fn db(&self) -> Db {
+        self.state.db.clone()
+    }
+
+    /// The webhook sender's wake-up signal, to give after such a write (as the services do).
+    pub fn webhook_wake(&self) -> Wake {
+        self.state.wake.clone()
     }
 
     /// Serves until `shutdown` resolves, then lets in-flight requests finish.
@@ -154,11 +221,11 @@ impl App {
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
         let state = self.state;
-        spawn_housekeeping(state.clone());
-        let shadow = components::shadow::spawn(state.clone());
-        let reconciler = crate::live::reconciler::spawn(state.clone());
+        spawn_housekeeping(state.db.clone(), state.retention.clone());
+        let shadow = state.components.spawn_shadow_worker();
+        let reconciler = state.live.spawn_reconciler();
         // The callback URL carries this instance's public address: registered on every start.
-        crate::live::register_callbacks(state.clone(), None);
+        state.live.register_callbacks(None);
         let merchant = crate::http::merchant_router(state.clone());
         let admin = crate::http::admin_router(state.clone());
 
@@ -167,11 +234,10 @@ impl App {
             shutdown.await;
             let _ = tx.send(true);
         });
-        let sender = state
-            .webhooks
-            .settings
-            .worker
-            .then(|| tokio::spawn(crate::webhooks::worker::run(state.clone(), rx.clone())));
+        let sender = state.sender.then(|| {
+            let (delivery, rx) = (state.delivery.clone(), rx.clone());
+            tokio::spawn(async move { delivery.run(rx).await })
+        });
         use crate::http::serve::serve;
         tokio::join!(
             serve(
@@ -192,13 +258,13 @@ impl App {
 }
 
 /// Background work of a running server: the purge job (`retention`).
-fn spawn_housekeeping(state: Arc<AppState>) {
+fn spawn_housekeeping(db: Db, retention: RetentionArgs) {
     tokio::spawn(async move {
-        let mut tick = tokio::time::interval(state.retention.purge_interval);
+        let mut tick = tokio::time::interval(retention.purge_interval);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tick.tick().await;
-            match crate::retention::purge_expired(&state.db, &state.retention, db::now_ms()).await {
+            match crate::retention::purge_expired(&db, &retention, db::now_ms()).await {
                 Ok(purged) => {
                     for (table, rows) in purged.into_iter().filter(|(_, n)| *n > 0) {
                         tracing::info!(table, rows, "purged past retention");

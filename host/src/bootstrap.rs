@@ -90,15 +90,18 @@ pub async fn prepare(config: &ServeConfig) -> anyhow::Result<Prepared> {
     })
 }
 
-/// `postgres://user:password@host/db` without the password, for error messages.
-fn redact_url(url: &str) -> String {
-    match (url.find("://"), url.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            let creds = &url[scheme + 3..at];
-            let user = creds.split(':').next().unwrap_or("");
-            format!("{}{user}:***{}", &url[..scheme + 3], &url[at..])
+/// `postgres://user:password@host/db` without the password, for error messages. Read with
+/// the `url` crate (a password may hold `@` or `:`); what it cannot read is not shown at all.
+fn redact_url(raw: &str) -> String {
+    match url::Url::parse(raw) {
+        Ok(mut url) => {
+            if url.password().is_some() {
+                // Only a URL that cannot have a password refuses one.
+                let _ = url.set_password(Some("***"));
+            }
+            url.to_string()
         }
-        _ => url.to_owned(),
+        Err(_) => "an unreadable database URL".to_owned(),
     }
 }
 
@@ -215,5 +218,14 @@ mod tests {
             "postgres://app:***@db:5432/pixgate"
         );
         assert_eq!(super::redact_url("sqlite://x.db"), "sqlite://x.db");
+        // The last `@` ends the user info: a password holding `@` or `:` is hidden whole.
+        assert_eq!(
+            super::redact_url("postgres://app:p@ss:w@db/pixgate"),
+            "postgres://app:***@db/pixgate"
+        );
+        assert_eq!(
+            super::redact_url("postgres//app:s3cret@db"),
+            "an unreadable database URL"
+        );
     }
 }

@@ -73,9 +73,9 @@ pub struct ServeConfig {
     #[command(flatten)]
     pub components: crate::components::ComponentArgs,
     #[command(flatten)]
-    pub psp: crate::psp::PspArgs,
+    pub psp: crate::psp::client::PspArgs,
     #[command(flatten)]
-    pub live: crate::live::LiveArgs,
+    pub live: crate::psp::live::LiveArgs,
 }
 
 impl ServeConfig {

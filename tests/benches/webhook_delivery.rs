@@ -88,7 +88,7 @@ async fn main() {
         &concurrency,
     ]);
     let app = pixgate::app::App::build(&serve.config).await.unwrap();
-    let state = app.state();
+    let (db, wake) = (app.db(), app.webhook_wake());
     let admin = format!("http://{}/admin/v1", app.admin_addr);
     let base = format!("http://{}/api/v1", app.merchant_addr);
     let token = std::fs::read_to_string(data_dir.path().join("admin-token")).unwrap();
@@ -141,16 +141,15 @@ async fn main() {
     )
     .await;
 
-    let db = state.db.clone();
     let committed: Arc<Mutex<HashMap<String, Instant>>> = Arc::default();
     let produce = |reference: String| {
         let db = db.clone();
-        let state = state.clone();
+        let wake = wake.clone();
         let committed = committed.clone();
         async move {
             let id = pixgate_e2e::webhooks::pending_intent(&db, "bench-store", &reference).await;
             let at = Instant::now();
-            state.webhooks.wake();
+            wake.wake();
             committed.lock().await.insert(id, at);
         }
     };

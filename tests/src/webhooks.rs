@@ -155,7 +155,7 @@ pub async fn pending_intent(db: &pixgate::db::Db, store: &str, reference: &str) 
     };
     let mut tx = db.write.begin().await.unwrap();
     intents::insert(&mut *tx, &intent).await.unwrap();
-    pixgate::outbox::record_created(&mut tx, &intent)
+    pixgate::webhooks::outbox::record_created(&mut tx, &intent)
         .await
         .unwrap();
     tx.commit().await.unwrap();
@@ -163,12 +163,16 @@ pub async fn pending_intent(db: &pixgate::db::Db, store: &str, reference: &str) 
 }
 
 /// Moves a PENDING intent to `to` through the outbox.
-pub async fn settle(db: &pixgate::db::Db, intent_id: &str, to: &str) -> pixgate::outbox::Recorded {
+pub async fn settle(
+    db: &pixgate::db::Db,
+    intent_id: &str,
+    to: &str,
+) -> pixgate::webhooks::outbox::Recorded {
     let mut tx = db.write.begin().await.unwrap();
-    let recorded = pixgate::outbox::record_transition(
+    let recorded = pixgate::webhooks::outbox::record_transition(
         &mut tx,
         intent_id,
-        pixgate::outbox::Transition {
+        pixgate::webhooks::outbox::Transition {
             to: to.parse().expect("an intent status"),
             provider_payment_id: Some("E2E-PSP-1"),
             failure: (to == "FAILED").then_some(("psp_declined", "the PSP declined the charge")),

@@ -7,7 +7,7 @@ use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use pixgate::psp::{
+use pixgate::psp::client::{
     CallObserver, CallRecord, Endpoint, ErrorKind, Operation, Outcome, PspArgs, PspClient,
     PspError, Secret, tls,
 };

@@ -668,10 +668,10 @@ async fn payment_events_reach_subscribed_endpoints_through_the_outbox() {
 
         // A terminal intent does not move again, and a SHADOW charge emits no event.
         let mut tx = db.write.begin().await.unwrap();
-        let err = pixgate::outbox::record_transition(
+        let err = pixgate::webhooks::outbox::record_transition(
             &mut tx,
             &intent,
-            pixgate::outbox::Transition {
+            pixgate::webhooks::outbox::Transition {
                 to: pixgate::domain::IntentStatus::Canceled,
                 provider_payment_id: None,
                 failure: None,
@@ -681,7 +681,10 @@ async fn payment_events_reach_subscribed_endpoints_through_the_outbox() {
         .await
         .unwrap_err();
         assert!(
-            matches!(err, pixgate::outbox::OutboxError::IllegalTransition { .. }),
+            matches!(
+                err,
+                pixgate::webhooks::outbox::OutboxError::IllegalTransition { .. }
+            ),
             "{err}"
         );
         drop(tx);

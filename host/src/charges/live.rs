@@ -1,7 +1,7 @@
 //! A LIVE store's charge. The Idempotency-Key is claimed first, as an in-progress record
 //! holding the chain's decision and a lease, so concurrent duplicates never both reach a
 //! PSP. The charge is then created at a PSP along the decision's ranking
-//! ([`crate::live::execute`]), and the intent (`PENDING` with its PIX charge, or `FAILED`),
+//! ([`crate::psp::live::execute`]), and the intent (`PENDING` with its PIX charge, or `FAILED`),
 //! its trace, its PSP calls, its event and the completed idempotency record are committed in
 //! one transaction.
 //!
@@ -10,197 +10,198 @@
 //! retry takes the claim over with the same intent id, the same recorded decision and the
 //! same txid, so the PSP answers with the charge it already created.
 
-use std::sync::Arc;
-
 use super::view::{PaymentIntent, PaymentIntentEnvelope};
-use super::{ChargeError, ChargeRequest, Charged, after_commit, new_intent, replay, resolve};
+use super::{ChargeError, ChargeRequest, Charged, replay};
 use crate::access::Principal;
-use crate::app::AppState;
 use crate::chain::DecisionTrace;
 use crate::db::psp_calls::{self, PspCall};
 use crate::db::store_cache::StoreRoute;
 use crate::db::{self, idempotency, intents};
 use crate::domain::{IdempotencyKey, IntentStatus};
-use crate::live::execute::{self, Merchant};
-use crate::outbox;
-use crate::psp::{CallOperation, CallOutcome};
+use crate::psp::client::{CallOperation, CallOutcome};
+use crate::psp::live::execute::Merchant;
+use crate::webhooks::outbox;
 use pixgate_pix::apipix::{Txid, txid_for};
 
 /// The city a BR Code built from a location names when the store's configuration sets none
 /// (`pix.merchant-city`); the payer's bank shows the payload at the location instead.
 const DEFAULT_CITY: &str = "BRASILIA";
 
-pub(super) async fn create(
-    state: &Arc<AppState>,
-    principal: &Principal,
-    key: &IdempotencyKey,
-    request: ChargeRequest,
-    route: &StoreRoute,
-    fingerprint: &str,
-    abandoned: Option<idempotency::Record>,
-) -> Result<Charged, ChargeError> {
-    let store = &route.store;
-    let now = db::now_ms();
-    let lease_until = now + state.live.lease().as_millis() as i64;
-    let internal = |what: &str| ChargeError::Internal(format!("live charge: {what}"));
+impl super::Charges {
+    pub(super) async fn create_live(
+        &self,
+        principal: &Principal,
+        key: &IdempotencyKey,
+        request: ChargeRequest,
+        route: &StoreRoute,
+        fingerprint: &str,
+        abandoned: Option<idempotency::Record>,
+    ) -> Result<Charged, ChargeError> {
+        let store = &route.store;
+        let now = db::now_ms();
+        let lease_until = now + self.live.lease().as_millis() as i64;
+        let internal = |what: &str| ChargeError::Internal(format!("live charge: {what}"));
 
-    let takeover = abandoned.is_some();
-    let (intent_id, trace, components) = match abandoned {
-        Some(record) => {
-            // The dead request's decision, so this one calls the same PSP first.
-            let trace: DecisionTrace = serde_json::from_str(&record.response_body)
-                .map_err(|e| internal(&format!("the claimed decision: {e}")))?;
-            let id = record
-                .payment_intent_id
-                .ok_or_else(|| internal("a claim without its intent id"))?;
-            let seen = record.lease_until.unwrap_or_default();
-            let mine = idempotency::take_over(
-                &state.db.write,
-                &principal.merchant_id,
-                key.as_str(),
-                seen,
-                lease_until,
-            )
-            .await?;
-            if !mine {
-                return Err(ChargeError::KeyInUse);
-            }
-            tracing::info!(intent = %id, store = %store.code,
+        let takeover = abandoned.is_some();
+        let (intent_id, trace, components) = match abandoned {
+            Some(record) => {
+                // The dead request's decision, so this one calls the same PSP first.
+                let trace: DecisionTrace = serde_json::from_str(&record.response_body)
+                    .map_err(|e| internal(&format!("the claimed decision: {e}")))?;
+                let id = record
+                    .payment_intent_id
+                    .ok_or_else(|| internal("a claim without its intent id"))?;
+                let seen = record.lease_until.unwrap_or_default();
+                let mine = idempotency::take_over(
+                    &self.db.write,
+                    &principal.merchant_id,
+                    key.as_str(),
+                    seen,
+                    lease_until,
+                )
+                .await?;
+                if !mine {
+                    return Err(ChargeError::KeyInUse);
+                }
+                tracing::info!(intent = %id, store = %store.code,
                 "live charge: taking over a claim whose request died");
-            (id, trace, None)
-        }
-        None => {
-            let id = uuid::Uuid::now_v7().to_string();
-            let (components, trace) = resolve(state, route, principal, &request, &id, now).await?;
-            let decision = serde_json::to_string(&trace).map_err(|e| internal(&e.to_string()))?;
-            let claimed = idempotency::claim(
-                &state.db.write,
-                &idempotency::NewRecord {
-                    merchant_id: principal.merchant_id.clone(),
-                    key: key.as_str().to_owned(),
-                    request_hash: fingerprint.to_owned(),
-                    response_status: 0,
-                    response_body: decision.clone(),
-                    payment_intent_id: Some(id.clone()),
-                    created_at: now,
-                    expires_at: now + state.idempotency_retention_ms,
-                    lease_until: Some(lease_until),
-                },
-            )
-            .await?;
-            if !claimed {
-                let record =
-                    idempotency::find(&state.db.read, &principal.merchant_id, key.as_str(), now)
-                        .await?;
-                return match record {
-                    Some(r) if r.lease_until.is_none() => replay(r, fingerprint, None),
-                    _ => Err(ChargeError::KeyInUse),
-                };
+                (id, trace, None)
             }
-            (id, trace, Some(components))
-        }
-    };
+            None => {
+                let id = uuid::Uuid::now_v7().to_string();
+                let (components, trace) =
+                    self.resolve(route, principal, &request, &id, now).await?;
+                let decision =
+                    serde_json::to_string(&trace).map_err(|e| internal(&e.to_string()))?;
+                let claimed = idempotency::claim(
+                    &self.db.write,
+                    &idempotency::NewRecord {
+                        merchant_id: principal.merchant_id.clone(),
+                        key: key.as_str().to_owned(),
+                        request_hash: fingerprint.to_owned(),
+                        response_status: 0,
+                        response_body: decision.clone(),
+                        payment_intent_id: Some(id.clone()),
+                        created_at: now,
+                        expires_at: now + self.idempotency_retention_ms,
+                        lease_until: Some(lease_until),
+                    },
+                )
+                .await?;
+                if !claimed {
+                    let record =
+                        idempotency::find(&self.db.read, &principal.merchant_id, key.as_str(), now)
+                            .await?;
+                    return match record {
+                        Some(r) if r.lease_until.is_none() => replay(r, fingerprint, None),
+                        _ => Err(ChargeError::KeyInUse),
+                    };
+                }
+                (id, trace, Some(components))
+            }
+        };
+        tracing::Span::current().record("intent", intent_id.as_str());
 
-    // From the intent id the key's claim holds, not from the key alone: a retry (or a
-    // takeover) names the same charge, while the same key reused after its retention names a
-    // new one instead of the old, perhaps paid, charge.
-    let txid = Txid::parse(&txid_for(&store.id, &intent_id))
-        .map_err(|e| internal(&format!("txid: {e}")))?;
-    let config = store.config_map();
-    let merchant = Merchant {
-        name: &store.name,
-        city: config
-            .get("pix.merchant-city")
-            .map_or(DEFAULT_CITY, String::as_str),
-    };
-    let execution = execute::create(
-        state,
-        takeover,
-        &trace.routes,
-        trace.policy.output.cross_release_class_failover,
-        &txid,
-        &request,
-        u32::try_from(store.charge_expiry_seconds).unwrap_or(86_400),
-        &merchant,
-    )
-    .await;
+        // From the intent id the key's claim holds, not from the key alone: a retry (or a
+        // takeover) names the same charge, while the same key reused after its retention names a
+        // new one instead of the old, perhaps paid, charge.
+        let txid = Txid::parse(&txid_for(&store.id, &intent_id))
+            .map_err(|e| internal(&format!("txid: {e}")))?;
+        let config = store.config_map();
+        let merchant = Merchant {
+            name: &store.name,
+            city: config
+                .get("pix.merchant-city")
+                .map_or(DEFAULT_CITY, String::as_str),
+        };
+        let execution = self
+            .live
+            .create_at_psp(
+                takeover,
+                &trace.routes,
+                trace.policy.output.cross_release_class_failover,
+                &txid,
+                &request,
+                u32::try_from(store.charge_expiry_seconds).unwrap_or(86_400),
+                &merchant,
+            )
+            .await;
 
-    let at = db::now_ms();
-    let route_index = execution.created.as_ref().map_or(0, |c| c.route);
-    let mut intent = new_intent(
-        state,
-        principal,
-        route,
-        key,
-        &request,
-        &trace,
-        route_index,
-        &intent_id,
-        now,
-    )?;
-    intent.updated_at = at;
-    match &execution.created {
-        Some(created) => {
-            intent.status = IntentStatus::Pending;
-            intent.completed_at = None;
-            intent.txid = Some(txid.as_str().to_owned());
-            intent.pix_location = created
-                .cob
-                .location
-                .clone()
-                .or_else(|| created.cob.loc.as_ref().and_then(|l| l.location.clone()));
-            intent.pix_copy_paste = Some(created.copy_and_paste.clone());
-            intent.pix_expires_at = Some(created.expires_at);
-            intent.reconcile_at = Some(at + state.live.interval().as_millis() as i64);
+        let at = db::now_ms();
+        let route_index = execution.created.as_ref().map_or(0, |c| c.route);
+        let mut intent = self.new_intent(
+            principal,
+            route,
+            key,
+            &request,
+            &trace,
+            route_index,
+            &intent_id,
+            now,
+        )?;
+        intent.updated_at = at;
+        match &execution.created {
+            Some(created) => {
+                intent.status = IntentStatus::Pending;
+                intent.completed_at = None;
+                intent.txid = Some(txid.as_str().to_owned());
+                intent.pix_location = created
+                    .cob
+                    .location
+                    .clone()
+                    .or_else(|| created.cob.loc.as_ref().and_then(|l| l.location.clone()));
+                intent.pix_copy_paste = Some(created.copy_and_paste.clone());
+                intent.pix_expires_at = Some(created.expires_at);
+                intent.reconcile_at = Some(at + self.live.interval().as_millis() as i64);
+            }
+            None => {
+                let (code, message) = failure(&execution.calls);
+                intent.status = IntentStatus::Failed;
+                intent.failure_code = Some(code.to_owned());
+                intent.failure_message = Some(message);
+                intent.completed_at = Some(at);
+            }
         }
-        None => {
-            let (code, message) = failure(&execution.calls);
-            intent.status = IntentStatus::Failed;
-            intent.failure_code = Some(code.to_owned());
-            intent.failure_message = Some(message);
-            intent.completed_at = Some(at);
-        }
-    }
-    let envelope = PaymentIntentEnvelope {
-        success: true,
-        data: PaymentIntent::from_row(&intent, store, false),
-    };
-    let body = serde_json::to_value(&envelope).map_err(|e| internal(&e.to_string()))?;
-    let trace_json = serde_json::to_string(&trace).map_err(|e| internal(&e.to_string()))?;
+        let envelope = PaymentIntentEnvelope {
+            success: true,
+            data: PaymentIntent::from_row(&intent, store, false),
+        };
+        let body = serde_json::to_value(&envelope).map_err(|e| internal(&e.to_string()))?;
+        let trace_json = serde_json::to_string(&trace).map_err(|e| internal(&e.to_string()))?;
 
-    let mut tx = state.db.write.begin().await?;
-    // The claim first: a request that outlived its lease, whose charge a retry took over,
-    // writes nothing (the retry answers for the key).
-    let completed = idempotency::complete(
-        &mut *tx,
-        &principal.merchant_id,
-        key.as_str(),
-        lease_until,
-        200,
-        &body.to_string(),
-    )
-    .await?;
-    if !completed {
-        tx.rollback().await?;
-        return Err(ChargeError::KeyInUse);
+        let mut tx = self.db.write.begin().await?;
+        // The claim first: a request that outlived its lease, whose charge a retry took over,
+        // writes nothing (the retry answers for the key).
+        let completed = idempotency::complete(
+            &mut *tx,
+            &principal.merchant_id,
+            key.as_str(),
+            lease_until,
+            200,
+            &body.to_string(),
+        )
+        .await?;
+        if !completed {
+            tx.rollback().await?;
+            return Err(ChargeError::KeyInUse);
+        }
+        intents::insert(&mut *tx, &intent).await?;
+        intents::insert_trace(&mut *tx, &intent_id, &trace_json, now).await?;
+        for call in &execution.calls {
+            psp_calls::insert(&mut *tx, Some(&intent_id), call).await?;
+        }
+        outbox::record_created(&mut tx, &intent)
+            .await
+            .map_err(|e| internal(&e.to_string()))?;
+        tx.commit().await?;
+        self.wake.wake();
+        self.metrics
+            .live_transition(&intent.provider_code, intent.status.as_str());
+        if let Some(components) = components {
+            self.after_commit(route, &intent_id, trace, components);
+        }
+        Ok(Charged { status: 200, body })
     }
-    intents::insert(&mut *tx, &intent).await?;
-    intents::insert_trace(&mut *tx, &intent_id, &trace_json, now).await?;
-    for call in &execution.calls {
-        psp_calls::insert(&mut *tx, Some(&intent_id), call).await?;
-    }
-    outbox::record_created(&mut tx, &intent)
-        .await
-        .map_err(|e| internal(&e.to_string()))?;
-    tx.commit().await?;
-    state.webhooks.wake();
-    state
-        .metrics
-        .live_transition(&intent.provider_code, intent.status.as_str());
-    if let Some(components) = components {
-        after_commit(state, route, &intent_id, trace, components);
-    }
-    Ok(Charged { status: 200, body })
 }
 
 /// `failure {code, message}` of a charge no gateway created.

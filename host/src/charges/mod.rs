@@ -22,15 +22,20 @@ pub use request::{ChargeBody, ChargeRequest, CreatePaymentRequest, Invalid};
 use view::{PaymentIntent, PaymentIntentEnvelope};
 
 use crate::access::{MissingScope, Principal};
-use crate::app::AppState;
 use crate::chain::{self, ChainError, ChainInput, Components, DecisionTrace};
-use crate::components::{self, shadow};
-use crate::crypto::{self, CryptoError};
+use crate::components::{ComponentService, Registry, shadow};
+use crate::crypto::{self, CryptoError, MasterKey};
 use crate::db::components::{BUNDLED, StoreStep};
-use crate::db::store_cache::StoreRoute;
-use crate::db::{self, DbError, catalog, group_commit, idempotency, intents};
+use crate::db::group_commit::GroupCommit;
+use crate::db::store_cache::{StoreCache, StoreRoute};
+use crate::db::{self, Db, DbError, catalog, group_commit, idempotency, intents};
 use crate::domain::{IdempotencyKey, IntentStatus, StoreMode, TaxIdKind};
-use crate::sandbox::Step;
+use crate::metrics::Metrics;
+use crate::psp::live::LiveExecution;
+use crate::psp::providers::Providers;
+use crate::sandbox::{Sandbox, Step};
+use crate::webhooks::Wake;
+use slots::MerchantSlots;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ChargeError {
@@ -55,6 +60,8 @@ pub enum ChargeError {
     RoutingUnavailable(Step),
     #[error("payment intent not found")]
     IntentNotFound,
+    #[error("this payment intent's trace is past PIXGATE_TRACE_RETENTION")]
+    TracePurged,
     /// Details go to the log, never to the client.
     #[error("{0}")]
     Internal(String),
@@ -86,246 +93,388 @@ pub struct Charged {
     pub body: Value,
 }
 
-/// Creates the PaymentIntent for `request`, or replays the one this Idempotency-Key made.
-/// `legacy_fingerprint` is the hash earlier versions stored for this request (of its raw
-/// JSON): records written before the upgrade, still within their retention, replay too.
-pub async fn create(
-    state: &Arc<AppState>,
-    principal: &Principal,
-    key: &IdempotencyKey,
-    request: ChargeRequest,
-    legacy_fingerprint: Option<&str>,
-) -> Result<Charged, ChargeError> {
-    let route = state
-        .stores
-        .get(&state.db, &request.store)
-        .await?
-        .filter(|r| r.store.merchant_id == principal.merchant_id)
-        .ok_or_else(|| ChargeError::StoreNotFound(request.store.clone()))?;
-    let store = &route.store;
-    if !principal.granted(&store.id) {
-        return Err(ChargeError::StoreNotGranted(store.code.clone()));
-    }
+/// The charge service. Built once by the composition root; cheap to clone.
+#[derive(Clone)]
+pub struct Charges {
+    db: Db,
+    /// Stores with their gateways and the versions they run, for the charge path.
+    stores: Arc<StoreCache>,
+    /// New SHADOW charges are written through it, many to a transaction.
+    commits: GroupCommit,
+    /// Seals the payer's PII in the intent row.
+    master_key: MasterKey,
+    components: ComponentService,
+    registry: Arc<Registry>,
+    sandbox: Arc<Sandbox>,
+    /// Each merchant's share of concurrent chain runs.
+    sandbox_slots: Arc<MerchantSlots>,
+    /// The providers' recent health, an input of the chain.
+    providers: Arc<Providers>,
+    metrics: Arc<Metrics>,
+    /// A LIVE store's charge is created at its PSP through it.
+    live: LiveExecution,
+    /// Wakes this instance's webhook sender after a charge's event is committed.
+    wake: Wake,
+    idempotency_retention_ms: i64,
+}
 
-    let fingerprint = request.fingerprint();
-    let now = db::now_ms();
-    let existing =
-        idempotency::find(&state.db.read, &principal.merchant_id, key.as_str(), now).await?;
-    // An in-progress claim (a LIVE charge at its PSP) whose lease ran out: its request died,
-    // and this retry takes the charge over.
-    let mut abandoned = None;
-    if let Some(record) = existing {
-        match record.lease_until {
-            None => return replay(record, &fingerprint, legacy_fingerprint),
-            Some(_) if !same_request(&record, &fingerprint, legacy_fingerprint) => {
-                return Err(ChargeError::KeyReused);
-            }
-            Some(lease) if lease > now => return Err(ChargeError::KeyInUse),
-            Some(_) => abandoned = Some(record),
+impl std::fmt::Debug for Charges {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Charges").finish_non_exhaustive()
+    }
+}
+
+/// What the charge service is built from.
+#[derive(Debug)]
+pub struct ChargeDeps {
+    pub db: Db,
+    pub stores: Arc<StoreCache>,
+    pub commits: GroupCommit,
+    pub master_key: MasterKey,
+    pub components: ComponentService,
+    pub registry: Arc<Registry>,
+    pub sandbox: Arc<Sandbox>,
+    pub sandbox_slots: Arc<MerchantSlots>,
+    pub providers: Arc<Providers>,
+    pub metrics: Arc<Metrics>,
+    pub live: LiveExecution,
+    pub wake: Wake,
+    pub idempotency_retention_ms: i64,
+}
+
+impl Charges {
+    pub fn new(deps: ChargeDeps) -> Self {
+        let ChargeDeps {
+            db,
+            stores,
+            commits,
+            master_key,
+            components,
+            registry,
+            sandbox,
+            sandbox_slots,
+            providers,
+            metrics,
+            live,
+            wake,
+            idempotency_retention_ms,
+        } = deps;
+        Self {
+            db,
+            stores,
+            commits,
+            master_key,
+            components,
+            registry,
+            sandbox,
+            sandbox_slots,
+            providers,
+            metrics,
+            live,
+            wake,
+            idempotency_retention_ms,
         }
     }
-    match store.mode {
-        StoreMode::Shadow if abandoned.is_none() => {}
-        StoreMode::Live if store.live_enabled.0 => {
-            return live::create(
-                state,
-                principal,
-                key,
-                request,
-                &route,
-                &fingerprint,
-                abandoned,
-            )
-            .await;
+
+    /// Creates the PaymentIntent for `request`, or replays the one this Idempotency-Key made.
+    /// `legacy_fingerprint` is the hash earlier versions stored for this request (of its raw
+    /// JSON): records written before the upgrade, still within their retention, replay too.
+    #[tracing::instrument(skip_all, fields(merchant = %principal.merchant_id, store = %request.store, intent = tracing::field::Empty))]
+    pub async fn create(
+        &self,
+        principal: &Principal,
+        key: &IdempotencyKey,
+        request: ChargeRequest,
+        legacy_fingerprint: Option<&str>,
+    ) -> Result<Charged, ChargeError> {
+        let route = self
+            .stores
+            .get(&self.db, &request.store)
+            .await?
+            .filter(|r| r.store.merchant_id == principal.merchant_id)
+            .ok_or_else(|| ChargeError::StoreNotFound(request.store.clone()))?;
+        let store = &route.store;
+        if !principal.granted(&store.id) {
+            return Err(ChargeError::StoreNotGranted(store.code.clone()));
         }
-        // A store switched from LIVE to SHADOW while a charge of this key was at its PSP:
-        // that charge is for the LIVE path to finish, never for a shadow intent.
-        StoreMode::Shadow => return Err(ChargeError::KeyInUse),
-        StoreMode::Live => return Err(ChargeError::LiveExecutionDisabled(store.code.clone())),
-    }
 
-    let intent_id = uuid::Uuid::now_v7().to_string();
-    let (components, trace) = resolve(state, &route, principal, &request, &intent_id, now).await?;
-    let intent = new_intent(
-        state, principal, &route, key, &request, &trace, 0, &intent_id, now,
-    )?;
-    let envelope = PaymentIntentEnvelope {
-        success: true,
-        data: PaymentIntent::from_row(&intent, store, false),
-    };
-    let body = serde_json::to_value(&envelope).map_err(|e| ChargeError::Internal(e.to_string()))?;
-    let response_body = body.to_string();
-    let trace_json =
-        serde_json::to_string(&trace).map_err(|e| ChargeError::Internal(e.to_string()))?;
-
-    let record = idempotency::NewRecord {
-        merchant_id: principal.merchant_id.clone(),
-        key: key.as_str().to_owned(),
-        request_hash: fingerprint.clone(),
-        response_status: 200,
-        response_body,
-        payment_intent_id: Some(intent_id.clone()),
-        created_at: now,
-        expires_at: now + state.idempotency_retention_ms,
-        lease_until: None,
-    };
-    let outcome = state
-        .commits
-        .charge(group_commit::ChargeWrite {
-            record,
-            intent,
-            trace: trace_json,
-        })
-        .await
-        .map_err(|e| ChargeError::Internal(e.to_string()))?;
-    if outcome == group_commit::Outcome::KeyTaken {
-        // A concurrent request with this key committed first: replay it (or 409).
-        let record =
-            idempotency::find(&state.db.read, &principal.merchant_id, key.as_str(), now).await?;
-        return match record {
-            Some(record) if record.lease_until.is_none() => {
-                replay(record, &fingerprint, legacy_fingerprint)
+        let fingerprint = request.fingerprint();
+        let now = db::now_ms();
+        let existing =
+            idempotency::find(&self.db.read, &principal.merchant_id, key.as_str(), now).await?;
+        // An in-progress claim (a LIVE charge at its PSP) whose lease ran out: its request died,
+        // and this retry takes the charge over.
+        let mut abandoned = None;
+        if let Some(record) = existing {
+            match record.lease_until {
+                None => return replay(record, &fingerprint, legacy_fingerprint),
+                Some(_) if !same_request(&record, &fingerprint, legacy_fingerprint) => {
+                    return Err(ChargeError::KeyReused);
+                }
+                Some(lease) if lease > now => return Err(ChargeError::KeyInUse),
+                Some(_) => abandoned = Some(record),
             }
-            _ => Err(ChargeError::KeyInUse),
+        }
+        match store.mode {
+            StoreMode::Shadow if abandoned.is_none() => {}
+            StoreMode::Live if store.live_enabled.0 => {
+                return self
+                    .create_live(principal, key, request, &route, &fingerprint, abandoned)
+                    .await;
+            }
+            // A store switched from LIVE to SHADOW while a charge of this key was at its PSP:
+            // that charge is for the LIVE path to finish, never for a shadow intent.
+            StoreMode::Shadow => return Err(ChargeError::KeyInUse),
+            StoreMode::Live => return Err(ChargeError::LiveExecutionDisabled(store.code.clone())),
+        }
+
+        let intent_id = uuid::Uuid::now_v7().to_string();
+        tracing::Span::current().record("intent", intent_id.as_str());
+        let (components, trace) = self
+            .resolve(&route, principal, &request, &intent_id, now)
+            .await?;
+        let intent =
+            self.new_intent(principal, &route, key, &request, &trace, 0, &intent_id, now)?;
+        let envelope = PaymentIntentEnvelope {
+            success: true,
+            data: PaymentIntent::from_row(&intent, store, false),
         };
+        let body =
+            serde_json::to_value(&envelope).map_err(|e| ChargeError::Internal(e.to_string()))?;
+        let response_body = body.to_string();
+        let trace_json =
+            serde_json::to_string(&trace).map_err(|e| ChargeError::Internal(e.to_string()))?;
+
+        let record = idempotency::NewRecord {
+            merchant_id: principal.merchant_id.clone(),
+            key: key.as_str().to_owned(),
+            request_hash: fingerprint.clone(),
+            response_status: 200,
+            response_body,
+            payment_intent_id: Some(intent_id.clone()),
+            created_at: now,
+            expires_at: now + self.idempotency_retention_ms,
+            lease_until: None,
+        };
+        let outcome = self
+            .commits
+            .charge(group_commit::ChargeWrite {
+                record,
+                intent,
+                trace: trace_json,
+            })
+            .await
+            .map_err(|e| ChargeError::Internal(e.to_string()))?;
+        if outcome == group_commit::Outcome::KeyTaken {
+            // A concurrent request with this key committed first: replay it (or 409).
+            let record =
+                idempotency::find(&self.db.read, &principal.merchant_id, key.as_str(), now).await?;
+            return match record {
+                Some(record) if record.lease_until.is_none() => {
+                    replay(record, &fingerprint, legacy_fingerprint)
+                }
+                _ => Err(ChargeError::KeyInUse),
+            };
+        }
+        self.after_commit(&route, &intent_id, trace, components);
+        Ok(Charged { status: 200, body })
     }
-    after_commit(state, &route, &intent_id, trace, components);
-    Ok(Charged { status: 200, body })
-}
 
-/// The intent a charge creates, routed on `trace.routes[route_index]` (the gateway that
-/// took it): `SHADOW_ONLY` and complete; the LIVE path sets its status and PIX charge.
-#[allow(clippy::too_many_arguments)]
-fn new_intent(
-    state: &AppState,
-    principal: &Principal,
-    route: &StoreRoute,
-    key: &IdempotencyKey,
-    request: &ChargeRequest,
-    trace: &DecisionTrace,
-    route_index: usize,
-    intent_id: &str,
-    now: i64,
-) -> Result<intents::Intent, ChargeError> {
-    let store = &route.store;
-    let chosen = trace.routes.get(route_index).unwrap_or(trace.primary());
-    Ok(intents::Intent {
-        id: intent_id.to_owned(),
-        merchant_id: principal.merchant_id.clone(),
-        store_id: store.id.clone(),
-        status: IntentStatus::ShadowOnly,
-        amount_centavos: request.amount.centavos() as i64,
-        currency: "BRL".into(),
-        reference: request.reference.clone(),
-        description: request.description.clone(),
-        payer_kind: payer_kind(request.payer.kind()).into(),
-        payer_sealed: state
-            .master_key
-            .seal(request.payer.to_json().to_string().as_bytes())?,
-        metadata: request.metadata.clone(),
-        idempotency_key: key.as_str().to_owned(),
-        routing_mode: store.mode,
-        routing_policy: trace.policy.output.policy.clone(),
-        provider_code: chosen.gateway.provider_code.clone(),
-        gateway_alias: chosen.gateway.gateway_alias.clone(),
-        release_class: chosen.quote.release_class.clone(),
-        cross_class_failover: db::Flag(trace.policy.output.cross_release_class_failover),
-        fee_centavos: chosen.quote.fee_centavos as i64,
-        net_centavos: chosen.quote.net_centavos as i64,
-        settlement_date: chosen.quote.settlement_date.clone(),
-        provider_payment_id: None,
-        failure_code: None,
-        failure_message: None,
-        created_at: now,
-        updated_at: now,
-        completed_at: Some(now),
-        txid: None,
-        pix_location: None,
-        pix_copy_paste: None,
-        pix_expires_at: None,
-        reconcile_at: None,
-    })
-}
+    /// The intent a charge creates, routed on `trace.routes[route_index]` (the gateway that
+    /// took it): `SHADOW_ONLY` and complete; the LIVE path sets its status and PIX charge.
+    #[allow(clippy::too_many_arguments)]
+    fn new_intent(
+        &self,
+        principal: &Principal,
+        route: &StoreRoute,
+        key: &IdempotencyKey,
+        request: &ChargeRequest,
+        trace: &DecisionTrace,
+        route_index: usize,
+        intent_id: &str,
+        now: i64,
+    ) -> Result<intents::Intent, ChargeError> {
+        let store = &route.store;
+        let chosen = trace.routes.get(route_index).unwrap_or(trace.primary());
+        Ok(intents::Intent {
+            id: intent_id.to_owned(),
+            merchant_id: principal.merchant_id.clone(),
+            store_id: store.id.clone(),
+            status: IntentStatus::ShadowOnly,
+            amount_centavos: request.amount.centavos() as i64,
+            currency: "BRL".into(),
+            reference: request.reference.clone(),
+            description: request.description.clone(),
+            payer_kind: payer_kind(request.payer.kind()).into(),
+            payer_sealed: self
+                .master_key
+                .seal(request.payer.to_json().to_string().as_bytes())?,
+            metadata: request.metadata.clone(),
+            idempotency_key: key.as_str().to_owned(),
+            routing_mode: store.mode,
+            routing_policy: trace.policy.output.policy.clone(),
+            provider_code: chosen.gateway.provider_code.clone(),
+            gateway_alias: chosen.gateway.gateway_alias.clone(),
+            release_class: chosen.quote.release_class.clone(),
+            cross_class_failover: db::Flag(trace.policy.output.cross_release_class_failover),
+            fee_centavos: chosen.quote.fee_centavos as i64,
+            net_centavos: chosen.quote.net_centavos as i64,
+            settlement_date: chosen.quote.settlement_date.clone(),
+            provider_payment_id: None,
+            failure_code: None,
+            failure_message: None,
+            created_at: now,
+            updated_at: now,
+            completed_at: Some(now),
+            txid: None,
+            pix_location: None,
+            pix_copy_paste: None,
+            pix_expires_at: None,
+            reconcile_at: None,
+        })
+    }
 
-/// Runs the chain for a charge with the versions the store runs (taken once, so an
-/// activation never changes a charge in flight), and counts it for the kill switch.
-async fn resolve(
-    state: &Arc<AppState>,
-    route: &StoreRoute,
-    principal: &Principal,
-    request: &ChargeRequest,
-    intent_id: &str,
-    now: i64,
-) -> Result<(Components, DecisionTrace), ChargeError> {
-    let store = &route.store;
-    let components = state
-        .components
-        .for_store(&state.db, &state.sandbox, &route.steps)
+    /// Runs the chain for a charge with the versions the store runs (taken once, so an
+    /// activation never changes a charge in flight), and counts it for the kill switch.
+    async fn resolve(
+        &self,
+        route: &StoreRoute,
+        principal: &Principal,
+        request: &ChargeRequest,
+        intent_id: &str,
+        now: i64,
+    ) -> Result<(Components, DecisionTrace), ChargeError> {
+        let store = &route.store;
+        let components = self
+        .registry
+        .for_store(&self.db, &self.sandbox, &route.steps)
         .await
         .map_err(|e| {
             tracing::error!(store = %store.code, error = %e, "the store's components did not load");
             ChargeError::RoutingUnavailable(Step::Policy)
         })?;
-    let input = chain_input(
-        |provider| state.providers.health(provider),
-        store,
-        &route.gateways,
-        &principal.merchant_code,
-        request,
-        intent_id,
-        now,
-    );
-    // On the request's own thread, told to tokio as blocking: the chain is ~0.1 ms of CPU
-    // with the bundled components, and the blocking pool's hand-off cost two thread switches
-    // per charge, which the load profile showed dominating. `block_in_place` (not a plain
-    // call) because wasmtime-wasi's synchronous streams (a guest's stderr, where a Rust
-    // panic message goes) call `Handle::block_on`, which panics on a runtime worker.
-    let slot = state.sandbox_slots.acquire(&principal.merchant_id).await;
-    let result =
-        tokio::task::block_in_place(|| chain::resolve(&state.sandbox, &components, &input));
-    drop(slot);
-    observe_kill_switch(state, route, &result, now);
-    let trace = result.map_err(|e| chain_error(&store.code, e))?;
-    Ok((components, trace))
-}
-
-/// After a charge's commit: the step metrics and the shadow candidates' comparison.
-fn after_commit(
-    state: &Arc<AppState>,
-    route: &StoreRoute,
-    intent_id: &str,
-    trace: DecisionTrace,
-    components: Components,
-) {
-    for (step, took, fuel) in [
-        (Step::Policy, trace.policy.duration, trace.policy.fuel_used),
-        (
-            Step::Provider,
-            trace.provider.duration,
-            trace.provider.fuel_used,
-        ),
-        (
-            Step::Economics,
-            trace.economics.duration,
-            trace.economics.fuel_used,
-        ),
-    ] {
-        state
-            .metrics
-            .observe_step(step.as_str(), took.as_secs_f64(), fuel);
+        let input = chain_input(
+            |provider| self.providers.health(provider),
+            store,
+            &route.gateways,
+            &principal.merchant_code,
+            request,
+            intent_id,
+            now,
+        );
+        // On the request's own thread, told to tokio as blocking: the chain is ~0.1 ms of CPU
+        // with the bundled components, and the blocking pool's hand-off cost two thread switches
+        // per charge, which the load profile showed dominating. `block_in_place` (not a plain
+        // call) because wasmtime-wasi's synchronous streams (a guest's stderr, where a Rust
+        // panic message goes) call `Handle::block_on`, which panics on a runtime worker.
+        let slot = self.sandbox_slots.acquire(&principal.merchant_id).await;
+        let result =
+            tokio::task::block_in_place(|| chain::resolve(&self.sandbox, &components, &input));
+        drop(slot);
+        self.observe_kill_switch(route, &result, now);
+        let trace = result.map_err(|e| chain_error(&store.code, e))?;
+        Ok((components, trace))
     }
-    let candidates = shadow::candidates(&route.steps);
-    if !candidates.is_empty() {
-        let offered = state.components.shadow.offer(shadow::Job {
-            store_id: route.store.id.clone(),
-            payment_intent_id: intent_id.to_owned(),
-            trace: Arc::new(trace),
-            active: components,
-            candidates,
-        });
-        if !offered {
-            state.metrics.observe_shadow("all", "skipped");
+
+    /// After a charge's commit: the step metrics and the shadow candidates' comparison.
+    fn after_commit(
+        &self,
+        route: &StoreRoute,
+        intent_id: &str,
+        trace: DecisionTrace,
+        components: Components,
+    ) {
+        for (step, took, fuel) in [
+            (Step::Policy, trace.policy.duration, trace.policy.fuel_used),
+            (
+                Step::Provider,
+                trace.provider.duration,
+                trace.provider.fuel_used,
+            ),
+            (
+                Step::Economics,
+                trace.economics.duration,
+                trace.economics.fuel_used,
+            ),
+        ] {
+            self.metrics
+                .observe_step(step.as_str(), took.as_secs_f64(), fuel);
         }
+        let candidates = shadow::candidates(&route.steps);
+        if !candidates.is_empty() {
+            let offered = self.registry.shadow.offer(shadow::Job {
+                store_id: route.store.id.clone(),
+                payment_intent_id: intent_id.to_owned(),
+                trace: Arc::new(trace),
+                active: components,
+                candidates,
+            });
+            if !offered {
+                self.metrics.observe_shadow("all", "skipped");
+            }
+        }
+    }
+
+    /// Counts this charge's calls of each step for the kill switch, and fires it when a
+    /// version's failures reach the store's threshold.
+    fn observe_kill_switch(
+        &self,
+        route: &StoreRoute,
+        result: &Result<DecisionTrace, ChainError>,
+        now: i64,
+    ) {
+        let (last, failed) = match result {
+            Ok(_) | Err(ChainError::NoAcceptableGateway) => (Some(Step::Economics), false),
+            Err(ChainError::Refused { step, .. }) => (Some(*step), false),
+            // Only what the component is to blame for: a full instance pool or a backstop hit on
+            // a saturated machine says nothing about the version.
+            Err(ChainError::Sandbox { step, error }) if !error.is_guest_fault() => {
+                (step.previous(), false)
+            }
+            Err(ChainError::Sandbox { step, .. }) => (Some(*step), true),
+        };
+        let Some(last) = last else { return };
+        for step in Step::ALL.into_iter().filter(|s| *s <= last) {
+            let (version, activated_at) = active_version(&route.steps, step);
+            let this_failed = failed && step == last;
+            let Some(verdict) = self.registry.kill_switch.observe(
+                &route.store.id,
+                step,
+                version,
+                activated_at,
+                this_failed,
+                &route.kill_switch,
+                now,
+            ) else {
+                continue;
+            };
+            self.components
+                .fire_kill_switch(&route.store, step, version, verdict.reason);
+        }
+    }
+
+    /// Reads a PaymentIntent the caller's key may see.
+    #[tracing::instrument(skip_all, fields(merchant = %principal.merchant_id, intent = %id))]
+    pub async fn get(
+        &self,
+        principal: &Principal,
+        id: &str,
+    ) -> Result<PaymentIntentEnvelope, ChargeError> {
+        // A malformed id is as unknown as any other.
+        let id = uuid::Uuid::parse_str(id)
+            .map_err(|_| ChargeError::IntentNotFound)?
+            .to_string();
+        let intent = intents::by_id(&self.db.read, &id)
+            .await?
+            .filter(|i| i.merchant_id == principal.merchant_id && principal.granted(&i.store_id))
+            .ok_or(ChargeError::IntentNotFound)?;
+        let store = catalog::store_by_id(&self.db.read, &intent.store_id)
+            .await?
+            .ok_or_else(|| ChargeError::Internal(format!("intent {id} without its store")))?;
+        Ok(PaymentIntentEnvelope {
+            success: true,
+            data: PaymentIntent::from_row(&intent, &store, false),
+        })
     }
 }
 
@@ -355,64 +504,6 @@ fn replay(
         status: u16::try_from(record.response_status).unwrap_or(200),
         body,
     })
-}
-
-/// Counts this charge's calls of each step for the kill switch, and fires it when a
-/// version's failures reach the store's threshold.
-fn observe_kill_switch(
-    state: &Arc<AppState>,
-    route: &StoreRoute,
-    result: &Result<DecisionTrace, ChainError>,
-    now: i64,
-) {
-    let (last, failed) = match result {
-        Ok(_) | Err(ChainError::NoAcceptableGateway) => (Some(Step::Economics), false),
-        Err(ChainError::Refused { step, .. }) => (Some(*step), false),
-        // Only what the component is to blame for: a full instance pool or a backstop hit on
-        // a saturated machine says nothing about the version.
-        Err(ChainError::Sandbox { step, error }) if !error.is_guest_fault() => {
-            (step.previous(), false)
-        }
-        Err(ChainError::Sandbox { step, .. }) => (Some(*step), true),
-    };
-    let Some(last) = last else { return };
-    for step in Step::ALL.into_iter().filter(|s| *s <= last) {
-        let (version, activated_at) = active_version(&route.steps, step);
-        let this_failed = failed && step == last;
-        let Some(verdict) = state.components.kill_switch.observe(
-            &route.store.id,
-            step,
-            version,
-            activated_at,
-            this_failed,
-            &route.kill_switch,
-            now,
-        ) else {
-            continue;
-        };
-        let state = state.clone();
-        let (store_id, store_code, version) = (
-            route.store.id.clone(),
-            route.store.code.clone(),
-            version.to_owned(),
-        );
-        tokio::spawn(async move {
-            match components::kill(&state, &store_id, step, &version, verdict.reason.clone()).await
-            {
-                Ok(true) => {
-                    tracing::warn!(store = %store_code, %step, %version, reason = %verdict.reason,
-                        "kill switch: version rolled back");
-                    state.metrics.kill_switch_fired(&store_code, step.as_str());
-                }
-                Ok(false) => {}
-                Err(e) => {
-                    tracing::error!(store = %store_code, %step, error = %e,
-                        "kill switch: rollback failed; it fires again on the next failure");
-                    state.components.kill_switch.rearm(&store_id, step);
-                }
-            }
-        });
-    }
 }
 
 /// The version a store runs for `step` and when it was activated.
@@ -531,25 +622,26 @@ fn to_logic_gateway(g: &catalog::Gateway, health: logic::GatewayHealth) -> logic
     }
 }
 
-/// Reads a PaymentIntent the caller's key may see.
-pub async fn get(
-    state: &AppState,
-    principal: &Principal,
-    id: &str,
-) -> Result<PaymentIntentEnvelope, ChargeError> {
-    // A malformed id is as unknown as any other.
-    let id = uuid::Uuid::parse_str(id)
-        .map_err(|_| ChargeError::IntentNotFound)?
-        .to_string();
-    let intent = intents::by_id(&state.db.read, &id)
-        .await?
-        .filter(|i| i.merchant_id == principal.merchant_id && principal.granted(&i.store_id))
-        .ok_or(ChargeError::IntentNotFound)?;
-    let store = catalog::store_by_id(&state.db.read, &intent.store_id)
-        .await?
-        .ok_or_else(|| ChargeError::Internal(format!("intent {id} without its store")))?;
-    Ok(PaymentIntentEnvelope {
-        success: true,
-        data: PaymentIntent::from_row(&intent, &store, false),
-    })
+impl Charges {
+    /// A charge's decision trace for payment-ops, with `pspCalls`: the calls made to PSPs for
+    /// it (LIVE), in order.
+    #[tracing::instrument(skip_all, fields(intent = %id))]
+    pub async fn trace(&self, id: &str) -> Result<Value, ChargeError> {
+        let Some(trace) = intents::trace(&self.db.read, id).await? else {
+            return Err(match intents::by_id(&self.db.read, id).await? {
+                Some(_) => ChargeError::TracePurged,
+                None => ChargeError::IntentNotFound,
+            });
+        };
+        let mut trace: Value = serde_json::from_str(&trace)
+            .map_err(|e| ChargeError::Internal(format!("stored trace: {e}")))?;
+        let calls = db::psp_calls::for_intent(&self.db.read, id).await?;
+        if let Some(fields) = trace.as_object_mut() {
+            fields.insert(
+                "pspCalls".into(),
+                serde_json::to_value(calls).map_err(|e| ChargeError::Internal(e.to_string()))?,
+            );
+        }
+        Ok(trace)
+    }
 }

@@ -7,7 +7,6 @@ use utoipa::ToSchema;
 
 use super::report::Outcome;
 use super::{ComponentError, StepVersions};
-use crate::app::AppState;
 use crate::chain::{self, DecisionTrace};
 use crate::charges::{self, ChargeBody};
 use crate::db::{self, catalog};
@@ -61,66 +60,67 @@ impl EvaluateRequest {
     }
 }
 
-pub async fn evaluate(
-    state: &AppState,
-    request: EvaluateRequest,
-) -> Result<Evaluation, ComponentError> {
-    let charge = request
-        .charge
-        .validate(request.store.clone(), "charge.")
-        .map_err(|e| ComponentError::Invalid {
-            code: e.code,
-            field: e.field.unwrap_or_default(),
-            message: e.message,
-        })?;
-    let route = state
-        .stores
-        .get(&state.db, &request.store)
-        .await?
-        .ok_or_else(|| ComponentError::StoreNotFound(request.store.clone()))?;
-    let overrides = request.components.to_map();
-    for (step, version) in &overrides {
-        super::require_version(state, *step, version).await?;
+impl super::ComponentService {
+    #[tracing::instrument(skip_all, fields(store = %request.store))]
+    pub async fn evaluate(&self, request: EvaluateRequest) -> Result<Evaluation, ComponentError> {
+        let charge = request
+            .charge
+            .validate(request.store.clone(), "charge.")
+            .map_err(|e| ComponentError::Invalid {
+                code: e.code,
+                field: e.field.unwrap_or_default(),
+                message: e.message,
+            })?;
+        let route = self
+            .stores
+            .get(&self.db, &request.store)
+            .await?
+            .ok_or_else(|| ComponentError::StoreNotFound(request.store.clone()))?;
+        let overrides = request.components.to_map();
+        for (step, version) in &overrides {
+            self.require_version(*step, version).await?;
+        }
+        let base = self
+            .registry
+            .for_store(&self.db, &self.sandbox, &route.steps)
+            .await?;
+        let components = self
+            .registry
+            .with_overrides(&self.db, &self.sandbox, &base, &overrides)
+            .await?;
+        let merchant = catalog::merchant_code(&self.db.read, &route.store.merchant_id).await?;
+        // The seed comes from the request itself, so evaluating the same body twice decides
+        // the same (a charge's seed comes from its id).
+        let input = charges::chain_input(
+            |provider| self.providers.health(provider),
+            &route.store,
+            &route.gateways,
+            &merchant,
+            &charge,
+            &charge.fingerprint(),
+            db::now_ms(),
+        );
+        let result = tokio::task::block_in_place(|| {
+            chain::resolve_traced(&self.sandbox, &components, &input)
+        });
+        let (outcome, routes, trace) = match result {
+            Ok(trace) => (
+                trace.outcome(),
+                routes(&trace),
+                serde_json::to_value(&trace),
+            ),
+            Err(failure) => (
+                failure.error.outcome(),
+                Vec::new(),
+                serde_json::to_value(&failure.partial),
+            ),
+        };
+        Ok(Evaluation {
+            outcome,
+            routes,
+            trace: trace.map_err(|e| ComponentError::Internal(format!("trace: {e}")))?,
+        })
     }
-    let base = state
-        .components
-        .for_store(&state.db, &state.sandbox, &route.steps)
-        .await?;
-    let components = state
-        .components
-        .with_overrides(&state.db, &state.sandbox, &base, &overrides)
-        .await?;
-    let merchant = catalog::merchant_code(&state.db.read, &route.store.merchant_id).await?;
-    // The seed comes from the request itself, so evaluating the same body twice decides
-    // the same (a charge's seed comes from its id).
-    let input = charges::chain_input(
-        |provider| state.providers.health(provider),
-        &route.store,
-        &route.gateways,
-        &merchant,
-        &charge,
-        &charge.fingerprint(),
-        db::now_ms(),
-    );
-    let result =
-        tokio::task::block_in_place(|| chain::resolve_traced(&state.sandbox, &components, &input));
-    let (outcome, routes, trace) = match result {
-        Ok(trace) => (
-            trace.outcome(),
-            routes(&trace),
-            serde_json::to_value(&trace),
-        ),
-        Err(failure) => (
-            failure.error.outcome(),
-            Vec::new(),
-            serde_json::to_value(&failure.partial),
-        ),
-    };
-    Ok(Evaluation {
-        outcome,
-        routes,
-        trace: trace.map_err(|e| ComponentError::Internal(format!("trace: {e}")))?,
-    })
 }
 
 fn routes(trace: &DecisionTrace) -> Vec<RouteView> {

@@ -15,16 +15,19 @@ pub mod shadow;
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::app::AppState;
 use crate::chain::Components;
 use crate::db::components::{self as sql, BUNDLED, KillSwitch, StoreStep};
+use crate::db::store_cache::StoreCache;
 use crate::db::{self, Db, DbError, catalog};
 use crate::domain::json::Integer;
 use crate::domain::time::iso8601;
+use crate::metrics::Metrics;
+use crate::psp::providers::Providers;
 use crate::sandbox::{LoadedComponent, Sandbox, SandboxError, Step};
 
 /// A step in a path: the rule of `Step::from_str`.
@@ -278,6 +281,560 @@ impl Registry {
     }
 }
 
+/// The component service: versions (upload, list, delete), what each store runs (activate,
+/// candidate, rollback, the kill switch), dry runs ([`evaluate`]), replays ([`replay`]) and
+/// the shadow comparisons ([`shadow`]). Built once by the composition root; cheap to clone.
+#[derive(Clone)]
+pub struct ComponentService {
+    db: Db,
+    sandbox: Arc<Sandbox>,
+    registry: Arc<Registry>,
+    /// Cleared on every change, so the charge path sees it within its TTL.
+    stores: Arc<StoreCache>,
+    /// The providers' recent health: an input of the chain like any other.
+    providers: Arc<Providers>,
+    metrics: Arc<Metrics>,
+    /// How long decision traces are kept: a version a trace names is in use until then.
+    trace_retention: Duration,
+}
+
+impl std::fmt::Debug for ComponentService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ComponentService").finish_non_exhaustive()
+    }
+}
+
+impl ComponentService {
+    pub fn new(
+        db: Db,
+        sandbox: Arc<Sandbox>,
+        registry: Arc<Registry>,
+        stores: Arc<StoreCache>,
+        providers: Arc<Providers>,
+        metrics: Arc<Metrics>,
+        trace_retention: Duration,
+    ) -> Self {
+        Self {
+            db,
+            sandbox,
+            registry,
+            stores,
+            providers,
+            metrics,
+            trace_retention,
+        }
+    }
+
+    /// The largest component an upload may be.
+    pub fn max_bytes(&self) -> u64 {
+        self.registry.settings.component_max_bytes
+    }
+
+    /// Validates `wasm` against `step`'s world and stores it as an immutable version.
+    #[tracing::instrument(skip_all, fields(%step, bytes = wasm.len()))]
+    pub async fn upload(&self, step: Step, wasm: &[u8]) -> Result<Uploaded, ComponentError> {
+        let limit = self.registry.settings.component_max_bytes;
+        if wasm.len() as u64 > limit {
+            return Err(ComponentError::TooLarge {
+                size: wasm.len() as u64,
+                limit,
+            });
+        }
+        let loaded = tokio::task::block_in_place(|| self.sandbox.load(step, wasm))
+            .map_err(|e| ComponentError::from_sandbox(step, e))?;
+        let version = loaded.sha256().to_owned();
+        let row = sql::Version {
+            step: step.as_str().to_owned(),
+            version: version.clone(),
+            source: "uploaded".into(),
+            size_bytes: wasm.len() as i64,
+            created_at: db::now_ms(),
+        };
+        let created = sql::insert_version(&self.db.write, &row, wasm).await?;
+        self.registry
+            .lock()
+            .entry((step, version.clone()))
+            .or_insert_with(|| Arc::new(loaded));
+        let stored = sql::version(&self.db.write, step.as_str(), &version)
+            .await?
+            .ok_or_else(|| ComponentError::Internal(format!("version {version} vanished")))?;
+        let uses = sql::uses(&self.db.write, step.as_str(), &version).await?;
+        Ok(Uploaded {
+            view: VersionView::from_row(stored, uses)?,
+            created,
+        })
+    }
+
+    /// A step's versions, newest first.
+    pub async fn list(&self, step: Step) -> Result<Vec<VersionView>, ComponentError> {
+        let mut out = Vec::new();
+        for v in sql::versions(&self.db.read, step.as_str()).await? {
+            let uses = sql::uses(&self.db.read, step.as_str(), &v.version).await?;
+            out.push(VersionView::from_row(v, uses)?);
+        }
+        Ok(out)
+    }
+
+    /// Deletes a version nothing needs: no store runs, shadows or just ran it, no LIVE charge in
+    /// progress holds a decision naming it, and no recorded trace within the trace retention names
+    /// it (replay re-runs those traces with their versions' bytes).
+    #[tracing::instrument(skip_all, fields(%step, %version))]
+    pub async fn delete(&self, step: Step, version: &str) -> Result<(), ComponentError> {
+        let not_found = || ComponentError::NotFound {
+            step,
+            version: version.to_owned(),
+        };
+        if version == BUNDLED {
+            return Err(ComponentError::BundledIsPermanent);
+        }
+        // The binary's own bundled version stays, whatever its row says (the same bytes may
+        // have been uploaded before they shipped).
+        if version == self.registry.bundled.get(step).sha256() {
+            return Err(ComponentError::BundledIsPermanent);
+        }
+        let postgres = self.db.backend == db::Backend::Postgres;
+        let mut tx = self.db.write.begin().await?;
+        // Locked until the commit, so an activation of it waits and then finds it gone.
+        if !sql::version_exists_for_update(&mut *tx, step.as_str(), version, postgres).await? {
+            return Err(not_found());
+        }
+        let mut uses: Vec<String> = sql::uses(&mut *tx, step.as_str(), version)
+            .await?
+            .into_iter()
+            .map(|(store, role)| format!("{store} ({role})"))
+            .collect();
+        if uses.is_empty() {
+            uses = self.recorded_uses(&mut tx, step, version).await?;
+        }
+        if !uses.is_empty() {
+            return Err(ComponentError::InUse {
+                step,
+                version: version.to_owned(),
+                uses,
+            });
+        }
+        sql::delete_version(&mut *tx, step.as_str(), version).await?;
+        tx.commit().await?;
+        self.registry.lock().remove(&(step, version.to_owned()));
+        self.sandbox.forget(version);
+        Ok(())
+    }
+
+    /// What still needs a version no store runs or shadows: recent runs, LIVE charges in
+    /// progress, and recorded traces within the retention (with when each stops needing it).
+    async fn recorded_uses(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        step: Step,
+        version: &str,
+    ) -> Result<Vec<String>, ComponentError> {
+        let now = db::now_ms();
+        let retention = i64::try_from(self.trace_retention.as_millis()).unwrap_or(i64::MAX);
+        // `0s` keeps traces forever.
+        let kept_since = if retention == 0 {
+            i64::MIN
+        } else {
+            now.saturating_sub(retention)
+        };
+        let until = |at: i64| {
+            if retention == 0 {
+                "recorded traces (kept forever) name it".to_owned()
+            } else {
+                format!(
+                    "recorded traces name it until {}",
+                    iso8601(at.saturating_add(retention))
+                )
+            }
+        };
+        let mut uses = Vec::new();
+        for store_id in sql::stores_that_ran(&mut **tx, step.as_str(), version).await? {
+            let code = catalog::store_by_id(&mut **tx, &store_id)
+                .await?
+                .map_or(store_id.clone(), |s| s.code);
+            let past = sql::step_history(&mut **tx, &store_id, step.as_str()).await?;
+            let spans = history::active_spans(&past, version, now);
+            if spans.iter().any(|(_, to)| *to >= now - RECENT_USE_MS) {
+                uses.push(format!("{code} (ran it in the last few seconds)"));
+                continue;
+            }
+            let mut newest = None;
+            for (from, to) in spans {
+                let window = (
+                    from.saturating_sub(RECENT_USE_MS),
+                    to.saturating_add(RECENT_USE_MS),
+                );
+                if window.1 < kept_since {
+                    continue;
+                }
+                let found = sql::newest_store_trace_naming(
+                    &mut **tx, &store_id, window, kept_since, version,
+                )
+                .await?;
+                newest = newest.max(found);
+            }
+            if let Some(at) = newest {
+                uses.push(format!("{code} ({})", until(at)));
+            }
+        }
+        // A version that shipped as an older binary's bundled component ran without activations.
+        if let Some(row) = sql::version(&mut **tx, step.as_str(), version).await?
+            && row.source == BUNDLED
+            && let Some(at) =
+                sql::newest_trace_naming(&mut **tx, kept_since.max(row.created_at), version).await?
+        {
+            uses.push(format!("bundled in an earlier pixgate ({})", until(at)));
+        }
+        if sql::claim_naming(&mut **tx, version).await? {
+            uses.push("a LIVE charge in progress".to_owned());
+        }
+        Ok(uses)
+    }
+
+    async fn store(&self, code: &str) -> Result<catalog::Store, ComponentError> {
+        if !crate::domain::valid_code(code) {
+            return Err(ComponentError::StoreNotFound(
+                code.chars().take(64).collect(),
+            ));
+        }
+        catalog::store_by_code(&self.db.write, code)
+            .await?
+            .ok_or_else(|| ComponentError::StoreNotFound(code.to_owned()))
+    }
+
+    /// What `code` runs per step, with its kill switch and history.
+    pub async fn store_components(&self, code: &str) -> Result<StoreComponents, ComponentError> {
+        let store = self.store(code).await?;
+        self.view(&store).await
+    }
+
+    async fn view(&self, store: &catalog::Store) -> Result<StoreComponents, ComponentError> {
+        let db = &self.db.write;
+        let rows = sql::store_steps(db, &store.id).await?;
+        let steps = Step::ALL
+            .iter()
+            .map(|step| {
+                let row = rows.iter().find(|r| r.step == step.as_str());
+                let view = StepView {
+                    active: row.map_or(BUNDLED.to_owned(), |r| r.active_version.clone()),
+                    previous: row.and_then(|r| r.previous_version.clone()),
+                    candidate: row.and_then(|r| r.candidate_version.clone()),
+                    activated_at: row.and_then(|r| r.activated_at).map(iso8601),
+                };
+                (step.as_str().to_owned(), view)
+            })
+            .collect();
+        let kill = sql::kill_switch(db, &store.id).await?;
+        let mut history = Vec::new();
+        for a in sql::activations(db, &store.id, 100).await? {
+            history.push(ActivationView {
+                step: a.step.parse().map_err(ComponentError::Internal)?,
+                version: a.version,
+                previous_version: a.previous_version,
+                action: a.action,
+                reason: a.reason,
+                at: iso8601(a.created_at),
+            });
+        }
+        Ok(StoreComponents {
+            store: store.code.clone(),
+            steps,
+            kill_switch: KillSwitchView::from(&kill),
+            history,
+        })
+    }
+
+    /// Checks that `version` names a stored version of `step` (or `bundled`), and loads it so
+    /// the first charge after the activation does not pay for the compile.
+    async fn require_version(&self, step: Step, version: &str) -> Result<(), ComponentError> {
+        if !valid_version(version) {
+            return Err(ComponentError::NotFound {
+                step,
+                version: version.chars().take(80).collect(),
+            });
+        }
+        self.registry
+            .load(&self.db, &self.sandbox, step, version)
+            .await
+            .map(|_| ())
+    }
+
+    /// Applies one change to a store's step in one transaction, with its history entry.
+    /// Returns false when a kill switch found the version already replaced.
+    async fn change_step(
+        &self,
+        store: &catalog::Store,
+        step: Step,
+        change: Change<'_>,
+    ) -> Result<bool, ComponentError> {
+        let now = db::now_ms();
+        let postgres = self.db.backend == db::Backend::Postgres;
+        let mut tx = self.db.write.begin().await?;
+        // A row to lock even on the first change of this step, so two first activations on
+        // PostgreSQL are serialised too (SQLite has one writer).
+        sql::ensure_store_step(&mut *tx, &store.id, step.as_str(), now).await?;
+        let current =
+            sql::store_step_for_update(&mut *tx, &store.id, step.as_str(), postgres).await?;
+        let mut row = current.clone().unwrap_or(StoreStep {
+            store_id: store.id.clone(),
+            step: step.as_str().to_owned(),
+            active_version: BUNDLED.to_owned(),
+            previous_version: None,
+            activated_at: None,
+            candidate_version: None,
+            candidate_since: None,
+            updated_at: now,
+        });
+        // Every version this change makes the store run or shadow must still exist; on
+        // PostgreSQL the check holds a share lock, so a delete cannot slip in before the commit.
+        let entry = match change {
+            Change::Activate(version) => {
+                if !exists(&mut tx, step, version, postgres).await? {
+                    return Err(ComponentError::NotFound {
+                        step,
+                        version: version.to_owned(),
+                    });
+                }
+                // Activating what is already active changes nothing (a retried request must not
+                // make the version its own rollback target).
+                if row.active_version == version {
+                    return Ok(true);
+                }
+                // The candidate that becomes the active version has nothing left to compare with.
+                if row.candidate_version.as_deref() == Some(version) {
+                    row.candidate_version = None;
+                    row.candidate_since = None;
+                }
+                let previous = std::mem::replace(&mut row.active_version, version.to_owned());
+                row.previous_version = Some(previous.clone());
+                row.activated_at = Some(now);
+                Some(("activate", version.to_owned(), Some(previous), None))
+            }
+            Change::Rollback => {
+                let nothing = || ComponentError::NothingToRollBack {
+                    store: store.code.clone(),
+                    step,
+                };
+                let Some(previous) = row.previous_version.clone() else {
+                    return Err(nothing());
+                };
+                // The version the last change replaced; if it was deleted since, the latest
+                // earlier version of the history that still exists.
+                let target = if exists(&mut tx, step, &previous, postgres).await? {
+                    previous
+                } else {
+                    let past = sql::step_history(&mut *tx, &store.id, step.as_str()).await?;
+                    let mut found = None;
+                    for v in history::earlier_versions(&past, &row.active_version) {
+                        if exists(&mut tx, step, &v, postgres).await? {
+                            found = Some(v);
+                            break;
+                        }
+                    }
+                    found.ok_or_else(nothing)?
+                };
+                let replaced = std::mem::replace(&mut row.active_version, target.clone());
+                row.previous_version = Some(replaced.clone());
+                row.activated_at = Some(now);
+                Some(("rollback", target, Some(replaced), None))
+            }
+            Change::KillSwitch { version, reason } => {
+                let still_active = current
+                    .as_ref()
+                    .is_some_and(|r| r.active_version == version);
+                if !still_active {
+                    return Ok(false);
+                }
+                let past = sql::step_history(&mut *tx, &store.id, step.as_str()).await?;
+                let mut stored = std::collections::HashSet::new();
+                for v in history::earlier_versions(&past, version) {
+                    if exists(&mut tx, step, &v, postgres).await? {
+                        stored.insert(v);
+                    }
+                }
+                let target = history::kill_switch_target(&past, version, |v| stored.contains(v));
+                row.active_version = target.clone();
+                row.previous_version = Some(version.to_owned());
+                row.activated_at = Some(now);
+                Some((
+                    "kill_switch",
+                    target,
+                    Some(version.to_owned()),
+                    Some(reason),
+                ))
+            }
+            Change::Candidate(candidate) => {
+                if let Some(v) = candidate
+                    && !exists(&mut tx, step, v, postgres).await?
+                {
+                    return Err(ComponentError::NotFound {
+                        step,
+                        version: v.to_owned(),
+                    });
+                }
+                row.candidate_version = candidate.map(str::to_owned);
+                row.candidate_since = candidate.map(|_| now);
+                None
+            }
+        };
+        row.updated_at = now;
+        sql::upsert_store_step(&mut *tx, &row).await?;
+        if let Some((action, version, previous_version, reason)) = entry {
+            sql::insert_activation(
+                &mut *tx,
+                &sql::Activation {
+                    id: uuid::Uuid::now_v7().to_string(),
+                    store_id: store.id.clone(),
+                    step: step.as_str().to_owned(),
+                    version,
+                    previous_version,
+                    action: action.to_owned(),
+                    reason,
+                    created_at: now,
+                },
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        self.stores.clear();
+        Ok(true)
+    }
+
+    /// Makes `version` the one `code` runs for `step`, atomically.
+    #[tracing::instrument(skip_all, fields(store = %code, %step, %version))]
+    pub async fn activate(
+        &self,
+        code: &str,
+        step: Step,
+        version: &str,
+    ) -> Result<StoreComponents, ComponentError> {
+        let store = self.store(code).await?;
+        self.require_version(step, version).await?;
+        self.change_step(&store, step, Change::Activate(version))
+            .await?;
+        self.view(&store).await
+    }
+
+    /// Goes back to the version active before the current one.
+    #[tracing::instrument(skip_all, fields(store = %code, %step))]
+    pub async fn rollback(
+        &self,
+        code: &str,
+        step: Step,
+    ) -> Result<StoreComponents, ComponentError> {
+        let store = self.store(code).await?;
+        self.change_step(&store, step, Change::Rollback).await?;
+        self.view(&store).await
+    }
+
+    /// Attaches (or with `None` detaches) a shadow candidate.
+    #[tracing::instrument(skip_all, fields(store = %code, %step, version = ?version))]
+    pub async fn set_candidate(
+        &self,
+        code: &str,
+        step: Step,
+        version: Option<&str>,
+    ) -> Result<StoreComponents, ComponentError> {
+        let store = self.store(code).await?;
+        if let Some(version) = version {
+            self.require_version(step, version).await?;
+        }
+        self.change_step(&store, step, Change::Candidate(version))
+            .await?;
+        self.view(&store).await
+    }
+
+    /// The kill switch's rollback: back to the previous version if `version` is still active.
+    #[tracing::instrument(skip_all, fields(store = %store_id, %step, %version))]
+    async fn kill(
+        &self,
+        store_id: &str,
+        step: Step,
+        version: &str,
+        reason: String,
+    ) -> Result<bool, ComponentError> {
+        let Some(store) = catalog::store_by_id(&self.db.write, store_id).await? else {
+            return Ok(false);
+        };
+        self.change_step(&store, step, Change::KillSwitch { version, reason })
+            .await
+    }
+
+    /// The kill switch fired for `store`'s `step` running `version`: rolls it back off the
+    /// charge's path. A rollback that fails re-arms the switch, which fires again on the next
+    /// failure.
+    pub fn fire_kill_switch(
+        &self,
+        store: &catalog::Store,
+        step: Step,
+        version: &str,
+        reason: String,
+    ) {
+        let this = self.clone();
+        let (store_id, store_code, version) =
+            (store.id.clone(), store.code.clone(), version.to_owned());
+        tokio::spawn(async move {
+            match this.kill(&store_id, step, &version, reason.clone()).await {
+                Ok(true) => {
+                    tracing::warn!(store = %store_code, %step, %version, %reason,
+                        "kill switch: version rolled back");
+                    this.metrics.kill_switch_fired(&store_code, step.as_str());
+                }
+                Ok(false) => {}
+                Err(e) => {
+                    tracing::error!(store = %store_code, %step, error = %e,
+                        "kill switch: rollback failed; it fires again on the next failure");
+                    this.registry.kill_switch.rearm(&store_id, step);
+                }
+            }
+        });
+    }
+
+    #[tracing::instrument(skip_all, fields(store = %code))]
+    pub async fn set_kill_switch(
+        &self,
+        code: &str,
+        patch: KillSwitchPatch,
+    ) -> Result<StoreComponents, ComponentError> {
+        let invalid = |field: &str, message: &str| ComponentError::Invalid {
+            code: "invalid_kill_switch",
+            field: field.to_owned(),
+            message: message.to_owned(),
+        };
+        let store = self.store(code).await?;
+        let mut k = sql::kill_switch(&self.db.write, &store.id).await?;
+        if let Some(enabled) = patch.enabled {
+            k.enabled = db::Flag(enabled);
+        }
+        if let Some(Integer(rate)) = patch.error_rate_percent {
+            if !(1..=100).contains(&rate) {
+                return Err(invalid(
+                    "errorRatePercent",
+                    "`errorRatePercent` must be 1 to 100",
+                ));
+            }
+            k.error_rate_percent = rate;
+        }
+        if let Some(Integer(window)) = patch.window_seconds {
+            if !(10..=86_400).contains(&window) {
+                return Err(invalid(
+                    "windowSeconds",
+                    "`windowSeconds` must be 10 to 86400",
+                ));
+            }
+            k.window_seconds = window;
+        }
+        if let Some(Integer(min)) = patch.min_calls {
+            if !(1..=1_000_000).contains(&min) {
+                return Err(invalid("minCalls", "`minCalls` must be 1 to 1000000"));
+            }
+            k.min_calls = min;
+        }
+        sql::set_kill_switch(&self.db.write, &store.id, &k, db::now_ms()).await?;
+        self.stores.clear();
+        self.view(&store).await
+    }
+}
+
 /// A version as the admin API lists it.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -326,168 +883,10 @@ pub struct Uploaded {
     pub created: bool,
 }
 
-/// Validates `wasm` against `step`'s world and stores it as an immutable version.
-pub async fn upload(state: &AppState, step: Step, wasm: &[u8]) -> Result<Uploaded, ComponentError> {
-    let limit = state.components.settings.component_max_bytes;
-    if wasm.len() as u64 > limit {
-        return Err(ComponentError::TooLarge {
-            size: wasm.len() as u64,
-            limit,
-        });
-    }
-    let loaded = tokio::task::block_in_place(|| state.sandbox.load(step, wasm))
-        .map_err(|e| ComponentError::from_sandbox(step, e))?;
-    let version = loaded.sha256().to_owned();
-    let row = sql::Version {
-        step: step.as_str().to_owned(),
-        version: version.clone(),
-        source: "uploaded".into(),
-        size_bytes: wasm.len() as i64,
-        created_at: db::now_ms(),
-    };
-    let created = sql::insert_version(&state.db.write, &row, wasm).await?;
-    state
-        .components
-        .lock()
-        .entry((step, version.clone()))
-        .or_insert_with(|| Arc::new(loaded));
-    let stored = sql::version(&state.db.write, step.as_str(), &version)
-        .await?
-        .ok_or_else(|| ComponentError::Internal(format!("version {version} vanished")))?;
-    let uses = sql::uses(&state.db.write, step.as_str(), &version).await?;
-    Ok(Uploaded {
-        view: VersionView::from_row(stored, uses)?,
-        created,
-    })
-}
-
-/// A step's versions, newest first.
-pub async fn list(state: &AppState, step: Step) -> Result<Vec<VersionView>, ComponentError> {
-    let mut out = Vec::new();
-    for v in sql::versions(&state.db.read, step.as_str()).await? {
-        let uses = sql::uses(&state.db.read, step.as_str(), &v.version).await?;
-        out.push(VersionView::from_row(v, uses)?);
-    }
-    Ok(out)
-}
-
 /// How long after a store stopped running a version that version stays undeletable: a charge
 /// that took it just before (the store cache lags up to a second, instances' clocks differ
 /// a little) may still be committing the trace that names it.
 const RECENT_USE_MS: i64 = 5_000;
-
-/// Deletes a version nothing needs: no store runs, shadows or just ran it, no LIVE charge in
-/// progress holds a decision naming it, and no recorded trace within the trace retention names
-/// it (replay re-runs those traces with their versions' bytes).
-pub async fn delete(state: &AppState, step: Step, version: &str) -> Result<(), ComponentError> {
-    let not_found = || ComponentError::NotFound {
-        step,
-        version: version.to_owned(),
-    };
-    if version == BUNDLED {
-        return Err(ComponentError::BundledIsPermanent);
-    }
-    // The binary's own bundled version stays, whatever its row says (the same bytes may
-    // have been uploaded before they shipped).
-    if version == state.components.bundled.get(step).sha256() {
-        return Err(ComponentError::BundledIsPermanent);
-    }
-    let postgres = state.db.backend == db::Backend::Postgres;
-    let mut tx = state.db.write.begin().await?;
-    // Locked until the commit, so an activation of it waits and then finds it gone.
-    if !sql::version_exists_for_update(&mut *tx, step.as_str(), version, postgres).await? {
-        return Err(not_found());
-    }
-    let mut uses: Vec<String> = sql::uses(&mut *tx, step.as_str(), version)
-        .await?
-        .into_iter()
-        .map(|(store, role)| format!("{store} ({role})"))
-        .collect();
-    if uses.is_empty() {
-        uses = recorded_uses(state, &mut tx, step, version).await?;
-    }
-    if !uses.is_empty() {
-        return Err(ComponentError::InUse {
-            step,
-            version: version.to_owned(),
-            uses,
-        });
-    }
-    sql::delete_version(&mut *tx, step.as_str(), version).await?;
-    tx.commit().await?;
-    state.components.lock().remove(&(step, version.to_owned()));
-    state.sandbox.forget(version);
-    Ok(())
-}
-
-/// What still needs a version no store runs or shadows: recent runs, LIVE charges in
-/// progress, and recorded traces within the retention (with when each stops needing it).
-async fn recorded_uses(
-    state: &AppState,
-    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-    step: Step,
-    version: &str,
-) -> Result<Vec<String>, ComponentError> {
-    let now = db::now_ms();
-    let retention = i64::try_from(state.retention.trace_retention.as_millis()).unwrap_or(i64::MAX);
-    // `0s` keeps traces forever.
-    let kept_since = if retention == 0 {
-        i64::MIN
-    } else {
-        now.saturating_sub(retention)
-    };
-    let until = |at: i64| {
-        if retention == 0 {
-            "recorded traces (kept forever) name it".to_owned()
-        } else {
-            format!(
-                "recorded traces name it until {}",
-                iso8601(at.saturating_add(retention))
-            )
-        }
-    };
-    let mut uses = Vec::new();
-    for store_id in sql::stores_that_ran(&mut **tx, step.as_str(), version).await? {
-        let code = catalog::store_by_id(&mut **tx, &store_id)
-            .await?
-            .map_or(store_id.clone(), |s| s.code);
-        let past = sql::step_history(&mut **tx, &store_id, step.as_str()).await?;
-        let spans = history::active_spans(&past, version, now);
-        if spans.iter().any(|(_, to)| *to >= now - RECENT_USE_MS) {
-            uses.push(format!("{code} (ran it in the last few seconds)"));
-            continue;
-        }
-        let mut newest = None;
-        for (from, to) in spans {
-            let window = (
-                from.saturating_sub(RECENT_USE_MS),
-                to.saturating_add(RECENT_USE_MS),
-            );
-            if window.1 < kept_since {
-                continue;
-            }
-            let found =
-                sql::newest_store_trace_naming(&mut **tx, &store_id, window, kept_since, version)
-                    .await?;
-            newest = newest.max(found);
-        }
-        if let Some(at) = newest {
-            uses.push(format!("{code} ({})", until(at)));
-        }
-    }
-    // A version that shipped as an older binary's bundled component ran without activations.
-    if let Some(row) = sql::version(&mut **tx, step.as_str(), version).await?
-        && row.source == BUNDLED
-        && let Some(at) =
-            sql::newest_trace_naming(&mut **tx, kept_since.max(row.created_at), version).await?
-    {
-        uses.push(format!("bundled in an earlier pixgate ({})", until(at)));
-    }
-    if sql::claim_naming(&mut **tx, version).await? {
-        uses.push("a LIVE charge in progress".to_owned());
-    }
-    Ok(uses)
-}
 
 /// One step of a store, as the admin API shows it.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -552,82 +951,6 @@ pub struct StoreComponents {
     pub history: Vec<ActivationView>,
 }
 
-async fn store(state: &AppState, code: &str) -> Result<catalog::Store, ComponentError> {
-    if !crate::domain::valid_code(code) {
-        return Err(ComponentError::StoreNotFound(
-            code.chars().take(64).collect(),
-        ));
-    }
-    catalog::store_by_code(&state.db.write, code)
-        .await?
-        .ok_or_else(|| ComponentError::StoreNotFound(code.to_owned()))
-}
-
-/// What `code` runs per step, with its kill switch and history.
-pub async fn store_components(
-    state: &AppState,
-    code: &str,
-) -> Result<StoreComponents, ComponentError> {
-    let store = store(state, code).await?;
-    view(state, &store).await
-}
-
-async fn view(state: &AppState, store: &catalog::Store) -> Result<StoreComponents, ComponentError> {
-    let db = &state.db.write;
-    let rows = sql::store_steps(db, &store.id).await?;
-    let steps = Step::ALL
-        .iter()
-        .map(|step| {
-            let row = rows.iter().find(|r| r.step == step.as_str());
-            let view = StepView {
-                active: row.map_or(BUNDLED.to_owned(), |r| r.active_version.clone()),
-                previous: row.and_then(|r| r.previous_version.clone()),
-                candidate: row.and_then(|r| r.candidate_version.clone()),
-                activated_at: row.and_then(|r| r.activated_at).map(iso8601),
-            };
-            (step.as_str().to_owned(), view)
-        })
-        .collect();
-    let kill = sql::kill_switch(db, &store.id).await?;
-    let mut history = Vec::new();
-    for a in sql::activations(db, &store.id, 100).await? {
-        history.push(ActivationView {
-            step: a.step.parse().map_err(ComponentError::Internal)?,
-            version: a.version,
-            previous_version: a.previous_version,
-            action: a.action,
-            reason: a.reason,
-            at: iso8601(a.created_at),
-        });
-    }
-    Ok(StoreComponents {
-        store: store.code.clone(),
-        steps,
-        kill_switch: KillSwitchView::from(&kill),
-        history,
-    })
-}
-
-/// Checks that `version` names a stored version of `step` (or `bundled`), and loads it so
-/// the first charge after the activation does not pay for the compile.
-async fn require_version(
-    state: &AppState,
-    step: Step,
-    version: &str,
-) -> Result<(), ComponentError> {
-    if !valid_version(version) {
-        return Err(ComponentError::NotFound {
-            step,
-            version: version.chars().take(80).collect(),
-        });
-    }
-    state
-        .components
-        .load(&state.db, &state.sandbox, step, version)
-        .await
-        .map(|_| ())
-}
-
 /// What changes in a store's step.
 enum Change<'a> {
     Activate(&'a str),
@@ -654,199 +977,6 @@ async fn exists(
     Ok(sql::version_exists(&mut **tx, step.as_str(), version, postgres).await?)
 }
 
-/// Applies one change to a store's step in one transaction, with its history entry.
-/// Returns false when a kill switch found the version already replaced.
-async fn change_step(
-    state: &AppState,
-    store: &catalog::Store,
-    step: Step,
-    change: Change<'_>,
-) -> Result<bool, ComponentError> {
-    let now = db::now_ms();
-    let postgres = state.db.backend == db::Backend::Postgres;
-    let mut tx = state.db.write.begin().await?;
-    // A row to lock even on the first change of this step, so two first activations on
-    // PostgreSQL are serialised too (SQLite has one writer).
-    sql::ensure_store_step(&mut *tx, &store.id, step.as_str(), now).await?;
-    let current = sql::store_step_for_update(&mut *tx, &store.id, step.as_str(), postgres).await?;
-    let mut row = current.clone().unwrap_or(StoreStep {
-        store_id: store.id.clone(),
-        step: step.as_str().to_owned(),
-        active_version: BUNDLED.to_owned(),
-        previous_version: None,
-        activated_at: None,
-        candidate_version: None,
-        candidate_since: None,
-        updated_at: now,
-    });
-    // Every version this change makes the store run or shadow must still exist; on
-    // PostgreSQL the check holds a share lock, so a delete cannot slip in before the commit.
-    let entry = match change {
-        Change::Activate(version) => {
-            if !exists(&mut tx, step, version, postgres).await? {
-                return Err(ComponentError::NotFound {
-                    step,
-                    version: version.to_owned(),
-                });
-            }
-            // Activating what is already active changes nothing (a retried request must not
-            // make the version its own rollback target).
-            if row.active_version == version {
-                return Ok(true);
-            }
-            // The candidate that becomes the active version has nothing left to compare with.
-            if row.candidate_version.as_deref() == Some(version) {
-                row.candidate_version = None;
-                row.candidate_since = None;
-            }
-            let previous = std::mem::replace(&mut row.active_version, version.to_owned());
-            row.previous_version = Some(previous.clone());
-            row.activated_at = Some(now);
-            Some(("activate", version.to_owned(), Some(previous), None))
-        }
-        Change::Rollback => {
-            let nothing = || ComponentError::NothingToRollBack {
-                store: store.code.clone(),
-                step,
-            };
-            let Some(previous) = row.previous_version.clone() else {
-                return Err(nothing());
-            };
-            // The version the last change replaced; if it was deleted since, the latest
-            // earlier version of the history that still exists.
-            let target = if exists(&mut tx, step, &previous, postgres).await? {
-                previous
-            } else {
-                let past = sql::step_history(&mut *tx, &store.id, step.as_str()).await?;
-                let mut found = None;
-                for v in history::earlier_versions(&past, &row.active_version) {
-                    if exists(&mut tx, step, &v, postgres).await? {
-                        found = Some(v);
-                        break;
-                    }
-                }
-                found.ok_or_else(nothing)?
-            };
-            let replaced = std::mem::replace(&mut row.active_version, target.clone());
-            row.previous_version = Some(replaced.clone());
-            row.activated_at = Some(now);
-            Some(("rollback", target, Some(replaced), None))
-        }
-        Change::KillSwitch { version, reason } => {
-            let still_active = current
-                .as_ref()
-                .is_some_and(|r| r.active_version == version);
-            if !still_active {
-                return Ok(false);
-            }
-            let past = sql::step_history(&mut *tx, &store.id, step.as_str()).await?;
-            let mut stored = std::collections::HashSet::new();
-            for v in history::earlier_versions(&past, version) {
-                if exists(&mut tx, step, &v, postgres).await? {
-                    stored.insert(v);
-                }
-            }
-            let target = history::kill_switch_target(&past, version, |v| stored.contains(v));
-            row.active_version = target.clone();
-            row.previous_version = Some(version.to_owned());
-            row.activated_at = Some(now);
-            Some((
-                "kill_switch",
-                target,
-                Some(version.to_owned()),
-                Some(reason),
-            ))
-        }
-        Change::Candidate(candidate) => {
-            if let Some(v) = candidate
-                && !exists(&mut tx, step, v, postgres).await?
-            {
-                return Err(ComponentError::NotFound {
-                    step,
-                    version: v.to_owned(),
-                });
-            }
-            row.candidate_version = candidate.map(str::to_owned);
-            row.candidate_since = candidate.map(|_| now);
-            None
-        }
-    };
-    row.updated_at = now;
-    sql::upsert_store_step(&mut *tx, &row).await?;
-    if let Some((action, version, previous_version, reason)) = entry {
-        sql::insert_activation(
-            &mut *tx,
-            &sql::Activation {
-                id: uuid::Uuid::now_v7().to_string(),
-                store_id: store.id.clone(),
-                step: step.as_str().to_owned(),
-                version,
-                previous_version,
-                action: action.to_owned(),
-                reason,
-                created_at: now,
-            },
-        )
-        .await?;
-    }
-    tx.commit().await?;
-    state.stores.clear();
-    Ok(true)
-}
-
-/// Makes `version` the one `code` runs for `step`, atomically.
-pub async fn activate(
-    state: &AppState,
-    code: &str,
-    step: Step,
-    version: &str,
-) -> Result<StoreComponents, ComponentError> {
-    let store = store(state, code).await?;
-    require_version(state, step, version).await?;
-    change_step(state, &store, step, Change::Activate(version)).await?;
-    view(state, &store).await
-}
-
-/// Goes back to the version active before the current one.
-pub async fn rollback(
-    state: &AppState,
-    code: &str,
-    step: Step,
-) -> Result<StoreComponents, ComponentError> {
-    let store = store(state, code).await?;
-    change_step(state, &store, step, Change::Rollback).await?;
-    view(state, &store).await
-}
-
-/// Attaches (or with `None` detaches) a shadow candidate.
-pub async fn set_candidate(
-    state: &AppState,
-    code: &str,
-    step: Step,
-    version: Option<&str>,
-) -> Result<StoreComponents, ComponentError> {
-    let store = store(state, code).await?;
-    if let Some(version) = version {
-        require_version(state, step, version).await?;
-    }
-    change_step(state, &store, step, Change::Candidate(version)).await?;
-    view(state, &store).await
-}
-
-/// The kill switch's rollback: back to the previous version if `version` is still active.
-pub async fn kill(
-    state: &AppState,
-    store_id: &str,
-    step: Step,
-    version: &str,
-    reason: String,
-) -> Result<bool, ComponentError> {
-    let Some(store) = catalog::store_by_id(&state.db.write, store_id).await? else {
-        return Ok(false);
-    };
-    change_step(state, &store, step, Change::KillSwitch { version, reason }).await
-}
-
 /// A kill-switch change; absent fields keep their value.
 #[derive(Debug, Clone, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -861,50 +991,6 @@ pub struct KillSwitchPatch {
     /// 1 to 1000000.
     #[schema(value_type = Option<i64>, minimum = 1, maximum = 1000000)]
     pub min_calls: Option<Integer>,
-}
-
-pub async fn set_kill_switch(
-    state: &AppState,
-    code: &str,
-    patch: KillSwitchPatch,
-) -> Result<StoreComponents, ComponentError> {
-    let invalid = |field: &str, message: &str| ComponentError::Invalid {
-        code: "invalid_kill_switch",
-        field: field.to_owned(),
-        message: message.to_owned(),
-    };
-    let store = store(state, code).await?;
-    let mut k = sql::kill_switch(&state.db.write, &store.id).await?;
-    if let Some(enabled) = patch.enabled {
-        k.enabled = db::Flag(enabled);
-    }
-    if let Some(Integer(rate)) = patch.error_rate_percent {
-        if !(1..=100).contains(&rate) {
-            return Err(invalid(
-                "errorRatePercent",
-                "`errorRatePercent` must be 1 to 100",
-            ));
-        }
-        k.error_rate_percent = rate;
-    }
-    if let Some(Integer(window)) = patch.window_seconds {
-        if !(10..=86_400).contains(&window) {
-            return Err(invalid(
-                "windowSeconds",
-                "`windowSeconds` must be 10 to 86400",
-            ));
-        }
-        k.window_seconds = window;
-    }
-    if let Some(Integer(min)) = patch.min_calls {
-        if !(1..=1_000_000).contains(&min) {
-            return Err(invalid("minCalls", "`minCalls` must be 1 to 1000000"));
-        }
-        k.min_calls = min;
-    }
-    sql::set_kill_switch(&state.db.write, &store.id, &k, db::now_ms()).await?;
-    state.stores.clear();
-    view(state, &store).await
 }
 
 /// A version per step, each optional: `bundled` or a version's sha256.

@@ -15,7 +15,6 @@ use utoipa::ToSchema;
 
 use super::report::{ChangedCharge, FuelSummary, Outcome, ReplayReport, changes, zero_counts};
 use super::{ComponentError, StepVersions};
-use crate::app::AppState;
 use crate::chain::{self, Components, DecisionTrace};
 use crate::db::DbError;
 use crate::db::components as sql;
@@ -67,94 +66,164 @@ struct Replayed {
     fuel: Option<u64>,
 }
 
-/// Replays `request` and reports.
-pub async fn replay(
-    state: &AppState,
-    request: ReplayRequest,
-) -> Result<ReplayReport, ComponentError> {
-    let started = Instant::now();
-    let store = super::store(state, &request.store).await?;
-    let time = |field: &str, v: &Option<String>, default: i64| match v {
-        None => Ok(default),
-        Some(text) => parse_iso8601(text)
-            .ok_or_else(|| invalid(field, format!("`{field}` is not an ISO 8601 UTC time"))),
-    };
-    let since = time("since", &request.since, 0)?;
-    let until = time("until", &request.until, i64::MAX)?;
-    if since > until {
-        return Err(invalid(
-            "until",
-            "`until` must not be before `since`".to_owned(),
-        ));
-    }
-    let limit = request
-        .limit
-        .map_or(i64::from(DEFAULT_LIMIT), |Integer(n)| n);
-    if !(1..=i64::from(MAX_LIMIT)).contains(&limit) {
-        return Err(invalid(
-            "limit",
-            format!("`limit` must be 1 to {MAX_LIMIT}"),
-        ));
-    }
-    let overrides = request.components.to_map();
-    let mut candidates: HashMap<Step, Arc<LoadedComponent>> = HashMap::new();
-    for (step, version) in &overrides {
-        super::require_version(state, *step, version).await?;
-        let loaded = state
-            .components
-            .load(&state.db, &state.sandbox, *step, version)
-            .await?;
-        candidates.insert(*step, loaded);
+impl super::ComponentService {
+    /// Replays `request` and reports.
+    #[tracing::instrument(skip_all, fields(store = %request.store))]
+    pub async fn replay(&self, request: ReplayRequest) -> Result<ReplayReport, ComponentError> {
+        let started = Instant::now();
+        let store = self.store(&request.store).await?;
+        let time = |field: &str, v: &Option<String>, default: i64| match v {
+            None => Ok(default),
+            Some(text) => parse_iso8601(text)
+                .ok_or_else(|| invalid(field, format!("`{field}` is not an ISO 8601 UTC time"))),
+        };
+        let since = time("since", &request.since, 0)?;
+        let until = time("until", &request.until, i64::MAX)?;
+        if since > until {
+            return Err(invalid(
+                "until",
+                "`until` must not be before `since`".to_owned(),
+            ));
+        }
+        let limit = request
+            .limit
+            .map_or(i64::from(DEFAULT_LIMIT), |Integer(n)| n);
+        if !(1..=i64::from(MAX_LIMIT)).contains(&limit) {
+            return Err(invalid(
+                "limit",
+                format!("`limit` must be 1 to {MAX_LIMIT}"),
+            ));
+        }
+        let overrides = request.components.to_map();
+        let mut candidates: HashMap<Step, Arc<LoadedComponent>> = HashMap::new();
+        for (step, version) in &overrides {
+            self.require_version(*step, version).await?;
+            let loaded = self
+                .registry
+                .load(&self.db, &self.sandbox, *step, version)
+                .await?;
+            candidates.insert(*step, loaded);
+        }
+
+        let mut acc = Accumulator::default();
+        // The next page is read while this one runs: the read is I/O, the run is every core.
+        let fetch = |cursor: Option<(i64, String)>, want: i64| {
+            let (read, store_id) = (self.db.read.clone(), store.id.clone());
+            tokio::spawn(async move {
+                let cursor = cursor.as_ref().map(|(at, id)| (*at, id.as_str()));
+                let page = sql::recorded_traces(&read, &store_id, since, until, cursor, want).await;
+                (want, page)
+            })
+        };
+        let mut remaining = limit;
+        let mut next = Some(fetch(None, remaining.min(PAGE)));
+        while let Some(reading) = next.take() {
+            let (want, page) = reading
+                .await
+                .map_err(|e| DbError::Corrupt(format!("reading a replay page: {e}")))?;
+            let page = page?;
+            let Some(last) = page.last() else { break };
+            remaining -= page.len() as i64;
+            if page.len() as i64 == want && remaining > 0 {
+                let cursor = (last.created_at, last.payment_intent_id.clone());
+                next = Some(fetch(Some(cursor), remaining.min(PAGE)));
+            }
+            let traces = tokio::task::block_in_place(|| parse_all(&page));
+            let components = self.recorded_components(&traces, &candidates).await?;
+            let results = tokio::task::block_in_place(|| self.run_all(&traces, &components));
+            for r in results {
+                acc.add(r);
+            }
+        }
+
+        let step_names = Step::ALL
+            .iter()
+            .map(|s| {
+                let v = overrides
+                    .get(s)
+                    .cloned()
+                    .unwrap_or_else(|| "recorded".to_owned());
+                (s.as_str().to_owned(), v)
+            })
+            .collect();
+        Ok(acc.report(
+            store.code,
+            step_names,
+            request.since,
+            request.until,
+            started,
+        ))
     }
 
-    let mut acc = Accumulator::default();
-    // The next page is read while this one runs: the read is I/O, the run is every core.
-    let fetch = |cursor: Option<(i64, String)>, want: i64| {
-        let (read, store_id) = (state.db.read.clone(), store.id.clone());
-        tokio::spawn(async move {
-            let cursor = cursor.as_ref().map(|(at, id)| (*at, id.as_str()));
-            let page = sql::recorded_traces(&read, &store_id, since, until, cursor, want).await;
-            (want, page)
-        })
-    };
-    let mut remaining = limit;
-    let mut next = Some(fetch(None, remaining.min(PAGE)));
-    while let Some(reading) = next.take() {
-        let (want, page) = reading
-            .await
-            .map_err(|e| DbError::Corrupt(format!("reading a replay page: {e}")))?;
-        let page = page?;
-        let Some(last) = page.last() else { break };
-        remaining -= page.len() as i64;
-        if page.len() as i64 == want && remaining > 0 {
-            let cursor = (last.created_at, last.payment_intent_id.clone());
-            next = Some(fetch(Some(cursor), remaining.min(PAGE)));
+    /// Every recorded version the page needs, loaded once; a version that is gone is absent.
+    async fn recorded_components(
+        &self,
+        traces: &[Option<(String, i64, DecisionTrace)>],
+        candidates: &HashMap<Step, Arc<LoadedComponent>>,
+    ) -> Result<HashMap<(Step, String), Arc<LoadedComponent>>, ComponentError> {
+        let mut wanted: Vec<(Step, String)> = Vec::new();
+        for (_, _, trace) in traces.iter().flatten() {
+            for step in Step::ALL {
+                if candidates.contains_key(&step) {
+                    continue;
+                }
+                let key = (step, trace.version(step).to_owned());
+                if !wanted.contains(&key) {
+                    wanted.push(key);
+                }
+            }
         }
-        let traces = tokio::task::block_in_place(|| parse_all(&page));
-        let components = recorded_components(state, &traces, &candidates).await?;
-        let results = tokio::task::block_in_place(|| run_all(state, &traces, &components));
-        for r in results {
-            acc.add(r);
+        let mut out = HashMap::new();
+        for (step, version) in wanted {
+            let loaded = if version == self.registry.bundled().get(step).sha256() {
+                Ok(self.registry.bundled().get(step).clone())
+            } else {
+                self.registry
+                    .load(&self.db, &self.sandbox, step, &version)
+                    .await
+            };
+            match loaded {
+                Ok(c) => {
+                    out.insert((step, version), c);
+                }
+                Err(ComponentError::NotFound { .. }) => {}
+                Err(e) => return Err(e),
+            }
         }
+        for (step, c) in candidates {
+            out.insert((*step, CANDIDATE.to_owned()), c.clone());
+        }
+        Ok(out)
     }
 
-    let step_names = Step::ALL
-        .iter()
-        .map(|s| {
-            let v = overrides
-                .get(s)
-                .cloned()
-                .unwrap_or_else(|| "recorded".to_owned());
-            (s.as_str().to_owned(), v)
+    fn run_all(
+        &self,
+        traces: &[Option<(String, i64, DecisionTrace)>],
+        components: &HashMap<(Step, String), Arc<LoadedComponent>>,
+    ) -> Vec<Option<Replayed>> {
+        parallel_map(traces, |t| {
+            let (id, created_at, trace) = t.as_ref()?;
+            let pick = |step: Step| {
+                components
+                    .get(&(step, CANDIDATE.to_owned()))
+                    .or_else(|| components.get(&(step, trace.version(step).to_owned())))
+                    .cloned()
+            };
+            let set = Components {
+                policy: pick(Step::Policy)?,
+                provider: pick(Step::Provider)?,
+                economics: pick(Step::Economics)?,
+            };
+            let result = chain::resolve(&self.sandbox, &set, &trace.chain_input());
+            Some(Replayed {
+                id: id.clone(),
+                created_at: *created_at,
+                before: trace.outcome(),
+                fuel: result.as_ref().ok().map(DecisionTrace::fuel_used),
+                after: chain::outcome_of(&result),
+            })
         })
-        .collect();
-    Ok(acc.report(
-        store.code,
-        step_names,
-        request.since,
-        request.until,
-        started,
-    ))
+    }
 }
 
 /// The recorded traces of a page, parsed on every core.
@@ -166,79 +235,8 @@ fn parse_all(page: &[sql::RecordedTrace]) -> Vec<Option<(String, i64, DecisionTr
     })
 }
 
-/// Every recorded version the page needs, loaded once; a version that is gone is absent.
-async fn recorded_components(
-    state: &AppState,
-    traces: &[Option<(String, i64, DecisionTrace)>],
-    candidates: &HashMap<Step, Arc<LoadedComponent>>,
-) -> Result<HashMap<(Step, String), Arc<LoadedComponent>>, ComponentError> {
-    let mut wanted: Vec<(Step, String)> = Vec::new();
-    for (_, _, trace) in traces.iter().flatten() {
-        for step in Step::ALL {
-            if candidates.contains_key(&step) {
-                continue;
-            }
-            let key = (step, trace.version(step).to_owned());
-            if !wanted.contains(&key) {
-                wanted.push(key);
-            }
-        }
-    }
-    let mut out = HashMap::new();
-    for (step, version) in wanted {
-        let loaded = if version == state.components.bundled().get(step).sha256() {
-            Ok(state.components.bundled().get(step).clone())
-        } else {
-            state
-                .components
-                .load(&state.db, &state.sandbox, step, &version)
-                .await
-        };
-        match loaded {
-            Ok(c) => {
-                out.insert((step, version), c);
-            }
-            Err(ComponentError::NotFound { .. }) => {}
-            Err(e) => return Err(e),
-        }
-    }
-    for (step, c) in candidates {
-        out.insert((*step, CANDIDATE.to_owned()), c.clone());
-    }
-    Ok(out)
-}
-
 /// The key under which a step's candidate sits in the component map.
 const CANDIDATE: &str = "candidate";
-
-fn run_all(
-    state: &AppState,
-    traces: &[Option<(String, i64, DecisionTrace)>],
-    components: &HashMap<(Step, String), Arc<LoadedComponent>>,
-) -> Vec<Option<Replayed>> {
-    parallel_map(traces, |t| {
-        let (id, created_at, trace) = t.as_ref()?;
-        let pick = |step: Step| {
-            components
-                .get(&(step, CANDIDATE.to_owned()))
-                .or_else(|| components.get(&(step, trace.version(step).to_owned())))
-                .cloned()
-        };
-        let set = Components {
-            policy: pick(Step::Policy)?,
-            provider: pick(Step::Provider)?,
-            economics: pick(Step::Economics)?,
-        };
-        let result = chain::resolve(&state.sandbox, &set, &trace.chain_input());
-        Some(Replayed {
-            id: id.clone(),
-            created_at: *created_at,
-            before: trace.outcome(),
-            fuel: result.as_ref().ok().map(DecisionTrace::fuel_used),
-            after: chain::outcome_of(&result),
-        })
-    })
-}
 
 /// `f` over `items` on every core, in order.
 fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {

@@ -2,7 +2,7 @@
 
 use sqlx::{Any, Executor};
 
-use crate::psp::{CallOperation, CallOutcome};
+use crate::psp::client::{CallOperation, CallOutcome};
 
 /// One call made to a PSP for a charge, as its trace shows it.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]

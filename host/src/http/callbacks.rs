@@ -14,7 +14,7 @@ use axum::routing::post;
 
 use super::ApiError;
 use crate::app::AppState;
-use crate::live::callbacks;
+use crate::psp::live::LiveExecution;
 
 /// Callback bodies are a few pix at most; a batch of thousands is still far below this.
 const MAX_BODY_BYTES: usize = 1024 * 1024;
@@ -26,14 +26,14 @@ pub fn router() -> Router<Arc<AppState>> {
 }
 
 async fn receive(
-    State(state): State<Arc<AppState>>,
+    State(live): State<LiveExecution>,
     Path((provider, token)): Path<(String, String)>,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let body = body.map_err(|rejection| {
         super::extract::body_error(&rejection, ApiError::PayloadTooLarge(MAX_BODY_BYTES))
     })?;
-    let started = callbacks::receive(&state, &provider, &token, &body).await?;
+    let started = live.receive(&provider, &token, &body).await?;
     Ok(Json(
         serde_json::json!({"success": true, "data": {"charges": started}}),
     ))

@@ -118,6 +118,23 @@ impl From<crate::access::MissingScope> for ApiError {
     }
 }
 
+impl From<crate::access::AccessError> for ApiError {
+    fn from(e: crate::access::AccessError) -> Self {
+        use crate::access::AccessError as E;
+        let unauthorized = |code| Self::Unauthorized {
+            code,
+            message: e.to_string(),
+        };
+        match e {
+            E::InvalidKey => unauthorized("invalid_api_key"),
+            E::Revoked => unauthorized("api_key_revoked"),
+            E::InvalidAdminToken => unauthorized("invalid_admin_token"),
+            E::RateLimited { retry_after_secs } => Self::RateLimited { retry_after_secs },
+            E::Db(e) => e.into(),
+        }
+    }
+}
+
 impl From<crate::domain::json::Invalid> for ApiError {
     fn from(e: crate::domain::json::Invalid) -> Self {
         Self::Invalid {
@@ -162,14 +179,18 @@ impl From<crate::charges::ChargeError> for ApiError {
                 message,
             },
             E::IntentNotFound => Self::not_found("payment_intent_not_found", message),
+            E::TracePurged => Self::Gone {
+                code: "trace_purged",
+                message,
+            },
             E::Internal(detail) => Self::Internal(detail),
         }
     }
 }
 
-impl From<crate::live::LiveError> for ApiError {
-    fn from(e: crate::live::LiveError) -> Self {
-        use crate::live::LiveError as E;
+impl From<crate::psp::live::LiveError> for ApiError {
+    fn from(e: crate::psp::live::LiveError) -> Self {
+        use crate::psp::live::LiveError as E;
         match e {
             // As an unknown route: a guessed token learns nothing.
             E::UnknownCallback => Self::not_found("not_found", "not found".to_owned()),

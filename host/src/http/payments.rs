@@ -17,7 +17,7 @@ use super::{ApiError, ErrorEnvelope};
 use crate::access::{Principal, Scope};
 use crate::app::AppState;
 use crate::charges::view::PaymentIntentEnvelope;
-use crate::charges::{self, ChargeError, CreatePaymentRequest};
+use crate::charges::{self, ChargeError, Charges, CreatePaymentRequest};
 use crate::crypto;
 use crate::domain::IdempotencyKey;
 
@@ -115,7 +115,7 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
     )
 )]
 async fn charge(
-    State(state): State<Arc<AppState>>,
+    State(charges): State<Charges>,
     principal: Principal,
     request: axum::extract::Request,
 ) -> Result<Response, ApiError> {
@@ -129,7 +129,9 @@ async fn charge(
     let legacy = crypto::sha256_hex(charges::request::canonical_json(&body));
     let (store, charge) = CreatePaymentRequest::from_json(body)?.split();
     let request = charge.validate(store, "")?;
-    let charged = charges::create(&state, &principal, &key, request, Some(&legacy)).await?;
+    let charged = charges
+        .create(&principal, &key, request, Some(&legacy))
+        .await?;
     let status = StatusCode::from_u16(charged.status).unwrap_or(StatusCode::OK);
     Ok((status, Json(charged.body)).into_response())
 }
@@ -170,14 +172,14 @@ fn idempotency_key(headers: &HeaderMap) -> Result<IdempotencyKey, ApiError> {
     )
 )]
 async fn get_payment(
-    State(state): State<Arc<AppState>>,
+    State(charges): State<Charges>,
     principal: Principal,
     id: Result<Path<String>, axum::extract::rejection::PathRejection>,
 ) -> Result<Json<PaymentIntentEnvelope>, ApiError> {
     principal.require_any(&[Scope::PaymentsCreate, Scope::PaymentsRead])?;
     // A malformed id (bad encoding) is as unknown as any other.
     let Path(id) = id.map_err(|_| ChargeError::IntentNotFound)?;
-    Ok(Json(charges::get(&state, &principal, &id).await?))
+    Ok(Json(charges.get(&principal, &id).await?))
 }
 
 #[cfg(test)]

@@ -701,7 +701,7 @@ async fn test_endpoint(
     if endpoint.status == EndpointStatus::Revoked {
         return Err(revoked());
     }
-    let (delivery_id, outcome) = match worker::deliver_test(&state, &endpoint).await {
+    let (delivery_id, outcome) = match state.delivery.deliver_test(&endpoint).await {
         Ok(done) => done,
         Err(worker::TestError::Revoked) => return Err(revoked()),
         Err(e) => return Err(ApiError::Internal(e.to_string())),

@@ -1,9 +1,11 @@
-//! Signed webhook delivery: the settings, the egress-safe HTTPS client ([`egress`]), one
-//! signed attempt ([`deliver`]) and the background sender inside `pixgate serve` ([`worker`]).
-//! Events get into the outbox through [`crate::outbox`].
+//! The outbox and signed webhook delivery: payment events are written to the [`outbox`] in
+//! the transaction that moves the payment; the background sender inside `pixgate serve`
+//! ([`worker`], handle [`Delivery`]) sends them, one signed attempt each ([`deliver`]),
+//! through the egress-safe HTTPS client ([`egress`]).
 
 pub mod deliver;
 pub mod egress;
+pub mod outbox;
 pub mod worker;
 
 use std::path::PathBuf;
@@ -12,6 +14,7 @@ use std::time::Duration;
 use tokio::sync::Notify;
 
 pub use egress::{AllowList, Egress};
+pub use worker::Delivery;
 
 /// What a delivery announces: a payment's move, or a test of the endpoint. Its name is the
 /// `type` of the body and the `X-Service-Event` header.
@@ -188,7 +191,7 @@ pub fn parse_schedule(text: &str) -> Result<Vec<Duration>, SettingsError> {
 pub struct Webhooks {
     pub settings: Settings,
     pub egress: Egress,
-    wake: Notify,
+    wake: Wake,
     /// Attempts in flight on this instance, the sender's and the test route's together
     /// (`PIXGATE_WEBHOOK_CONCURRENCY`).
     pub(crate) permits: std::sync::Arc<tokio::sync::Semaphore>,
@@ -218,18 +221,28 @@ impl Webhooks {
             permits: std::sync::Arc::new(tokio::sync::Semaphore::new(settings.concurrency)),
             settings,
             egress,
-            wake: Notify::new(),
+            wake: Wake::default(),
         })
     }
 
-    /// Call after committing deliveries: the sender picks them up now instead of at its
-    /// next poll.
-    pub fn wake(&self) {
-        self.wake.notify_one();
+    /// The signal services give after committing deliveries.
+    pub fn wake(&self) -> Wake {
+        self.wake.clone()
     }
 
     pub(crate) async fn woken(&self) {
-        self.wake.notified().await;
+        self.wake.0.notified().await;
+    }
+}
+
+/// Wakes this instance's sender: given after committing deliveries, so the sender picks them
+/// up now instead of at its next poll.
+#[derive(Debug, Clone, Default)]
+pub struct Wake(std::sync::Arc<Notify>);
+
+impl Wake {
+    pub fn wake(&self) {
+        self.0.notify_one();
     }
 }
 

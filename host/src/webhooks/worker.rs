@@ -11,11 +11,13 @@ use std::time::Duration;
 use sqlx::AnyConnection;
 use tokio::sync::{mpsc, watch};
 
+use super::Webhooks;
 use super::deliver::{self, AttemptOutcome, Outgoing};
 use super::{EventType, Settings};
-use crate::app::AppState;
-use crate::db;
+use crate::crypto::MasterKey;
 use crate::db::webhooks::{self as sql, DeliveryStatus, EndpointStatus};
+use crate::db::{self, Db};
+use crate::metrics::Metrics;
 
 /// Deliveries claimed in one statement, at most.
 const CLAIM_BATCH: usize = 256;
@@ -29,240 +31,356 @@ pub struct Finished {
     pub outcome: AttemptOutcome,
 }
 
-/// Runs the sender until `shutdown` turns true; in-flight attempts are then given the
-/// timeout to finish and their outcomes are recorded.
-pub async fn run(state: Arc<AppState>, mut shutdown: watch::Receiver<bool>) {
-    let settings = state.webhooks.settings.clone();
-    let permits = state.webhooks.permits.clone();
-    let (tx, rx) = mpsc::channel::<Finished>(settings.concurrency * 2);
-    // SQLite has one writer, so one recorder; PostgreSQL takes batches in parallel.
-    let recorders = match state.db.backend {
-        db::Backend::Sqlite => 1,
-        db::Backend::Postgres => 4,
-    };
-    let rx = Arc::new(tokio::sync::Mutex::new(rx));
-    let recorders: Vec<_> = (0..recorders)
-        .map(|_| tokio::spawn(record_loop(state.clone(), rx.clone())))
-        .collect();
-    tracing::info!(concurrency = settings.concurrency, "webhook sender started");
-    loop {
-        if *shutdown.borrow() {
-            break;
+/// The webhook sender's handle: it delivers what the outbox committed, and the test
+/// deliveries an endpoint's owner asks for. Built once by the composition root.
+#[derive(Clone)]
+pub struct Delivery {
+    db: Db,
+    /// Opens the endpoints' sealed signing secrets.
+    master_key: MasterKey,
+    /// Settings, the egress-safe client, the wake-up signal and the attempt permits.
+    webhooks: Arc<Webhooks>,
+    metrics: Arc<Metrics>,
+}
+
+impl std::fmt::Debug for Delivery {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Delivery").finish_non_exhaustive()
+    }
+}
+
+impl Delivery {
+    pub fn new(
+        db: Db,
+        master_key: MasterKey,
+        webhooks: Arc<Webhooks>,
+        metrics: Arc<Metrics>,
+    ) -> Self {
+        Self {
+            db,
+            master_key,
+            webhooks,
+            metrics,
         }
-        let free = permits.available_permits().min(CLAIM_BATCH);
-        if free == 0 {
-            tokio::select! {
-                permit = permits.clone().acquire_owned() => drop(permit),
-                _ = shutdown.changed() => {}
+    }
+
+    /// Runs the sender until `shutdown` turns true; in-flight attempts are then given the
+    /// timeout to finish and their outcomes are recorded.
+    pub async fn run(&self, mut shutdown: watch::Receiver<bool>) {
+        let settings = self.webhooks.settings.clone();
+        let permits = self.webhooks.permits.clone();
+        let (tx, rx) = mpsc::channel::<Finished>(settings.concurrency * 2);
+        // SQLite has one writer, so one recorder; PostgreSQL takes batches in parallel.
+        let recorders = match self.db.backend {
+            db::Backend::Sqlite => 1,
+            db::Backend::Postgres => 4,
+        };
+        let rx = Arc::new(tokio::sync::Mutex::new(rx));
+        let recorders: Vec<_> = (0..recorders)
+            .map(|_| {
+                let (this, rx) = (self.clone(), rx.clone());
+                tokio::spawn(async move { this.record_loop(rx).await })
+            })
+            .collect();
+        tracing::info!(concurrency = settings.concurrency, "webhook sender started");
+        loop {
+            if *shutdown.borrow() {
+                break;
             }
-            continue;
+            let free = permits.available_permits().min(CLAIM_BATCH);
+            if free == 0 {
+                tokio::select! {
+                    permit = permits.clone().acquire_owned() => drop(permit),
+                    _ = shutdown.changed() => {}
+                }
+                continue;
+            }
+            let now = db::now_ms();
+            let token = uuid::Uuid::new_v4().to_string();
+            let lease_until = now + settings.lease().as_millis() as i64;
+            let claimed = match sql::claim_due(
+                &self.db.write,
+                self.db.backend,
+                now,
+                lease_until,
+                &token,
+                free as i64,
+            )
+            .await
+            {
+                Ok(claimed) => claimed,
+                Err(e) => {
+                    tracing::warn!(error = %e, "claiming webhook deliveries failed");
+                    Vec::new()
+                }
+            };
+            let drained = claimed.len() < free;
+            for claim in claimed {
+                let Ok(permit) = permits.clone().acquire_owned().await else {
+                    break;
+                };
+                let this = self.clone();
+                let tx = tx.clone();
+                tokio::spawn(async move {
+                    if let Some(outcome) = this.send_claimed(&claim).await {
+                        let _ = tx.send(Finished { claim, outcome }).await;
+                    }
+                    drop(permit);
+                });
+            }
+            if drained {
+                tokio::select! {
+                    _ = self.webhooks.woken() => {}
+                    _ = tokio::time::sleep(settings.poll_interval) => {}
+                    _ = shutdown.changed() => {}
+                }
+            }
         }
-        let now = db::now_ms();
-        let token = uuid::Uuid::new_v4().to_string();
-        let lease_until = now + settings.lease().as_millis() as i64;
-        let claimed = match sql::claim_due(
-            &state.db.write,
-            state.db.backend,
-            now,
-            lease_until,
-            &token,
-            free as i64,
-        )
-        .await
-        {
-            Ok(claimed) => claimed,
+        // Let in-flight attempts finish (each is bounded by the timeout), then flush.
+        let all = settings.concurrency as u32;
+        let _ = tokio::time::timeout(settings.lease(), permits.acquire_many(all)).await;
+        drop(tx);
+        for recorder in recorders {
+            let _ = recorder.await;
+        }
+        tracing::info!("webhook sender stopped");
+    }
+
+    /// Sends one claimed attempt, or cancels it if its endpoint is no longer ACTIVE.
+    #[tracing::instrument(skip_all, fields(delivery = %claim.id, endpoint = %claim.endpoint_id))]
+    async fn send_claimed(&self, claim: &sql::Claimed) -> Option<AttemptOutcome> {
+        // This instance cannot send it: hand the claim back uncounted, for a retry here or on
+        // an instance that can.
+        let release = |why: &str| {
+            tracing::error!(delivery = %claim.id, "{why}");
+            sql::release_claim(
+                &self.db.write,
+                &claim.id,
+                &claim.claim_token,
+                db::now_ms() + RELEASE_DELAY_MS,
+            )
+        };
+        let endpoint = match sql::endpoint(&self.db.read, &claim.endpoint_id).await {
+            Ok(Some(endpoint)) => endpoint,
+            Ok(None) => return None,
             Err(e) => {
-                tracing::warn!(error = %e, "claiming webhook deliveries failed");
-                Vec::new()
+                let _ = release(&format!("reading a webhook endpoint failed: {e}")).await;
+                return None;
             }
         };
-        let drained = claimed.len() < free;
-        for claim in claimed {
-            let Ok(permit) = permits.clone().acquire_owned().await else {
-                break;
-            };
-            let state = state.clone();
-            let tx = tx.clone();
-            tokio::spawn(async move {
-                if let Some(outcome) = send_claimed(&state, &claim).await {
-                    let _ = tx.send(Finished { claim, outcome }).await;
-                }
-                drop(permit);
-            });
+        if endpoint.status != EndpointStatus::Active {
+            let reason = format!("endpoint_{}", endpoint.status.as_str().to_lowercase());
+            if let Err(e) = sql::cancel_claimed(
+                &self.db.write,
+                &claim.id,
+                &claim.claim_token,
+                &reason,
+                db::now_ms(),
+            )
+            .await
+            {
+                tracing::warn!(error = %e, "canceling a webhook delivery failed");
+            }
+            return None;
         }
-        if drained {
-            tokio::select! {
-                _ = state.webhooks.woken() => {}
-                _ = tokio::time::sleep(settings.poll_interval) => {}
-                _ = shutdown.changed() => {}
+        let secret = match self.master_key.open(&endpoint.secret_sealed) {
+            Ok(secret) => String::from_utf8_lossy(&secret).into_owned(),
+            Err(_) => {
+                let _ = release(
+                    "a webhook signing secret does not open with this instance's master key \
+                 (every instance on one database needs the same PIXGATE_MASTER_KEY)",
+                )
+                .await;
+                return None;
+            }
+        };
+        let outcome = deliver::attempt(
+            &self.webhooks.egress,
+            Outgoing {
+                url: &endpoint.url,
+                secret: &secret,
+                delivery_id: &claim.id,
+                event_type: &claim.event_type,
+                body: &claim.body,
+            },
+        )
+        .await;
+        Some(outcome)
+    }
+
+    /// Sends a `webhook.test` delivery to `endpoint` now and records it like any attempt.
+    #[tracing::instrument(skip_all, fields(endpoint = %endpoint.id, merchant = %endpoint.merchant_id))]
+    pub async fn deliver_test(
+        &self,
+        endpoint: &sql::Endpoint,
+    ) -> Result<(String, AttemptOutcome), TestError> {
+        let secret = self.master_key.open(&endpoint.secret_sealed)?;
+        let secret = String::from_utf8_lossy(&secret).into_owned();
+        let now = db::now_ms();
+        let id = uuid::Uuid::new_v4().to_string();
+        let body = serde_json::json!({
+            "id": id,
+            "type": EventType::WebhookTest.as_str(),
+            "createdAt": crate::domain::time::iso8601(now),
+            "data": {"endpointId": endpoint.id, "test": true},
+        })
+        .to_string();
+        let token = uuid::Uuid::new_v4().to_string();
+        // A slot of PIXGATE_WEBHOOK_CONCURRENCY first, shared with the sender: test requests in
+        // parallel must not multiply the traffic toward a target. Taken before the claim is
+        // written, so that waiting for it does not eat into the lease.
+        let permit = self
+            .webhooks
+            .permits
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|e| TestError::Task(e.to_string()))?;
+        // The wait may have been long: a revoke that committed meanwhile wins.
+        if sql::endpoint(&self.db.read, &endpoint.id)
+            .await?
+            .is_none_or(|e| e.status == EndpointStatus::Revoked)
+        {
+            return Err(TestError::Revoked);
+        }
+        // Inserted already claimed, so no sender takes it while this request sends it.
+        sql::insert_delivery(
+            &self.db.write,
+            &sql::Delivery {
+                id: id.clone(),
+                endpoint_id: endpoint.id.clone(),
+                event_id: None,
+                event_type: EventType::WebhookTest.as_str().to_owned(),
+                body: body.clone(),
+                status: DeliveryStatus::Pending,
+                attempts: 1,
+                next_attempt_at: Some(now + self.webhooks.settings.lease().as_millis() as i64),
+                claim_token: Some(token.clone()),
+                last_attempt_at: None,
+                last_http_status: None,
+                last_error: None,
+                created_at: now,
+                updated_at: now,
+                completed_at: None,
+            },
+        )
+        .await?;
+        // Sent and recorded in a task of its own: a client that hangs up does not leave the
+        // claimed delivery to be sent again when its lease runs out.
+        let task = {
+            let this = self.clone();
+            let url = endpoint.url.clone();
+            let endpoint_id = endpoint.id.clone();
+            let id = id.clone();
+            tokio::spawn(async move {
+                let outcome = deliver::attempt(
+                    &this.webhooks.egress,
+                    Outgoing {
+                        url: &url,
+                        secret: &secret,
+                        delivery_id: &id,
+                        event_type: EventType::WebhookTest.as_str(),
+                        body: &body,
+                    },
+                )
+                .await;
+                let finished = Finished {
+                    claim: sql::Claimed {
+                        id,
+                        endpoint_id,
+                        event_type: EventType::WebhookTest.as_str().to_owned(),
+                        body,
+                        attempts: 1,
+                        claim_token: token,
+                    },
+                    outcome,
+                };
+                drop(permit);
+                this.record(std::slice::from_ref(&finished))
+                    .await
+                    .map(|()| finished.outcome)
+            })
+        };
+        let outcome = task.await.map_err(|e| TestError::Task(e.to_string()))??;
+        Ok((id, outcome))
+    }
+
+    async fn record_loop(&self, rx: Arc<tokio::sync::Mutex<mpsc::Receiver<Finished>>>) {
+        let mut batch = Vec::with_capacity(CLAIM_BATCH);
+        loop {
+            // Hold the receiver only while taking a batch, so the others can take the next.
+            let taken = rx.lock().await.recv_many(&mut batch, CLAIM_BATCH).await;
+            if taken == 0 {
+                break;
+            }
+            if let Err(e) = self.record(&batch).await {
+                // The claims expire and the attempts are sent again.
+                tracing::error!(error = %e, count = batch.len(), "recording webhook attempts failed");
+            }
+            batch.clear();
+        }
+    }
+
+    /// Records finished attempts in one transaction: the attempt, the delivery's next state and
+    /// the endpoint's health (which may disable it, cancelling what it still had pending).
+    async fn record(&self, batch: &[Finished]) -> Result<(), sqlx::Error> {
+        // Endpoint rows are locked in one order by every writer, so two instances recording
+        // batches for the same endpoints cannot deadlock.
+        let mut ordered: Vec<&Finished> = batch.iter().collect();
+        ordered.sort_by(|a, b| a.claim.endpoint_id.cmp(&b.claim.endpoint_id));
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            match self.record_ordered(&ordered).await {
+                Err(e) if tries < 3 => {
+                    tracing::warn!(error = %e, "recording webhook attempts failed; retrying");
+                    tokio::time::sleep(Duration::from_millis(50 * tries)).await;
+                }
+                done => return done,
             }
         }
     }
-    // Let in-flight attempts finish (each is bounded by the timeout), then flush.
-    let all = settings.concurrency as u32;
-    let _ = tokio::time::timeout(settings.lease(), permits.acquire_many(all)).await;
-    drop(tx);
-    for recorder in recorders {
-        let _ = recorder.await;
-    }
-    tracing::info!("webhook sender stopped");
-}
 
-/// Sends one claimed attempt, or cancels it if its endpoint is no longer ACTIVE.
-async fn send_claimed(state: &AppState, claim: &sql::Claimed) -> Option<AttemptOutcome> {
-    // This instance cannot send it: hand the claim back uncounted, for a retry here or on
-    // an instance that can.
-    let release = |why: &str| {
-        tracing::error!(delivery = %claim.id, "{why}");
-        sql::release_claim(
-            &state.db.write,
-            &claim.id,
-            &claim.claim_token,
-            db::now_ms() + RELEASE_DELAY_MS,
-        )
-    };
-    let endpoint = match sql::endpoint(&state.db.read, &claim.endpoint_id).await {
-        Ok(Some(endpoint)) => endpoint,
-        Ok(None) => return None,
-        Err(e) => {
-            let _ = release(&format!("reading a webhook endpoint failed: {e}")).await;
-            return None;
+    async fn record_ordered(&self, batch: &[&Finished]) -> Result<(), sqlx::Error> {
+        let settings = &self.webhooks.settings;
+        let mut tx = self.db.write.begin().await?;
+        if self.db.backend == db::Backend::Postgres {
+            // Endpoints before deliveries, as a revoke or an enable takes them: a recorder that
+            // locked a delivery first and then waited for its endpoint could deadlock with a
+            // revoke holding the endpoint and canceling that delivery. (SQLite has one writer.)
+            let mut last = None;
+            for item in batch {
+                let id = item.claim.endpoint_id.as_str();
+                if last != Some(id) {
+                    sql::lock_endpoint(&mut *tx, id).await?;
+                    last = Some(id);
+                }
+            }
         }
-    };
-    if endpoint.status != EndpointStatus::Active {
-        let reason = format!("endpoint_{}", endpoint.status.as_str().to_lowercase());
-        if let Err(e) = sql::cancel_claimed(
-            &state.db.write,
-            &claim.id,
-            &claim.claim_token,
-            &reason,
-            db::now_ms(),
-        )
-        .await
-        {
-            tracing::warn!(error = %e, "canceling a webhook delivery failed");
+        let now = db::now_ms();
+        // The batch is sorted by endpoint (stably, so each endpoint's attempts keep their order).
+        let mut health: Vec<(&str, Vec<Observation<'_>>)> = Vec::new();
+        for item in batch {
+            if let Some(observation) = record_one(&mut tx, settings, item, now).await? {
+                let endpoint = item.claim.endpoint_id.as_str();
+                match health.last_mut() {
+                    Some((id, list)) if *id == endpoint => list.push(observation),
+                    _ => health.push((endpoint, vec![observation])),
+                }
+            }
         }
-        return None;
+        for (endpoint, observations) in &health {
+            record_health(&mut tx, settings, endpoint, observations, now).await?;
+        }
+        tx.commit().await?;
+        for item in batch {
+            self.metrics.observe_webhook_attempt(
+                item.outcome.succeeded(),
+                item.outcome.duration_ms as f64 / 1e3,
+            );
+        }
+        Ok(())
     }
-    let secret = match state.master_key.open(&endpoint.secret_sealed) {
-        Ok(secret) => String::from_utf8_lossy(&secret).into_owned(),
-        Err(_) => {
-            let _ = release(
-                "a webhook signing secret does not open with this instance's master key \
-                 (every instance on one database needs the same PIXGATE_MASTER_KEY)",
-            )
-            .await;
-            return None;
-        }
-    };
-    let outcome = deliver::attempt(
-        &state.webhooks.egress,
-        Outgoing {
-            url: &endpoint.url,
-            secret: &secret,
-            delivery_id: &claim.id,
-            event_type: &claim.event_type,
-            body: &claim.body,
-        },
-    )
-    .await;
-    Some(outcome)
-}
-
-/// Sends a `webhook.test` delivery to `endpoint` now and records it like any attempt.
-pub async fn deliver_test(
-    state: &Arc<AppState>,
-    endpoint: &sql::Endpoint,
-) -> Result<(String, AttemptOutcome), TestError> {
-    let secret = state.master_key.open(&endpoint.secret_sealed)?;
-    let secret = String::from_utf8_lossy(&secret).into_owned();
-    let now = db::now_ms();
-    let id = uuid::Uuid::new_v4().to_string();
-    let body = serde_json::json!({
-        "id": id,
-        "type": EventType::WebhookTest.as_str(),
-        "createdAt": crate::domain::time::iso8601(now),
-        "data": {"endpointId": endpoint.id, "test": true},
-    })
-    .to_string();
-    let token = uuid::Uuid::new_v4().to_string();
-    // A slot of PIXGATE_WEBHOOK_CONCURRENCY first, shared with the sender: test requests in
-    // parallel must not multiply the traffic toward a target. Taken before the claim is
-    // written, so that waiting for it does not eat into the lease.
-    let permit = state
-        .webhooks
-        .permits
-        .clone()
-        .acquire_owned()
-        .await
-        .map_err(|e| TestError::Task(e.to_string()))?;
-    // The wait may have been long: a revoke that committed meanwhile wins.
-    if sql::endpoint(&state.db.read, &endpoint.id)
-        .await?
-        .is_none_or(|e| e.status == EndpointStatus::Revoked)
-    {
-        return Err(TestError::Revoked);
-    }
-    // Inserted already claimed, so no sender takes it while this request sends it.
-    sql::insert_delivery(
-        &state.db.write,
-        &sql::Delivery {
-            id: id.clone(),
-            endpoint_id: endpoint.id.clone(),
-            event_id: None,
-            event_type: EventType::WebhookTest.as_str().to_owned(),
-            body: body.clone(),
-            status: DeliveryStatus::Pending,
-            attempts: 1,
-            next_attempt_at: Some(now + state.webhooks.settings.lease().as_millis() as i64),
-            claim_token: Some(token.clone()),
-            last_attempt_at: None,
-            last_http_status: None,
-            last_error: None,
-            created_at: now,
-            updated_at: now,
-            completed_at: None,
-        },
-    )
-    .await?;
-    // Sent and recorded in a task of its own: a client that hangs up does not leave the
-    // claimed delivery to be sent again when its lease runs out.
-    let task = {
-        let state = state.clone();
-        let url = endpoint.url.clone();
-        let endpoint_id = endpoint.id.clone();
-        let id = id.clone();
-        tokio::spawn(async move {
-            let outcome = deliver::attempt(
-                &state.webhooks.egress,
-                Outgoing {
-                    url: &url,
-                    secret: &secret,
-                    delivery_id: &id,
-                    event_type: EventType::WebhookTest.as_str(),
-                    body: &body,
-                },
-            )
-            .await;
-            let finished = Finished {
-                claim: sql::Claimed {
-                    id,
-                    endpoint_id,
-                    event_type: EventType::WebhookTest.as_str().to_owned(),
-                    body,
-                    attempts: 1,
-                    claim_token: token,
-                },
-                outcome,
-            };
-            drop(permit);
-            record(&state, std::slice::from_ref(&finished))
-                .await
-                .map(|()| finished.outcome)
-        })
-    };
-    let outcome = task.await.map_err(|e| TestError::Task(e.to_string()))??;
-    Ok((id, outcome))
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -275,83 +393,6 @@ pub enum TestError {
     Task(String),
     #[error("the endpoint was revoked")]
     Revoked,
-}
-
-async fn record_loop(state: Arc<AppState>, rx: Arc<tokio::sync::Mutex<mpsc::Receiver<Finished>>>) {
-    let mut batch = Vec::with_capacity(CLAIM_BATCH);
-    loop {
-        // Hold the receiver only while taking a batch, so the others can take the next.
-        let taken = rx.lock().await.recv_many(&mut batch, CLAIM_BATCH).await;
-        if taken == 0 {
-            break;
-        }
-        if let Err(e) = record(&state, &batch).await {
-            // The claims expire and the attempts are sent again.
-            tracing::error!(error = %e, count = batch.len(), "recording webhook attempts failed");
-        }
-        batch.clear();
-    }
-}
-
-/// Records finished attempts in one transaction: the attempt, the delivery's next state and
-/// the endpoint's health (which may disable it, cancelling what it still had pending).
-pub async fn record(state: &AppState, batch: &[Finished]) -> Result<(), sqlx::Error> {
-    // Endpoint rows are locked in one order by every writer, so two instances recording
-    // batches for the same endpoints cannot deadlock.
-    let mut ordered: Vec<&Finished> = batch.iter().collect();
-    ordered.sort_by(|a, b| a.claim.endpoint_id.cmp(&b.claim.endpoint_id));
-    let mut tries = 0;
-    loop {
-        tries += 1;
-        match record_ordered(state, &ordered).await {
-            Err(e) if tries < 3 => {
-                tracing::warn!(error = %e, "recording webhook attempts failed; retrying");
-                tokio::time::sleep(Duration::from_millis(50 * tries)).await;
-            }
-            done => return done,
-        }
-    }
-}
-
-async fn record_ordered(state: &AppState, batch: &[&Finished]) -> Result<(), sqlx::Error> {
-    let settings = &state.webhooks.settings;
-    let mut tx = state.db.write.begin().await?;
-    if state.db.backend == db::Backend::Postgres {
-        // Endpoints before deliveries, as a revoke or an enable takes them: a recorder that
-        // locked a delivery first and then waited for its endpoint could deadlock with a
-        // revoke holding the endpoint and canceling that delivery. (SQLite has one writer.)
-        let mut last = None;
-        for item in batch {
-            let id = item.claim.endpoint_id.as_str();
-            if last != Some(id) {
-                sql::lock_endpoint(&mut *tx, id).await?;
-                last = Some(id);
-            }
-        }
-    }
-    let now = db::now_ms();
-    // The batch is sorted by endpoint (stably, so each endpoint's attempts keep their order).
-    let mut health: Vec<(&str, Vec<Observation<'_>>)> = Vec::new();
-    for item in batch {
-        if let Some(observation) = record_one(&mut tx, settings, item, now).await? {
-            let endpoint = item.claim.endpoint_id.as_str();
-            match health.last_mut() {
-                Some((id, list)) if *id == endpoint => list.push(observation),
-                _ => health.push((endpoint, vec![observation])),
-            }
-        }
-    }
-    for (endpoint, observations) in &health {
-        record_health(&mut tx, settings, endpoint, observations, now).await?;
-    }
-    tx.commit().await?;
-    for item in batch {
-        state.metrics.observe_webhook_attempt(
-            item.outcome.succeeded(),
-            item.outcome.duration_ms as f64 / 1e3,
-        );
-    }
-    Ok(())
 }
 
 /// One attempt's bearing on its endpoint's health.

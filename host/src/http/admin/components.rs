@@ -14,11 +14,11 @@ use utoipa_axum::routes;
 
 use super::{Envelope, ok};
 use crate::app::AppState;
-use crate::components::evaluate::{self, EvaluateRequest, Evaluation};
-use crate::components::replay::{self, ReplayRequest};
+use crate::components::evaluate::{EvaluateRequest, Evaluation};
+use crate::components::replay::ReplayRequest;
 use crate::components::report::ReplayReport;
-use crate::components::shadow::{self, ShadowComparison};
-use crate::components::{self, KillSwitchPatch, StoreComponents, VersionView};
+use crate::components::shadow::ShadowComparison;
+use crate::components::{ComponentService, KillSwitchPatch, StoreComponents, VersionView};
 use crate::http::extract::{JsonBody, parse};
 use crate::http::{ApiError, ErrorEnvelope};
 use crate::sandbox::Step;
@@ -68,7 +68,7 @@ fn step(raw: &str) -> Result<Step, ApiError> {
         (status = 415, description = "Content-Type is neither application/wasm nor application/octet-stream", body = ErrorEnvelope),
     ))]
 async fn upload(
-    State(state): State<Arc<AppState>>,
+    State(components): State<ComponentService>,
     Path(raw_step): Path<String>,
     headers: HeaderMap,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
@@ -93,12 +93,12 @@ async fn upload(
             code: "component_too_large",
             message: format!(
                 "the component is larger than {} bytes",
-                state.components.settings.component_max_bytes
+                components.max_bytes()
             ),
         };
         crate::http::extract::body_error(&rejection, too_large)
     })?;
-    let uploaded = components::upload(&state, step, &body).await?;
+    let uploaded = components.upload(step, &body).await?;
     let status = if uploaded.created {
         StatusCode::CREATED
     } else {
@@ -113,13 +113,10 @@ async fn upload(
     responses((status = 200, body = Envelope<Vec<VersionView>>), (status = 401, body = ErrorEnvelope),
               (status = 404, description = "`unknown_step`", body = ErrorEnvelope)))]
 async fn list(
-    State(state): State<Arc<AppState>>,
+    State(components): State<ComponentService>,
     Path(raw_step): Path<String>,
 ) -> Result<impl IntoResponse, ApiError> {
-    Ok(ok(
-        StatusCode::OK,
-        components::list(&state, step(&raw_step)?).await?,
-    ))
+    Ok(ok(StatusCode::OK, components.list(step(&raw_step)?).await?))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -139,11 +136,11 @@ struct Deleted {
               (status = 404, description = "`component_not_found`, `unknown_step`", body = ErrorEnvelope),
               (status = 409, description = "`component_in_use` (the message says what needs it, and until when for recorded traces), `component_bundled`", body = ErrorEnvelope)))]
 async fn delete(
-    State(state): State<Arc<AppState>>,
+    State(components): State<ComponentService>,
     Path((raw_step, version)): Path<(String, String)>,
 ) -> Result<impl IntoResponse, ApiError> {
     let step = step(&raw_step)?;
-    components::delete(&state, step, &version).await?;
+    components.delete(step, &version).await?;
     Ok(ok(
         StatusCode::OK,
         Deleted {
@@ -160,12 +157,12 @@ async fn delete(
     responses((status = 200, body = Envelope<StoreComponents>), (status = 401, body = ErrorEnvelope),
               (status = 404, body = ErrorEnvelope)))]
 async fn store_components(
-    State(state): State<Arc<AppState>>,
+    State(components): State<ComponentService>,
     Path(code): Path<String>,
 ) -> Result<impl IntoResponse, ApiError> {
     Ok(ok(
         StatusCode::OK,
-        components::store_components(&state, &code).await?,
+        components.store_components(&code).await?,
     ))
 }
 
@@ -187,7 +184,7 @@ struct VersionBody {
               (status = 404, description = "`store_not_found`, `component_not_found`, `unknown_step`", body = ErrorEnvelope),
               (status = 413, body = ErrorEnvelope), (status = 415, body = ErrorEnvelope)))]
 async fn activate(
-    State(state): State<Arc<AppState>>,
+    State(components): State<ComponentService>,
     Path((code, raw_step)): Path<(String, String)>,
     JsonBody(body): JsonBody,
 ) -> Result<impl IntoResponse, ApiError> {
@@ -195,7 +192,7 @@ async fn activate(
     let body: VersionBody = parse(body)?;
     Ok(ok(
         StatusCode::OK,
-        components::activate(&state, &code, step, &body.version).await?,
+        components.activate(&code, step, &body.version).await?,
     ))
 }
 
@@ -206,14 +203,11 @@ async fn activate(
               (status = 404, body = ErrorEnvelope),
               (status = 409, description = "`nothing_to_roll_back`", body = ErrorEnvelope)))]
 async fn rollback(
-    State(state): State<Arc<AppState>>,
+    State(components): State<ComponentService>,
     Path((code, raw_step)): Path<(String, String)>,
 ) -> Result<impl IntoResponse, ApiError> {
     let step = step(&raw_step)?;
-    Ok(ok(
-        StatusCode::OK,
-        components::rollback(&state, &code, step).await?,
-    ))
+    Ok(ok(StatusCode::OK, components.rollback(&code, step).await?))
 }
 
 /// Attaches a shadow candidate to a store's step: it runs on every new charge off the
@@ -225,7 +219,7 @@ async fn rollback(
               (status = 401, body = ErrorEnvelope), (status = 404, body = ErrorEnvelope),
               (status = 413, body = ErrorEnvelope), (status = 415, body = ErrorEnvelope)))]
 async fn set_candidate(
-    State(state): State<Arc<AppState>>,
+    State(components): State<ComponentService>,
     Path((code, raw_step)): Path<(String, String)>,
     JsonBody(body): JsonBody,
 ) -> Result<impl IntoResponse, ApiError> {
@@ -233,7 +227,9 @@ async fn set_candidate(
     let body: VersionBody = parse(body)?;
     Ok(ok(
         StatusCode::OK,
-        components::set_candidate(&state, &code, step, Some(&body.version)).await?,
+        components
+            .set_candidate(&code, step, Some(&body.version))
+            .await?,
     ))
 }
 
@@ -243,13 +239,13 @@ async fn set_candidate(
     responses((status = 200, body = Envelope<StoreComponents>), (status = 401, body = ErrorEnvelope),
               (status = 404, body = ErrorEnvelope)))]
 async fn clear_candidate(
-    State(state): State<Arc<AppState>>,
+    State(components): State<ComponentService>,
     Path((code, raw_step)): Path<(String, String)>,
 ) -> Result<impl IntoResponse, ApiError> {
     let step = step(&raw_step)?;
     Ok(ok(
         StatusCode::OK,
-        components::set_candidate(&state, &code, step, None).await?,
+        components.set_candidate(&code, step, None).await?,
     ))
 }
 
@@ -259,13 +255,13 @@ async fn clear_candidate(
     responses((status = 200, body = Envelope<ShadowComparison>), (status = 401, body = ErrorEnvelope),
               (status = 404, body = ErrorEnvelope)))]
 async fn shadow_comparison(
-    State(state): State<Arc<AppState>>,
+    State(components): State<ComponentService>,
     Path((code, raw_step)): Path<(String, String)>,
 ) -> Result<impl IntoResponse, ApiError> {
     let step = step(&raw_step)?;
     Ok(ok(
         StatusCode::OK,
-        shadow::comparison(&state, &code, step).await?,
+        components.comparison(&code, step).await?,
     ))
 }
 
@@ -277,14 +273,14 @@ async fn shadow_comparison(
               (status = 401, body = ErrorEnvelope), (status = 404, body = ErrorEnvelope),
               (status = 413, body = ErrorEnvelope), (status = 415, body = ErrorEnvelope)))]
 async fn set_kill_switch(
-    State(state): State<Arc<AppState>>,
+    State(components): State<ComponentService>,
     Path(code): Path<String>,
     JsonBody(body): JsonBody,
 ) -> Result<impl IntoResponse, ApiError> {
     let patch: KillSwitchPatch = parse(body)?;
     Ok(ok(
         StatusCode::OK,
-        components::set_kill_switch(&state, &code, patch).await?,
+        components.set_kill_switch(&code, patch).await?,
     ))
 }
 
@@ -296,7 +292,7 @@ async fn set_kill_switch(
               (status = 404, description = "`store_not_found`, `component_not_found`", body = ErrorEnvelope),
               (status = 413, body = ErrorEnvelope), (status = 415, body = ErrorEnvelope)))]
 async fn evaluate(
-    State(state): State<Arc<AppState>>,
+    State(components): State<ComponentService>,
     request: axum::extract::Request,
 ) -> Result<impl IntoResponse, ApiError> {
     let body = JsonBody::read_checked(request, |bytes| {
@@ -304,10 +300,7 @@ async fn evaluate(
     })
     .await?;
     let request = EvaluateRequest::from_json(body)?;
-    Ok(ok(
-        StatusCode::OK,
-        evaluate::evaluate(&state, request).await?,
-    ))
+    Ok(ok(StatusCode::OK, components.evaluate(request).await?))
 }
 
 /// Replays a store's recorded charges with candidate versions and reports what changes.
@@ -317,9 +310,9 @@ async fn evaluate(
               (status = 404, description = "`store_not_found`, `component_not_found`", body = ErrorEnvelope),
               (status = 413, body = ErrorEnvelope), (status = 415, body = ErrorEnvelope)))]
 async fn replays(
-    State(state): State<Arc<AppState>>,
+    State(components): State<ComponentService>,
     JsonBody(body): JsonBody,
 ) -> Result<impl IntoResponse, ApiError> {
     let request: ReplayRequest = parse(body)?;
-    Ok(ok(StatusCode::OK, replay::replay(&state, request).await?))
+    Ok(ok(StatusCode::OK, components.replay(request).await?))
 }

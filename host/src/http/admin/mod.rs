@@ -101,8 +101,8 @@ pub fn router(state: Arc<AppState>) -> axum::Router<Arc<AppState>> {
         .route("/metrics", axum::routing::get(super::metrics))
 }
 
-async fn readyz(State(state): State<Arc<AppState>>) -> impl IntoResponse {
-    match state.db.ping().await {
+async fn readyz(State(db): State<crate::db::Db>) -> impl IntoResponse {
+    match db.ping().await {
         Ok(()) => (StatusCode::OK, Json(serde_json::json!({"status": "ready"}))),
         Err(e) => {
             tracing::warn!(error = %e, "not ready: database unreachable");

@@ -1,4 +1,4 @@
-//! `/providers`: the PSPs pixgate executes LIVE charges at ([`crate::providers`]).
+//! `/providers`: the PSPs pixgate executes LIVE charges at ([`crate::psp::providers`]).
 
 use std::sync::Arc;
 
@@ -14,7 +14,9 @@ use crate::app::AppState;
 use crate::domain::valid_code;
 use crate::http::extract::JsonBody;
 use crate::http::{ApiError, ErrorEnvelope};
-use crate::providers::{self, CreateProvider, PatchProvider, ProviderError, ProviderView};
+use crate::psp::providers::{
+    CreateProvider, PatchProvider, ProviderAdmin, ProviderError, ProviderView,
+};
 
 pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
     OpenApiRouter::new()
@@ -68,15 +70,14 @@ fn code_param(code: Result<Path<String>, PathRejection>) -> Result<String, ApiEr
         (status = 422, description = "`tls.clientKeyPem` is not the key of `tls.clientCertPem` (`client_key_mismatch`), or one of the two is missing (`incomplete_client_identity`)", body = ErrorEnvelope),
     ))]
 async fn create_provider(
-    State(state): State<Arc<AppState>>,
+    State(providers): State<ProviderAdmin>,
     JsonBody(body): JsonBody,
 ) -> Result<impl IntoResponse, ApiError> {
     let req: CreateProvider = parse_body(body, &[])?;
     require_code(&req.code, "code")?;
     let name = require_name(&req.name, "name")?;
     let new = req.validate(name)?;
-    let provider = providers::create(&state.db, &state.master_key, new).await?;
-    crate::live::register_callbacks(state.clone(), Some(vec![provider.code.clone()]));
+    let provider = providers.create(new).await?;
     Ok(ok(StatusCode::CREATED, provider))
 }
 
@@ -86,8 +87,10 @@ async fn create_provider(
         (status = 200, description = "Every provider, by code, active or not", body = Envelope<Vec<ProviderView>>),
         (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
     ))]
-async fn list_providers(State(state): State<Arc<AppState>>) -> Result<impl IntoResponse, ApiError> {
-    Ok(ok(StatusCode::OK, providers::list(&state.db).await?))
+async fn list_providers(
+    State(providers): State<ProviderAdmin>,
+) -> Result<impl IntoResponse, ApiError> {
+    Ok(ok(StatusCode::OK, providers.list().await?))
 }
 
 /// Reads a provider.
@@ -99,11 +102,11 @@ async fn list_providers(State(state): State<Arc<AppState>>) -> Result<impl IntoR
         (status = 404, description = "No provider with this code (`provider_not_found`)", body = ErrorEnvelope),
     ))]
 async fn get_provider(
-    State(state): State<Arc<AppState>>,
+    State(providers): State<ProviderAdmin>,
     code: Result<Path<String>, PathRejection>,
 ) -> Result<impl IntoResponse, ApiError> {
     let code = code_param(code)?;
-    Ok(ok(StatusCode::OK, providers::get(&state.db, &code).await?))
+    Ok(ok(StatusCode::OK, providers.get(&code).await?))
 }
 
 /// Changes a provider: endpoints, credentials, pix key, TLS material, or switches it off.
@@ -120,7 +123,7 @@ async fn get_provider(
         (status = 422, description = "`tls.clientKeyPem` is not the key of `tls.clientCertPem` (`client_key_mismatch`), or one of the two is missing (`incomplete_client_identity`)", body = ErrorEnvelope),
     ))]
 async fn patch_provider(
-    State(state): State<Arc<AppState>>,
+    State(providers): State<ProviderAdmin>,
     code: Result<Path<String>, PathRejection>,
     JsonBody(body): JsonBody,
 ) -> Result<impl IntoResponse, ApiError> {
@@ -132,7 +135,6 @@ async fn patch_provider(
         .map(|n| require_name(n, "name"))
         .transpose()?;
     let changes = req.validate(name)?;
-    let provider = providers::update(&state.db, &state.master_key, &code, changes).await?;
-    crate::live::register_callbacks(state.clone(), Some(vec![provider.code.clone()]));
+    let provider = providers.update(&code, changes).await?;
     Ok(ok(StatusCode::OK, provider))
 }

@@ -11,7 +11,7 @@ use utoipa_axum::routes;
 
 use super::{ok, uuid_param};
 use crate::app::AppState;
-use crate::db::{intents, psp_calls};
+use crate::charges::{ChargeError, Charges};
 use crate::http::{ApiError, ErrorEnvelope};
 
 pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
@@ -29,28 +29,9 @@ pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
         (status = 410, description = "The PaymentIntent's trace is past `PIXGATE_TRACE_RETENTION` and was purged (`trace_purged`)", body = ErrorEnvelope),
     ))]
 async fn get_trace(
-    State(state): State<Arc<AppState>>,
+    State(charges): State<Charges>,
     id: Result<Path<String>, PathRejection>,
 ) -> Result<impl IntoResponse, ApiError> {
-    let not_found = || ApiError::not_found("payment_intent_not_found", "payment intent not found");
-    let id = uuid_param(id, not_found)?;
-    let Some(trace) = intents::trace(&state.db.read, &id).await? else {
-        return Err(match intents::by_id(&state.db.read, &id).await? {
-            Some(_) => ApiError::Gone {
-                code: "trace_purged",
-                message: "this payment intent's trace is past PIXGATE_TRACE_RETENTION".into(),
-            },
-            None => not_found(),
-        });
-    };
-    let mut trace: serde_json::Value =
-        serde_json::from_str(&trace).map_err(|e| ApiError::Internal(e.to_string()))?;
-    let calls = psp_calls::for_intent(&state.db.read, &id).await?;
-    if let Some(fields) = trace.as_object_mut() {
-        fields.insert(
-            "pspCalls".into(),
-            serde_json::to_value(calls).map_err(|e| ApiError::Internal(e.to_string()))?,
-        );
-    }
-    Ok(ok(StatusCode::OK, trace))
+    let id = uuid_param(id, || ChargeError::IntentNotFound.into())?;
+    Ok(ok(StatusCode::OK, charges.trace(&id).await?))
 }

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use pixgate_policy_logic::GatewayHealth;
 
-use crate::psp::{CallRecord, Operation, Outcome};
+use crate::psp::client::{CallRecord, Operation, Outcome};
 
 /// How a call counts for health.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

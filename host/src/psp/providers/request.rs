@@ -12,7 +12,7 @@ use utoipa::ToSchema;
 use super::ProviderError;
 use crate::domain::json::{Invalid, bounded};
 use crate::domain::{Email, TaxId, TaxIdKind};
-use crate::psp::{Secret, tls};
+use crate::psp::client::{Secret, tls};
 
 const URL_MAX_CHARS: usize = 2048;
 const PEM_MAX_CHARS: usize = 16 * 1024;
@@ -396,7 +396,7 @@ fn pix_key(raw: &str) -> Result<String, ProviderError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::psp::tls::tests::test_pki;
+    use crate::psp::client::tls::tests::test_pki;
 
     fn code(e: ProviderError) -> (&'static str, String) {
         match e {

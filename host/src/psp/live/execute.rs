@@ -5,12 +5,11 @@
 
 use std::time::Instant;
 
-use crate::app::AppState;
 use crate::chain::Route;
 use crate::charges::ChargeRequest;
 use crate::db::{self, psp_calls::PspCall};
 use crate::domain::TaxIdKind;
-use crate::psp::{CallOperation, CallOutcome, ErrorKind, PspClient};
+use crate::psp::client::{CallOperation, CallOutcome, ErrorKind, PspClient};
 use pixgate_pix::apipix::{
     Amount, CalendarioSolicitado, CobGerada, CobSolicitada, CobStatus, CobValor, Devedor,
     Documento, Txid,
@@ -86,98 +85,101 @@ pub struct Merchant<'a> {
     pub city: &'a str,
 }
 
-/// Tries `routes` in order until a PSP creates the charge `txid`. A route in another release
-/// class than the first is tried only when `cross_class` allows it. `takeover`: a request
-/// that died may already have created the charge.
-#[allow(clippy::too_many_arguments)]
-pub async fn create(
-    state: &AppState,
-    takeover: bool,
-    routes: &[Route],
-    cross_class: bool,
-    txid: &Txid,
-    request: &ChargeRequest,
-    expiry_seconds: u32,
-    merchant: &Merchant<'_>,
-) -> Execution {
-    let mut calls = Vec::new();
-    let Some(first_class) = routes.first().map(|r| r.quote.release_class.as_str()) else {
-        return Execution {
-            created: None,
-            calls,
+impl super::LiveExecution {
+    /// Tries `routes` in order until a PSP creates the charge `txid`. A route in another release
+    /// class than the first is tried only when `cross_class` allows it. `takeover`: a request
+    /// that died may already have created the charge.
+    #[allow(clippy::too_many_arguments)]
+    #[tracing::instrument(skip_all, fields(txid = %txid.as_str()))]
+    pub async fn create_at_psp(
+        &self,
+        takeover: bool,
+        routes: &[Route],
+        cross_class: bool,
+        txid: &Txid,
+        request: &ChargeRequest,
+        expiry_seconds: u32,
+        merchant: &Merchant<'_>,
+    ) -> Execution {
+        let mut calls = Vec::new();
+        let Some(first_class) = routes.first().map(|r| r.quote.release_class.as_str()) else {
+            return Execution {
+                created: None,
+                calls,
+            };
         };
-    };
-    for (index, route) in routes.iter().enumerate() {
-        if !cross_class && route.quote.release_class != first_class {
-            continue;
-        }
-        let provider = &route.gateway.provider_code;
-        let alias = &route.gateway.gateway_alias;
-        let mut log = CallLog {
-            provider,
-            alias,
-            calls: &mut calls,
-        };
-        let client = match state
-            .providers
-            .client(&state.db, &state.master_key, provider)
-            .await
-        {
-            Ok(client) => client,
-            Err(e) => {
-                tracing::warn!(%provider, gateway = %alias, error = %e,
-                    "live charge: the gateway's provider cannot be used; next gateway");
-                log.push(
-                    CallOperation::PutCob,
-                    Instant::now(),
-                    CallOutcome::NotConfigured,
-                    Some(e.to_string()),
-                );
+        for (index, route) in routes.iter().enumerate() {
+            if !cross_class && route.quote.release_class != first_class {
                 continue;
             }
-        };
-        let Some(body) = cob_request(request, expiry_seconds, client.pix_key()) else {
-            log.push(
-                CallOperation::PutCob,
-                Instant::now(),
-                CallOutcome::Refused,
-                Some("the amount exceeds API Pix".into()),
-            );
-            continue;
-        };
-        let Some(cob) = obtain(&client, txid, &body, takeover, &mut log).await else {
-            continue;
-        };
-        match copy_and_paste(&cob, merchant) {
-            Ok(code) => {
-                let expires_at =
-                    cob.calendario.criacao.unix_ms() + i64::from(cob.calendario.expiracao) * 1000;
-                return Execution {
-                    created: Some(Created {
-                        route: index,
-                        cob,
-                        copy_and_paste: code,
-                        expires_at,
-                    }),
-                    calls,
-                };
-            }
-            Err(why) => {
-                // Created, but with nothing a payer can pay: it expires unpaid at the PSP.
-                tracing::warn!(%provider, gateway = %alias, error = %why,
-                    "live charge: the PSP's charge has no usable BR Code; next gateway");
+            let provider = &route.gateway.provider_code;
+            let alias = &route.gateway.gateway_alias;
+            let mut log = CallLog {
+                provider,
+                alias,
+                calls: &mut calls,
+            };
+            let client = match self
+                .providers
+                .client(&self.db, &self.master_key, provider)
+                .await
+            {
+                Ok(client) => client,
+                Err(e) => {
+                    tracing::warn!(%provider, gateway = %alias, error = %e,
+                    "live charge: the gateway's provider cannot be used; next gateway");
+                    log.push(
+                        CallOperation::PutCob,
+                        Instant::now(),
+                        CallOutcome::NotConfigured,
+                        Some(e.to_string()),
+                    );
+                    continue;
+                }
+            };
+            let Some(body) = cob_request(request, expiry_seconds, client.pix_key()) else {
                 log.push(
                     CallOperation::PutCob,
                     Instant::now(),
-                    CallOutcome::ProtocolError,
-                    Some(why),
+                    CallOutcome::Refused,
+                    Some("the amount exceeds API Pix".into()),
                 );
+                continue;
+            };
+            let Some(cob) = obtain(&client, txid, &body, takeover, &mut log).await else {
+                continue;
+            };
+            match copy_and_paste(&cob, merchant) {
+                Ok(code) => {
+                    let expires_at = cob.calendario.criacao.unix_ms()
+                        + i64::from(cob.calendario.expiracao) * 1000;
+                    return Execution {
+                        created: Some(Created {
+                            route: index,
+                            cob,
+                            copy_and_paste: code,
+                            expires_at,
+                        }),
+                        calls,
+                    };
+                }
+                Err(why) => {
+                    // Created, but with nothing a payer can pay: it expires unpaid at the PSP.
+                    tracing::warn!(%provider, gateway = %alias, error = %why,
+                    "live charge: the PSP's charge has no usable BR Code; next gateway");
+                    log.push(
+                        CallOperation::PutCob,
+                        Instant::now(),
+                        CallOutcome::ProtocolError,
+                        Some(why),
+                    );
+                }
             }
         }
-    }
-    Execution {
-        created: None,
-        calls,
+        Execution {
+            created: None,
+            calls,
+        }
     }
 }
 

@@ -12,10 +12,13 @@ pub mod verdict;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::app::AppState;
-use crate::db::DbError;
-use crate::outbox::OutboxError;
-use crate::providers::ProviderError;
+use crate::crypto::MasterKey;
+use crate::db::{Db, DbError};
+use crate::metrics::Metrics;
+use crate::psp::providers::ProviderError;
+use crate::psp::providers::Providers;
+use crate::webhooks::Wake;
+use crate::webhooks::outbox::OutboxError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum LiveError {
@@ -33,7 +36,7 @@ pub enum LiveError {
     #[error("stored data is inconsistent: {0}")]
     Corrupt(String),
     #[error(transparent)]
-    Psp(#[from] crate::psp::PspError),
+    Psp(#[from] crate::psp::client::PspError),
 }
 
 impl From<sqlx::Error> for LiveError {
@@ -139,44 +142,98 @@ impl Live {
     }
 }
 
-/// Registers this instance's callback URL for `code`'s pix key at its PSP (`PUT
-/// /webhook/{chave}`).
-pub async fn register_callback(state: &AppState, code: &str) -> Result<(), LiveError> {
-    let token = crate::providers::callback_token(&state.db, &state.master_key, code)
-        .await?
-        .ok_or(LiveError::UnknownCallback)?;
-    let client = state
-        .providers
-        .client(&state.db, &state.master_key, code)
-        .await?;
-    client
-        .put_webhook(client.pix_key(), &state.live.callback_url(code, &token))
-        .await?;
-    Ok(())
+/// The live execution service: a LIVE charge at its PSP, its settlement, the PSPs'
+/// callbacks and the reconciler. Built once by the composition root; cheap to clone.
+#[derive(Clone)]
+pub struct LiveExecution {
+    db: Db,
+    /// Opens the providers' sealed credentials and callback tokens.
+    master_key: MasterKey,
+    providers: Arc<Providers>,
+    settings: Live,
+    metrics: Arc<Metrics>,
+    /// Wakes this instance's webhook sender after a settlement's event is committed.
+    wake: Wake,
 }
 
-/// Registers the callback URL of every listed provider (all active ones when `None`), off the
-/// caller's path; a failure is logged (the reconciler settles charges without callbacks).
-pub fn register_callbacks(state: Arc<AppState>, codes: Option<Vec<String>>) {
-    tokio::spawn(async move {
-        let codes = match codes {
-            Some(codes) => codes,
-            None => match crate::providers::active_codes(&state.db).await {
-                Ok(codes) => codes,
-                Err(e) => {
-                    tracing::warn!(error = %e, "callback registration: providers not read");
-                    return;
-                }
-            },
-        };
-        for code in codes {
-            match register_callback(&state, &code).await {
-                Ok(()) => tracing::info!(provider = %code, "PSP callback URL registered"),
-                Err(e) => tracing::warn!(provider = %code, error = %e,
-                    "PSP callback URL not registered; pending charges settle by the reconciler"),
-            }
+impl std::fmt::Debug for LiveExecution {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LiveExecution")
+            .field("settings", &self.settings)
+            .finish_non_exhaustive()
+    }
+}
+
+impl LiveExecution {
+    pub fn new(
+        db: Db,
+        master_key: MasterKey,
+        providers: Arc<Providers>,
+        settings: Live,
+        metrics: Arc<Metrics>,
+        wake: Wake,
+    ) -> Self {
+        Self {
+            db,
+            master_key,
+            providers,
+            settings,
+            metrics,
+            wake,
         }
-    });
+    }
+
+    /// How long a charge in progress or in settlement is held (see [`Live::lease`]).
+    pub fn lease(&self) -> Duration {
+        self.settings.lease()
+    }
+
+    /// How often pending charges are read again at their PSP.
+    pub fn interval(&self) -> Duration {
+        self.settings.interval()
+    }
+
+    /// Registers this instance's callback URL for `code`'s pix key at its PSP (`PUT
+    /// /webhook/{chave}`).
+    #[tracing::instrument(skip_all, fields(provider = %code))]
+    pub async fn register_callback(&self, code: &str) -> Result<(), LiveError> {
+        let token = crate::psp::providers::callback_token(&self.db, &self.master_key, code)
+            .await?
+            .ok_or(LiveError::UnknownCallback)?;
+        let client = self
+            .providers
+            .client(&self.db, &self.master_key, code)
+            .await?;
+        client
+            .put_webhook(client.pix_key(), &self.settings.callback_url(code, &token))
+            .await?;
+        Ok(())
+    }
+
+    /// Registers the callback URL of every listed provider (all active ones when `None`), off the
+    /// caller's path; a failure is logged (the reconciler settles charges without callbacks).
+    pub fn register_callbacks(&self, codes: Option<Vec<String>>) {
+        let this = self.clone();
+        tokio::spawn(async move {
+            let codes = match codes {
+                Some(codes) => codes,
+                None => match crate::psp::providers::active_codes(&this.db).await {
+                    Ok(codes) => codes,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "callback registration: providers not read");
+                        return;
+                    }
+                },
+            };
+            for code in codes {
+                match this.register_callback(&code).await {
+                    Ok(()) => tracing::info!(provider = %code, "PSP callback URL registered"),
+                    Err(e) => tracing::warn!(provider = %code, error = %e,
+                    "PSP callback URL not registered; pending charges settle by the reconciler"),
+                }
+            }
+        });
+    }
 }
 
 #[cfg(test)]

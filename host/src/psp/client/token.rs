@@ -91,7 +91,7 @@ mod tests {
     use std::sync::atomic::{AtomicU32, Ordering};
 
     use super::*;
-    use crate::psp::Operation;
+    use crate::psp::client::Operation;
 
     fn response(token: &str, expires_in: u64) -> TokenResponse {
         TokenResponse {

@@ -22,7 +22,8 @@ use crate::db::{self, Db, DbError, Flag, providers as sql, violated_constraint};
 use crate::domain::json::Invalid;
 use crate::domain::time::iso8601;
 use crate::metrics::PspMetrics;
-use crate::psp::{CallObserver, CallRecord, Endpoint, PspArgs, PspClient, Secret, tls};
+use crate::psp::client::{CallObserver, CallRecord, Endpoint, PspArgs, PspClient, Secret, tls};
+use crate::psp::live::LiveExecution;
 use health::HealthBook;
 pub use request::{CreateProvider, NewProvider, PatchProvider, ProviderChanges};
 
@@ -171,52 +172,133 @@ fn apply_tls(
     Ok(())
 }
 
-pub async fn create(
-    db: &Db,
-    key: &MasterKey,
-    new: NewProvider,
-) -> Result<ProviderView, ProviderError> {
-    let now = db::now_ms();
-    let mut row = sql::Provider {
-        id: uuid::Uuid::now_v7().to_string(),
-        client_secret_sealed: key.seal(new.client_secret.expose().as_bytes())?,
-        callback_token_sealed: key.seal(crypto::random_token()?.as_bytes())?,
-        code: new.code,
-        name: new.name,
-        api_base_url: new.api_base_url,
-        token_url: new.token_url,
-        client_id: new.client_id,
-        pix_key: new.pix_key,
-        ca_pem: None,
-        client_cert_pem: None,
-        client_key_sealed: None,
-        active: Flag(true),
-        created_at: now,
-        updated_at: now,
-    };
-    apply_tls(&mut row, key, new.tls)?;
-    sql::insert(&db.write, &row)
-        .await
-        .map_err(|e| match violated_constraint(&e).as_deref() {
-            Some("providers_code_key") => ProviderError::CodeTaken(row.code.clone()),
-            _ => e.into(),
-        })?;
-    view(db, row).await
+/// The provider service: what payment-ops do to PSP providers. A provider created or changed
+/// gets this instance's callback URL registered at its PSP (off the caller's path). Built once
+/// by the composition root; cheap to clone.
+#[derive(Clone)]
+pub struct ProviderAdmin {
+    db: Db,
+    /// Seals the providers' secrets at rest.
+    master_key: MasterKey,
+    live: LiveExecution,
 }
 
-pub async fn list(db: &Db) -> Result<Vec<ProviderView>, ProviderError> {
-    let mut views = Vec::new();
-    for row in sql::list(&db.read).await? {
-        views.push(view(db, row).await?);
+impl std::fmt::Debug for ProviderAdmin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProviderAdmin").finish_non_exhaustive()
     }
-    Ok(views)
 }
 
-pub async fn get(db: &Db, code: &str) -> Result<ProviderView, ProviderError> {
-    let row = sql::by_code(&db.read, code)
-        .await?
-        .ok_or_else(|| ProviderError::NotFound(code.to_owned()))?;
-    view(db, row).await
+impl ProviderAdmin {
+    pub fn new(db: Db, master_key: MasterKey, live: LiveExecution) -> Self {
+        Self {
+            db,
+            master_key,
+            live,
+        }
+    }
+
+    #[tracing::instrument(skip_all, fields(provider = %new.code))]
+    pub async fn create(&self, new: NewProvider) -> Result<ProviderView, ProviderError> {
+        let now = db::now_ms();
+        let mut row = sql::Provider {
+            id: uuid::Uuid::now_v7().to_string(),
+            client_secret_sealed: self
+                .master_key
+                .seal(new.client_secret.expose().as_bytes())?,
+            callback_token_sealed: self.master_key.seal(crypto::random_token()?.as_bytes())?,
+            code: new.code,
+            name: new.name,
+            api_base_url: new.api_base_url,
+            token_url: new.token_url,
+            client_id: new.client_id,
+            pix_key: new.pix_key,
+            ca_pem: None,
+            client_cert_pem: None,
+            client_key_sealed: None,
+            active: Flag(true),
+            created_at: now,
+            updated_at: now,
+        };
+        apply_tls(&mut row, &self.master_key, new.tls)?;
+        sql::insert(&self.db.write, &row).await.map_err(|e| {
+            match violated_constraint(&e).as_deref() {
+                Some("providers_code_key") => ProviderError::CodeTaken(row.code.clone()),
+                _ => e.into(),
+            }
+        })?;
+        let provider = view(&self.db, row).await?;
+        self.live
+            .register_callbacks(Some(vec![provider.code.clone()]));
+        Ok(provider)
+    }
+
+    pub async fn list(&self) -> Result<Vec<ProviderView>, ProviderError> {
+        let mut views = Vec::new();
+        for row in sql::list(&self.db.read).await? {
+            views.push(view(&self.db, row).await?);
+        }
+        Ok(views)
+    }
+
+    pub async fn get(&self, code: &str) -> Result<ProviderView, ProviderError> {
+        let row = sql::by_code(&self.db.read, code)
+            .await?
+            .ok_or_else(|| ProviderError::NotFound(code.to_owned()))?;
+        view(&self.db, row).await
+    }
+
+    #[tracing::instrument(skip_all, fields(provider = %code))]
+    pub async fn update(
+        &self,
+        code: &str,
+        changes: ProviderChanges,
+    ) -> Result<ProviderView, ProviderError> {
+        let mut row = sql::by_code(&self.db.write, code)
+            .await?
+            .ok_or_else(|| ProviderError::NotFound(code.to_owned()))?;
+        let ProviderChanges {
+            name,
+            api_base_url,
+            token_url,
+            client_id,
+            client_secret,
+            pix_key,
+            tls,
+            active,
+        } = changes;
+        if let Some(name) = name {
+            row.name = name;
+        }
+        if let Some(url) = api_base_url {
+            row.api_base_url = url;
+        }
+        if let Some(url) = token_url {
+            row.token_url = Some(url);
+        }
+        if let Some(id) = client_id {
+            row.client_id = id;
+        }
+        if let Some(secret) = client_secret {
+            row.client_secret_sealed = self.master_key.seal(secret.expose().as_bytes())?;
+        }
+        if let Some(pix_key) = pix_key {
+            row.pix_key = pix_key;
+        }
+        if let Some(tls) = tls {
+            apply_tls(&mut row, &self.master_key, tls)?;
+        }
+        if let Some(active) = active {
+            row.active = Flag(active);
+        }
+        // Strictly later than before, so a client built from the old row is never reused.
+        row.updated_at = db::now_ms().max(row.updated_at + 1);
+        sql::update(&self.db.write, &row).await?;
+        let provider = view(&self.db, row).await?;
+        self.live
+            .register_callbacks(Some(vec![provider.code.clone()]));
+        Ok(provider)
+    }
 }
 
 /// The token in an active provider's callback path (DESIGN.md section 10); `None` for an
@@ -242,55 +324,6 @@ pub async fn active_codes(db: &Db) -> Result<Vec<String>, ProviderError> {
         .filter(|r| r.active.0)
         .map(|r| r.code)
         .collect())
-}
-
-pub async fn update(
-    db: &Db,
-    key: &MasterKey,
-    code: &str,
-    changes: ProviderChanges,
-) -> Result<ProviderView, ProviderError> {
-    let mut row = sql::by_code(&db.write, code)
-        .await?
-        .ok_or_else(|| ProviderError::NotFound(code.to_owned()))?;
-    let ProviderChanges {
-        name,
-        api_base_url,
-        token_url,
-        client_id,
-        client_secret,
-        pix_key,
-        tls,
-        active,
-    } = changes;
-    if let Some(name) = name {
-        row.name = name;
-    }
-    if let Some(url) = api_base_url {
-        row.api_base_url = url;
-    }
-    if let Some(url) = token_url {
-        row.token_url = Some(url);
-    }
-    if let Some(id) = client_id {
-        row.client_id = id;
-    }
-    if let Some(secret) = client_secret {
-        row.client_secret_sealed = key.seal(secret.expose().as_bytes())?;
-    }
-    if let Some(pix_key) = pix_key {
-        row.pix_key = pix_key;
-    }
-    if let Some(tls) = tls {
-        apply_tls(&mut row, key, tls)?;
-    }
-    if let Some(active) = active {
-        row.active = Flag(active);
-    }
-    // Strictly later than before, so a client built from the old row is never reused.
-    row.updated_at = db::now_ms().max(row.updated_at + 1);
-    sql::update(&db.write, &row).await?;
-    view(db, row).await
 }
 
 /// Reports every exchange to the metrics and to the providers' health.

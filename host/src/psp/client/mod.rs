@@ -1,0 +1,452 @@
+//! The API Pix client: one [`PspClient`] per provider speaks the subset of the Central Bank's
+//! API Pix that pixgate relies on (DESIGN.md section 10) to any PSP that follows it.
+//!
+//! - TLS with rustls (ring): Mozilla's roots plus the provider's CA, and its client
+//!   certificate when it has one (mTLS). No proxy from the environment, no redirects
+//!   followed, no retries by the HTTP stack: every retry is one this module decides.
+//! - OAuth2 client credentials: one form POST with HTTP Basic; the token is kept until shortly
+//!   before it expires ([`token`]), and on a 401 fetched again once and the call retried once.
+//! - Every exchange has a connect and a total timeout, reads at most [`MAX_BODY_BYTES`] of the
+//!   answer, and is reported to a [`CallObserver`] (metrics, provider health).
+//! - [`PspError`] says what a failure means for the charge ([`PspError::kind`]); no message
+//!   carries a secret, a token, a URL or a body the PSP sent beyond its problem type.
+
+mod error;
+mod record;
+pub mod tls;
+mod token;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use reqwest::{Method, StatusCode, header};
+use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+use serde::de::DeserializeOwned;
+use url::Url;
+
+pub use error::{ErrorKind, PspError};
+use pixgate_pix::apipix::{
+    CobCompleta, CobGerada, CobSolicitada, TokenResponse, Txid, WebhookSolicitado,
+};
+pub use record::{CallOperation, CallOutcome};
+use token::{CachedToken, TokenCache};
+
+/// The most of a PSP's answer that is read; a charge's JSON is a few KB.
+pub const MAX_BODY_BYTES: usize = 256 * 1024;
+
+/// `pixgate serve` options for calls to PSPs (flags and `PIXGATE_PSP_*` variables).
+#[derive(Debug, Clone, clap::Args)]
+pub struct PspArgs {
+    /// Time to establish a connection (TCP and TLS) to a PSP.
+    #[arg(id = "psp_connect_timeout", long = "psp-connect-timeout", value_name = "DURATION", env = "PIXGATE_PSP_CONNECT_TIMEOUT", default_value = "5s",
+          value_parser = humantime::parse_duration)]
+    pub connect_timeout: Duration,
+    /// Time for one whole exchange with a PSP (connect, send, the answer read).
+    #[arg(id = "psp_timeout", long = "psp-timeout", value_name = "DURATION", env = "PIXGATE_PSP_TIMEOUT", default_value = "15s",
+          value_parser = humantime::parse_duration)]
+    pub timeout: Duration,
+}
+
+impl Default for PspArgs {
+    fn default() -> Self {
+        Self {
+            connect_timeout: Duration::from_secs(5),
+            timeout: Duration::from_secs(15),
+        }
+    }
+}
+
+/// A secret in memory: never printed by `Debug`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: String) -> Self {
+        Self(value)
+    }
+
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(<redacted>)")
+    }
+}
+
+/// Everything a client needs to reach one provider, secrets opened.
+#[derive(Debug)]
+pub struct Endpoint {
+    /// The provider's code: metrics labels and log fields.
+    pub provider: String,
+    /// The API Pix base, e.g. `https://pix.example.com/api/v2` (no trailing slash needed).
+    pub api_base: Url,
+    pub token_url: Url,
+    pub client_id: String,
+    pub client_secret: Secret,
+    /// The provider's pix key: `chave` of its charges and of its webhook registration.
+    pub pix_key: String,
+    /// Trusted beside Mozilla's roots.
+    pub ca: Vec<CertificateDer<'static>>,
+    /// The mTLS client certificate chain and its key.
+    pub identity: Option<(Vec<CertificateDer<'static>>, PrivateKeyDer<'static>)>,
+}
+
+/// One of the API Pix calls pixgate makes; a metrics label.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Operation {
+    Token,
+    PutCob,
+    GetCob,
+    PutWebhook,
+}
+
+impl Operation {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Token => "token",
+            Self::PutCob => "put_cob",
+            Self::GetCob => "get_cob",
+            Self::PutWebhook => "put_webhook",
+        }
+    }
+}
+
+impl std::fmt::Display for Operation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How one HTTP exchange with a PSP ended; a metrics label.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// A 2xx with a readable answer.
+    Success,
+    /// A definitive 4xx.
+    Refused,
+    /// A 401 (or, at the token endpoint, a 400 or 403): the credentials or the token.
+    Unauthorized,
+    /// 5xx, 408 or 429.
+    Unavailable,
+    Timeout,
+    /// No connection: refused, unreachable, DNS, TLS handshake.
+    ConnectFailed,
+    /// An answer that could not be read or was not the standard's.
+    Protocol,
+}
+
+impl Outcome {
+    pub fn as_str(self) -> &'static str {
+        CallOutcome::from(self).as_str()
+    }
+}
+
+/// One exchange, as reported to a [`CallObserver`].
+#[derive(Debug, Clone, Copy)]
+pub struct CallRecord<'a> {
+    pub provider: &'a str,
+    pub operation: Operation,
+    pub outcome: Outcome,
+    pub elapsed: Duration,
+}
+
+/// Receives every exchange a client makes (metrics, provider health).
+pub trait CallObserver: Send + Sync {
+    fn observe(&self, record: &CallRecord<'_>);
+}
+
+/// A PSP's answer: status and body, read within the cap.
+struct Answer {
+    status: StatusCode,
+    retry_after: Option<Duration>,
+    body: Vec<u8>,
+}
+
+/// The API Pix client of one provider. Cheap to share (`Arc`); calls run concurrently and
+/// share one token.
+pub struct PspClient {
+    provider: String,
+    http: reqwest::Client,
+    api_base: Url,
+    token_url: Url,
+    client_id: String,
+    client_secret: Secret,
+    pix_key: String,
+    tokens: TokenCache,
+    observer: Arc<dyn CallObserver>,
+}
+
+impl std::fmt::Debug for PspClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PspClient")
+            .field("provider", &self.provider)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PspClient {
+    pub fn new(
+        endpoint: Endpoint,
+        settings: &PspArgs,
+        observer: Arc<dyn CallObserver>,
+    ) -> Result<Self, tls::TlsError> {
+        let tls = tls::client_config(&endpoint.ca, endpoint.identity)?;
+        let http = reqwest::Client::builder()
+            .tls_backend_preconfigured(tls)
+            // The provider's URL is the one spoken to: no proxy from the environment between.
+            .no_proxy()
+            .redirect(reqwest::redirect::Policy::none())
+            .retry(reqwest::retry::never())
+            .connect_timeout(settings.connect_timeout)
+            .timeout(settings.timeout)
+            .pool_idle_timeout(Duration::from_secs(60))
+            .tcp_nodelay(true)
+            .user_agent(concat!("pixgate/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| tls::TlsError::Config(e.to_string()))?;
+        Ok(Self {
+            provider: endpoint.provider,
+            http,
+            api_base: endpoint.api_base,
+            token_url: endpoint.token_url,
+            client_id: endpoint.client_id,
+            client_secret: endpoint.client_secret,
+            pix_key: endpoint.pix_key,
+            tokens: TokenCache::default(),
+            observer,
+        })
+    }
+
+    /// The provider's pix key, where its charges are paid to.
+    pub fn pix_key(&self) -> &str {
+        &self.pix_key
+    }
+
+    /// `PUT /cob/{txid}`: creates the charge, or answers the one this txid already names.
+    /// A [`ErrorKind::Transient`] or [`ErrorKind::Protocol`] failure leaves it unknown whether
+    /// the charge exists: read it with [`Self::get_cob`] or put it again (same txid, same
+    /// charge).
+    pub async fn put_cob(&self, txid: &Txid, cob: &CobSolicitada) -> Result<CobGerada, PspError> {
+        let body = serde_json::to_vec(cob).map_err(|e| PspError::Protocol {
+            operation: Operation::PutCob,
+            detail: format!("the charge does not serialise: {e}"),
+        })?;
+        let answer = self
+            .authorized(
+                Operation::PutCob,
+                Method::PUT,
+                &["cob", txid.as_str()],
+                Some(body),
+            )
+            .await?;
+        decode(Operation::PutCob, &answer)
+    }
+
+    /// `GET /cob/{txid}`: the charge as the PSP keeps it, with the pix received.
+    pub async fn get_cob(&self, txid: &Txid) -> Result<CobCompleta, PspError> {
+        let answer = self
+            .authorized(
+                Operation::GetCob,
+                Method::GET,
+                &["cob", txid.as_str()],
+                None,
+            )
+            .await?;
+        decode(Operation::GetCob, &answer)
+    }
+
+    /// `PUT /webhook/{chave}`: asks the PSP to post the pix received on `chave` to
+    /// `{webhook_url}/pix`.
+    pub async fn put_webhook(&self, chave: &str, webhook_url: &str) -> Result<(), PspError> {
+        let body = serde_json::to_vec(&WebhookSolicitado {
+            webhook_url: webhook_url.to_owned(),
+        })
+        .map_err(|e| PspError::Protocol {
+            operation: Operation::PutWebhook,
+            detail: format!("the webhook does not serialise: {e}"),
+        })?;
+        self.authorized(
+            Operation::PutWebhook,
+            Method::PUT,
+            &["webhook", chave],
+            Some(body),
+        )
+        .await
+        .map(|_| ())
+    }
+
+    /// `{api_base}/{segments...}`, each segment percent-encoded.
+    fn url(&self, segments: &[&str]) -> Url {
+        let mut url = self.api_base.clone();
+        if let Ok(mut path) = url.path_segments_mut() {
+            path.pop_if_empty().extend(segments);
+        }
+        url
+    }
+
+    /// A call with the bearer token; on a 401 the token is fetched again once and the call
+    /// retried once. Returns a 2xx answer.
+    async fn authorized(
+        &self,
+        operation: Operation,
+        method: Method,
+        segments: &[&str],
+        body: Option<Vec<u8>>,
+    ) -> Result<Answer, PspError> {
+        let url = self.url(segments);
+        let mut token = self.token().await?;
+        let mut retried = false;
+        loop {
+            let mut request = self
+                .http
+                .request(method.clone(), url.clone())
+                .bearer_auth(token.secret.expose())
+                .header(header::ACCEPT, "application/json");
+            if let Some(body) = &body {
+                request = request
+                    .header(header::CONTENT_TYPE, "application/json")
+                    .body(body.clone());
+            }
+            let answer = self.exchange(operation, request).await?;
+            if answer.status == StatusCode::UNAUTHORIZED && !retried {
+                // The PSP dropped the token before its time (revoked, rotated, restarted).
+                self.tokens.invalidate(token.generation).await;
+                token = self.token().await?;
+                retried = true;
+                continue;
+            }
+            return classify(operation, answer);
+        }
+    }
+
+    /// The cached token, or a new one from the token endpoint.
+    async fn token(&self) -> Result<CachedToken, PspError> {
+        self.tokens
+            .get_or_fetch(Instant::now, || self.fetch_token())
+            .await
+    }
+
+    /// `POST {token_url}` with HTTP Basic and `grant_type=client_credentials`.
+    async fn fetch_token(&self) -> Result<(TokenResponse, Instant), PspError> {
+        let operation = Operation::Token;
+        let request = self
+            .http
+            .post(self.token_url.clone())
+            .basic_auth(&self.client_id, Some(self.client_secret.expose()))
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .header(header::ACCEPT, "application/json")
+            .body("grant_type=client_credentials");
+        let asked = Instant::now();
+        let answer = classify(operation, self.exchange(operation, request).await?)?;
+        let token: TokenResponse = decode(operation, &answer)?;
+        if !token.token_type.eq_ignore_ascii_case("bearer") || token.access_token.is_empty() {
+            return Err(PspError::Protocol {
+                operation,
+                detail: "the token endpoint did not answer a bearer token".into(),
+            });
+        }
+        Ok((token, asked))
+    }
+
+    /// Sends one request and reads the answer within the cap; reports the exchange.
+    async fn exchange(
+        &self,
+        operation: Operation,
+        request: reqwest::RequestBuilder,
+    ) -> Result<Answer, PspError> {
+        let started = Instant::now();
+        let result = send(operation, request).await;
+        let outcome = match &result {
+            Ok(answer) => error::status_outcome(operation, answer.status),
+            Err(e) => e.outcome(),
+        };
+        self.observer.observe(&CallRecord {
+            provider: &self.provider,
+            operation,
+            outcome,
+            elapsed: started.elapsed(),
+        });
+        if let Err(e) = &result {
+            tracing::warn!(provider = %self.provider, operation = %operation, error = %e, "PSP call failed");
+        }
+        result
+    }
+}
+
+async fn send(operation: Operation, request: reqwest::RequestBuilder) -> Result<Answer, PspError> {
+    let mut response = request
+        .send()
+        .await
+        .map_err(|e| PspError::from_transport(operation, e))?;
+    let status = response.status();
+    let retry_after = response
+        .headers()
+        .get(header::RETRY_AFTER)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .map(Duration::from_secs);
+    let too_large = || PspError::Protocol {
+        operation,
+        detail: format!("the answer is larger than {MAX_BODY_BYTES} bytes"),
+    };
+    if response
+        .content_length()
+        .is_some_and(|n| n > MAX_BODY_BYTES as u64)
+    {
+        return Err(too_large());
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response
+        .chunk()
+        .await
+        .map_err(|e| PspError::from_transport(operation, e))?
+    {
+        if body.len() + chunk.len() > MAX_BODY_BYTES {
+            return Err(too_large());
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(Answer {
+        status,
+        retry_after,
+        body,
+    })
+}
+
+/// A 2xx answer, or the error its status means.
+fn classify(operation: Operation, answer: Answer) -> Result<Answer, PspError> {
+    let status = answer.status.as_u16();
+    match error::status_outcome(operation, answer.status) {
+        Outcome::Success => Ok(answer),
+        Outcome::Unauthorized => Err(PspError::Unauthorized { operation, status }),
+        Outcome::Unavailable => Err(PspError::Unavailable {
+            operation,
+            status,
+            retry_after: answer.retry_after,
+        }),
+        Outcome::Refused => Err(PspError::Refused {
+            operation,
+            status,
+            problem: error::problem_summary(&answer.body),
+        }),
+        Outcome::Protocol | Outcome::Timeout | Outcome::ConnectFailed => Err(PspError::Protocol {
+            operation,
+            detail: format!("unexpected HTTP {status}"),
+        }),
+    }
+}
+
+/// The answer's JSON as `T`. The error names the field, never its value.
+fn decode<T: DeserializeOwned>(operation: Operation, answer: &Answer) -> Result<T, PspError> {
+    let mut de = serde_json::Deserializer::from_slice(&answer.body);
+    serde_path_to_error::deserialize(&mut de).map_err(|e| PspError::Protocol {
+        operation,
+        detail: format!("unreadable answer at `{}`", e.path()),
+    })
+}
+
+#[cfg(test)]
+mod tests;

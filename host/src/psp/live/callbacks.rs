@@ -1,0 +1,76 @@
+//! PSP callbacks (`POST {webhookUrl}/pix`, DESIGN.md section 10). Many PSPs cannot sign
+//! them, so a callback proves nothing: its path carries the provider's unguessable token,
+//! and a callback only triggers a read of each named charge at the PSP ([`super::settle`]).
+//! Batched, duplicated or out-of-order callbacks are therefore harmless: the read decides,
+//! and an intent moves once.
+
+use std::collections::BTreeSet;
+
+use subtle::ConstantTimeEq;
+
+use super::LiveError;
+use crate::db::intents;
+use crate::psp::providers;
+use pixgate_pix::apipix::PixCallback;
+
+/// The most distinct charges one callback may name; API Pix batches are a few pix.
+const MAX_TXIDS: usize = 1_000;
+
+impl super::LiveExecution {
+    /// Checks the callback's provider and token, and starts a settlement of each pending charge
+    /// it names (off the PSP's request: it is answered at once). Returns how many it started.
+    #[tracing::instrument(skip_all, fields(provider = %provider_code))]
+    pub async fn receive(
+        &self,
+        provider_code: &str,
+        token: &str,
+        body: &[u8],
+    ) -> Result<usize, LiveError> {
+        // Checked before any lookup: what a caller puts in the URL or the body reaches SQL only
+        // in the shapes a provider code and a txid can have (PostgreSQL refuses NUL outright).
+        if !crate::domain::valid_code(provider_code) {
+            return Err(LiveError::UnknownCallback);
+        }
+        let expected = providers::callback_token(&self.db, &self.master_key, provider_code)
+            .await?
+            .ok_or(LiveError::UnknownCallback)?;
+        if !bool::from(expected.as_bytes().ct_eq(token.as_bytes())) {
+            tracing::warn!(provider = %provider_code, "PSP callback with a wrong token ignored");
+            return Err(LiveError::UnknownCallback);
+        }
+        // The parser's message may quote what the payer wrote: only its position goes back.
+        let callback: PixCallback = serde_json::from_slice(body).map_err(|e| {
+            LiveError::InvalidCallback(format!("line {} column {}", e.line(), e.column()))
+        })?;
+        // Each charge is read once however often a callback names it, and a callback names a
+        // bounded number of charges: a body of one txid repeated thousands of times costs one
+        // lookup and one read at the PSP.
+        let mut txids = BTreeSet::new();
+        for txid in callback.pix.iter().filter_map(|p| p.txid.as_deref()) {
+            if pixgate_pix::apipix::Txid::parse(txid).is_ok()
+                && txids.insert(txid)
+                && txids.len() > MAX_TXIDS
+            {
+                return Err(LiveError::InvalidCallback(format!(
+                    "a callback names at most {MAX_TXIDS} charges (txid)"
+                )));
+            }
+        }
+        let mut started = 0;
+        for txid in txids {
+            let Some(id) = intents::pending_by_txid(&self.db.read, provider_code, txid).await?
+            else {
+                continue;
+            };
+            started += 1;
+            let this = self.clone();
+            tokio::spawn(async move {
+                if let Err(e) = this.settle(&id).await {
+                    tracing::warn!(intent = %id, error = %e,
+                    "callback: not settled; the reconciler tries again");
+                }
+            });
+        }
+        Ok(started)
+    }
+}

@@ -1,0 +1,162 @@
+//! Settling a `PENDING` charge: read it at its PSP (`GET /cob/{txid}`), judge the read
+//! ([`super::verdict`]), and move the intent with its event through the outbox. Callbacks
+//! and the reconciler both come here, and only through a lease on the intent
+//! (`reconcile_at`, moved by compare-and-set), so two instances never process one charge at
+//! once, and a duplicate callback finds the intent already moved and changes nothing.
+
+use std::time::{Duration, Instant};
+
+use super::LiveError;
+use super::verdict::{Verdict, verdict};
+use crate::db::psp_calls::{self, PspCall};
+use crate::db::{self, intents};
+use crate::domain::IntentStatus;
+use crate::psp::client::PspError;
+use crate::psp::client::{CallOperation, CallOutcome};
+use crate::webhooks::outbox::{self, Transition};
+use pixgate_pix::apipix::Txid;
+
+/// What a settlement attempt did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Settled {
+    /// The intent moved to this status (and its event was written).
+    Moved(IntentStatus),
+    /// Still pending at the PSP (or the PSP could not be read): read again later.
+    StillPending,
+    /// Another instance (or request) holds the intent's lease, or it is no longer pending.
+    NotOurs,
+}
+
+impl super::LiveExecution {
+    /// Settles intent `id` if no one else is settling it (its lease is free).
+    #[tracing::instrument(skip_all, fields(intent = %id))]
+    pub async fn settle(&self, id: &str) -> Result<Settled, LiveError> {
+        let now = db::now_ms();
+        let mine = now + self.settings.lease().as_millis() as i64;
+        if !intents::take_lease(&self.db.write, id, now, mine).await? {
+            return Ok(Settled::NotOurs);
+        }
+        let result = self.read_and_move(id).await;
+        if !matches!(result, Ok(Settled::Moved(_))) {
+            // The next read is the reconciler's, one interval from now.
+            let next = db::now_ms() + self.settings.interval().as_millis() as i64;
+            intents::release_lease(&self.db.write, id, mine, next).await?;
+        }
+        result
+    }
+
+    async fn read_and_move(&self, id: &str) -> Result<Settled, LiveError> {
+        let Some(intent) = intents::by_id(&self.db.read, id).await? else {
+            return Ok(Settled::NotOurs);
+        };
+        if intent.status != IntentStatus::Pending {
+            return Ok(Settled::NotOurs);
+        }
+        let txid = intent
+            .txid
+            .as_deref()
+            .and_then(|t| Txid::parse(t).ok())
+            .ok_or_else(|| LiveError::Corrupt(format!("pending intent {id} has no txid")))?;
+        let client = self
+            .providers
+            .client(&self.db, &self.master_key, &intent.provider_code)
+            .await?;
+        let started = Instant::now();
+        let at = db::now_ms();
+        let read = client.get_cob(&txid).await;
+        let call = PspCall {
+            provider_code: intent.provider_code.clone(),
+            gateway_alias: Some(intent.gateway_alias.clone()),
+            operation: CallOperation::GetCob,
+            outcome: read
+                .as_ref()
+                .map_or_else(|e| e.outcome().into(), |_| CallOutcome::Success),
+            duration_ms: started.elapsed().as_millis() as u64,
+            error: read.as_ref().err().map(ToString::to_string),
+            at,
+        };
+        psp_calls::insert(&self.db.write, Some(id), &call).await?;
+        let cob = match read {
+            Ok(cob) => cob,
+            // The PSP says it has no such charge. A wrong base URL or another PSP account answers
+            // the same for every charge, and some of them may be paid: a person decides.
+            Err(e @ PspError::Refused { status: 404, .. }) => {
+                tracing::warn!(intent = %id, provider = %intent.provider_code, error = %e,
+                "settlement: the PSP has no such charge; left PENDING for a person to look at");
+                self.metrics
+                    .live_anomaly(&intent.provider_code, "charge_not_found");
+                return Ok(Settled::StillPending);
+            }
+            Err(e) => {
+                tracing::warn!(intent = %id, provider = %intent.provider_code, error = %e,
+                "settlement: the PSP could not be read; the reconciler tries again");
+                return Ok(Settled::StillPending);
+            }
+        };
+        let now = db::now_ms();
+        let (to, payment_id, completed_at) = match verdict(&cob, intent.amount_centavos as u64, now)
+        {
+            Verdict::Pending => return Ok(Settled::StillPending),
+            Verdict::AmountMismatch { received_centavos } => {
+                tracing::warn!(intent = %id, provider = %intent.provider_code,
+                    expected = intent.amount_centavos, ?received_centavos,
+                    "settlement: concluded at the PSP without a pix of the charge's amount; \
+                     left PENDING for a person to look at");
+                self.metrics
+                    .live_anomaly(&intent.provider_code, "amount_mismatch");
+                return Ok(Settled::StillPending);
+            }
+            Verdict::Succeeded {
+                end_to_end_id,
+                paid_at,
+            } => (IntentStatus::Succeeded, Some(end_to_end_id), paid_at),
+            Verdict::Canceled { reason } => {
+                tracing::info!(intent = %id, reason = reason.as_str(), "settlement: canceled");
+                (IntentStatus::Canceled, None, now)
+            }
+        };
+        let transition = Transition {
+            to,
+            provider_payment_id: payment_id.as_deref(),
+            failure: None,
+            at: completed_at.max(intent.created_at),
+        };
+        self.commit(&intent, transition).await
+    }
+
+    /// Moves the intent through the outbox (the transition and its event in one transaction).
+    async fn commit(
+        &self,
+        intent: &intents::Intent,
+        transition: Transition<'_>,
+    ) -> Result<Settled, LiveError> {
+        let (id, to) = (intent.id.as_str(), transition.to);
+        let mut tx = self.db.write.begin().await?;
+        let moved = outbox::record_transition(&mut tx, id, transition).await;
+        match moved {
+            Ok(_) => {
+                tx.commit().await?;
+                self.wake.wake();
+                self.metrics
+                    .live_transition(&intent.provider_code, to.as_str());
+                Ok(Settled::Moved(to))
+            }
+            // Moved by someone else meanwhile (the lease makes this rare): nothing to write.
+            Err(
+                outbox::OutboxError::Concurrent(_) | outbox::OutboxError::IllegalTransition { .. },
+            ) => {
+                tx.rollback().await?;
+                Ok(Settled::NotOurs)
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
+/// How long the reconciler waits between passes, and the lease an instance takes on a charge
+/// while it reads it at the PSP and writes the outcome.
+#[derive(Debug, Clone, Copy)]
+pub struct Timing {
+    pub interval: Duration,
+    pub lease: Duration,
+}
