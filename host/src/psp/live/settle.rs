@@ -4,7 +4,7 @@
 //! (`reconcile_at`, moved by compare-and-set), so two instances never process one charge at
 //! once, and a duplicate callback finds the intent already moved and changes nothing.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::LiveError;
 use super::verdict::{Verdict, verdict};
@@ -151,12 +151,4 @@ impl super::LiveExecution {
             Err(e) => Err(e.into()),
         }
     }
-}
-
-/// How long the reconciler waits between passes, and the lease an instance takes on a charge
-/// while it reads it at the PSP and writes the outcome.
-#[derive(Debug, Clone, Copy)]
-pub struct Timing {
-    pub interval: Duration,
-    pub lease: Duration,
 }
