@@ -10,6 +10,7 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use tokio::net::TcpListener;
 
 use crate::bootstrap::{self, Generated, Prepared};
+use crate::catalog::Catalog;
 use crate::components::{self, Registry};
 use crate::config::ServeConfig;
 use crate::crypto::MasterKey;
@@ -21,7 +22,7 @@ use crate::sandbox::{Limits, Sandbox};
 pub struct AppState {
     pub db: Db,
     /// Authenticated API keys (SQLite only; cleared by a revocation).
-    pub keys: db::key_cache::KeyCache,
+    pub keys: Arc<db::key_cache::KeyCache>,
     /// The SQLite file's lock: one server process per database file.
     _instance_lock: Option<std::fs::File>,
     /// New SHADOW charges are written through it, many to a transaction.
@@ -39,13 +40,21 @@ pub struct AppState {
     pub idempotency_retention_ms: i64,
     pub retention: crate::retention::RetentionArgs,
     /// Stores with their gateways and active component versions, for the charge path.
-    pub stores: db::store_cache::StoreCache,
+    pub stores: Arc<db::store_cache::StoreCache>,
     /// Webhook settings, the egress-safe client and the sender's wake-up signal.
     pub webhooks: crate::webhooks::Webhooks,
     /// PSP providers: their API Pix clients and recent health.
     pub providers: crate::providers::Providers,
     /// Live execution: the public URL for PSP callbacks, the reconciler's interval, leases.
     pub live: crate::live::Live,
+    /// Merchants, stores, gateways and API keys (the admin catalog).
+    pub catalog: Catalog,
+}
+
+impl axum::extract::FromRef<Arc<AppState>> for Catalog {
+    fn from_ref(state: &Arc<AppState>) -> Self {
+        state.catalog.clone()
+    }
 }
 
 impl std::fmt::Debug for AppState {
@@ -107,8 +116,13 @@ impl App {
             },
             metrics.commits(),
         );
+        let keys = Arc::new(db::key_cache::KeyCache::new(db.backend));
+        let stores = Arc::new(db::store_cache::StoreCache::new(
+            db::store_cache::StoreCache::TTL,
+        ));
+        let catalog = Catalog::new(db.clone(), stores.clone(), keys.clone());
         let state = AppState {
-            keys: db::key_cache::KeyCache::new(db.backend),
+            keys,
             _instance_lock: instance_lock,
             commits,
             db,
@@ -127,10 +141,11 @@ impl App {
             metrics,
             idempotency_retention_ms: i64::from(config.idempotency_retention_hours) * 3_600_000,
             retention: config.retention.clone(),
-            stores: db::store_cache::StoreCache::new(db::store_cache::StoreCache::TTL),
+            stores,
             webhooks,
             providers,
             live,
+            catalog,
         };
         Ok(Self {
             merchant_addr: merchant.local_addr()?,
