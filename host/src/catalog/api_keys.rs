@@ -20,12 +20,12 @@ use crate::domain::valid_code;
 pub struct CreateApiKey {
     /// The merchant's code.
     #[schema(pattern = "^[A-Za-z0-9._-]{1,64}$", example = "acme")]
-    pub merchant: String,
+    merchant: String,
     /// Codes of that merchant's stores the key may use.
     #[schema(schema_with = code_list_schema)]
-    pub stores: Vec<String>,
+    stores: Vec<String>,
     /// Null or absent: `payments:create` and `webhooks:manage`.
-    pub scopes: Option<Vec<Scope>>,
+    scopes: Option<Vec<Scope>>,
 }
 
 // An API key as the admin API shows it: the secret only when it is issued.

@@ -46,27 +46,27 @@ pub struct FeeTerms {
 pub struct CreateGateway {
     /// The provider's code.
     #[schema(pattern = "^[A-Za-z0-9._-]{1,64}$", example = "sandbox-a")]
-    pub provider_code: String,
+    provider_code: String,
     /// Unique.
     #[schema(pattern = "^[A-Za-z0-9._-]{1,64}$", example = "sandbox-a-d1")]
-    pub gateway_alias: String,
+    gateway_alias: String,
     /// When the money is released: `D0` (same day) to `D365` business days.
     #[schema(
         pattern = "^D(0{0,2}[0-9]|0?[1-9][0-9]|[12][0-9]{2}|3[0-5][0-9]|36[0-5])$",
         example = "D1"
     )]
-    pub release_class: String,
-    pub fee_terms: FeeTerms,
+    release_class: String,
+    fee_terms: FeeTerms,
 }
 
 // Body of `PATCH /gateways/{alias}`.
 /// What to change; a field that is absent or null stays as it is.
-#[derive(Debug, Default, Deserialize, ToSchema)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PatchGateway {
-    pub active: Option<bool>,
+    active: Option<bool>,
     /// Replaces the terms as a whole.
-    pub fee_terms: Option<FeeTerms>,
+    fee_terms: Option<FeeTerms>,
 }
 
 // A gateway as the admin API shows it.

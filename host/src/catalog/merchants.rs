@@ -14,7 +14,7 @@ use crate::domain::time::iso8601;
 pub struct CreateMerchant {
     /// Unique; letters, digits, `.`, `_` and `-`.
     #[schema(pattern = "^[A-Za-z0-9._-]{1,64}$", example = "acme")]
-    pub code: String,
+    code: String,
     /// Not all blank, no control characters; stored trimmed.
     #[schema(
         min_length = 1,
@@ -22,7 +22,7 @@ pub struct CreateMerchant {
         example = "ACME Ltda",
         pattern = r"^[^\u0000-\u001F\u007F-\u009F]*[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF][^\u0000-\u001F\u007F-\u009F]*$"
     )]
-    pub name: String,
+    name: String,
 }
 
 /// A merchant, checked.

@@ -37,7 +37,7 @@ use crate::domain::{NAME_PATTERN, valid_code};
 pub use api_keys::{ApiKeyView, CreateApiKey};
 #[cfg(test)]
 pub(crate) use gateways::RELEASE_CLASS_PATTERN;
-pub use gateways::{CreateGateway, FeeTerms, GatewayView, PatchGateway};
+pub use gateways::{CreateGateway, GatewayView, PatchGateway};
 pub use merchants::{CreateMerchant, MerchantView};
 #[cfg(test)]
 pub(crate) use stores::{BUNDLED_KEYS, NO_NUL_PATTERN};

@@ -149,7 +149,7 @@ fn nullable_config_schema() -> ObjectBuilder {
 pub struct CreateStore {
     /// Unique; letters, digits, `.`, `_` and `-`.
     #[schema(pattern = "^[A-Za-z0-9._-]{1,64}$", example = "acme-web")]
-    pub code: String,
+    code: String,
     /// Not all blank, no control characters; stored trimmed.
     #[schema(
         min_length = 1,
@@ -157,25 +157,25 @@ pub struct CreateStore {
         example = "ACME web shop",
         pattern = r"^[^\u0000-\u001F\u007F-\u009F]*[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF][^\u0000-\u001F\u007F-\u009F]*$"
     )]
-    pub name: String,
+    name: String,
     /// The merchant's code.
     #[schema(pattern = "^[A-Za-z0-9._-]{1,64}$", example = "acme")]
-    pub merchant: String,
-    pub mode: StoreMode,
+    merchant: String,
+    mode: StoreMode,
     /// Whether LIVE execution is switched on (default false).
     #[serde(default)]
-    pub live_enabled: bool,
+    live_enabled: bool,
     #[serde(default)]
     #[schema(schema_with = config_schema)]
-    pub config: BTreeMap<String, String>,
+    config: BTreeMap<String, String>,
     /// Seconds until a LIVE charge expires (null or absent: 86400).
     #[schema(value_type = Option<i64>, minimum = 60, maximum = 1209600)]
-    pub charge_expiry_seconds: Option<Integer>,
+    charge_expiry_seconds: Option<Integer>,
 }
 
 // Body of `PATCH /stores/{code}`.
 /// What to change; a field that is absent or null stays as it is.
-#[derive(Debug, Default, Deserialize, ToSchema)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PatchStore {
     /// Not all blank, no control characters; stored trimmed.
@@ -184,13 +184,13 @@ pub struct PatchStore {
         max_length = 200,
         pattern = r"^[^\u0000-\u001F\u007F-\u009F]*[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF][^\u0000-\u001F\u007F-\u009F]*$"
     )]
-    pub name: Option<String>,
-    pub mode: Option<StoreMode>,
-    pub live_enabled: Option<bool>,
+    name: Option<String>,
+    mode: Option<StoreMode>,
+    live_enabled: Option<bool>,
     #[schema(schema_with = nullable_config_schema)]
-    pub config: Option<BTreeMap<String, String>>,
+    config: Option<BTreeMap<String, String>>,
     #[schema(value_type = Option<i64>, minimum = 60, maximum = 1209600)]
-    pub charge_expiry_seconds: Option<Integer>,
+    charge_expiry_seconds: Option<Integer>,
 }
 
 // Body of `PUT /stores/{code}/gateways`.
@@ -199,7 +199,7 @@ pub struct PatchStore {
 pub struct StoreGateways {
     /// Gateway aliases the store may use; empty lets it use every active gateway.
     #[schema(schema_with = code_list_schema)]
-    pub gateways: Vec<String>,
+    gateways: Vec<String>,
 }
 
 // A store as the admin API shows it.
