@@ -89,7 +89,7 @@ async fn view(
 impl Catalog {
     /// Issues a key of a merchant for some of its stores, with its grants in one
     /// transaction.
-    #[tracing::instrument(name = "catalog.create_api_key", skip_all, fields(merchant = Empty, key = Empty))]
+    #[tracing::instrument(skip_all, fields(merchant = Empty, key = Empty))]
     pub async fn create_api_key(&self, req: CreateApiKey) -> Result<ApiKeyView, CatalogError> {
         let new = req.validate()?;
         record("merchant", &new.merchant);
@@ -127,7 +127,7 @@ impl Catalog {
     }
 
     /// A merchant's keys, revoked ones included, oldest first; never their secrets.
-    #[tracing::instrument(name = "catalog.list_api_keys", skip_all, fields(merchant = Empty))]
+    #[tracing::instrument(skip_all, fields(merchant = Empty))]
     pub async fn list_api_keys(&self, merchant: &str) -> Result<Vec<ApiKeyView>, CatalogError> {
         if !valid_code(merchant) {
             return Err(CatalogError::MerchantNotFound(None));
@@ -144,7 +144,7 @@ impl Catalog {
     }
 
     /// Revokes a key, effective before this returns. Revoking a revoked key answers the same.
-    #[tracing::instrument(name = "catalog.revoke_api_key", skip_all, fields(key = Empty))]
+    #[tracing::instrument(skip_all, fields(key = Empty))]
     pub async fn revoke_api_key(&self, key_id: &str) -> Result<ApiKeyView, CatalogError> {
         keys::by_id(&self.db.write, key_id)
             .await?

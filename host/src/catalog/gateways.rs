@@ -193,7 +193,7 @@ impl CreateGateway {
 
 impl Catalog {
     /// Adds a gateway, active; its alias is unique.
-    #[tracing::instrument(name = "catalog.create_gateway", skip_all, fields(gateway = Empty, provider = Empty))]
+    #[tracing::instrument(skip_all, fields(gateway = Empty, provider = Empty))]
     pub async fn create_gateway(&self, req: CreateGateway) -> Result<GatewayView, CatalogError> {
         let new = req.validate()?;
         record("gateway", &new.alias);
@@ -224,7 +224,7 @@ impl Catalog {
     }
 
     /// Every gateway, active or not, by alias.
-    #[tracing::instrument(name = "catalog.list_gateways", skip_all)]
+    #[tracing::instrument(skip_all)]
     pub async fn list_gateways(&self) -> Result<Vec<GatewayView>, CatalogError> {
         let all = sql::list_gateways(&self.db.read).await?;
         Ok(all.into_iter().map(GatewayView::from).collect())
@@ -232,7 +232,7 @@ impl Catalog {
 
     /// Switches a gateway on or off, or replaces its fee terms. The gateway is found before
     /// the terms are checked.
-    #[tracing::instrument(name = "catalog.patch_gateway", skip_all, fields(gateway = Empty))]
+    #[tracing::instrument(skip_all, fields(gateway = Empty))]
     pub async fn patch_gateway(
         &self,
         alias: &str,

@@ -66,7 +66,7 @@ impl From<sql::Merchant> for MerchantView {
 
 impl Catalog {
     /// Creates a merchant; its code is unique.
-    #[tracing::instrument(name = "catalog.create_merchant", skip_all, fields(merchant = Empty))]
+    #[tracing::instrument(skip_all, fields(merchant = Empty))]
     pub async fn create_merchant(&self, req: CreateMerchant) -> Result<MerchantView, CatalogError> {
         let new = req.validate()?;
         record("merchant", &new.code);
@@ -86,7 +86,7 @@ impl Catalog {
     }
 
     /// Every merchant, by code.
-    #[tracing::instrument(name = "catalog.list_merchants", skip_all)]
+    #[tracing::instrument(skip_all)]
     pub async fn list_merchants(&self) -> Result<Vec<MerchantView>, CatalogError> {
         let all = sql::list_merchants(&self.db.read).await?;
         Ok(all.into_iter().map(MerchantView::from).collect())

@@ -401,7 +401,7 @@ async fn view(db: &Db, store: sql::Store) -> Result<StoreView, CatalogError> {
 
 impl Catalog {
     /// Creates a store of a merchant; its code is unique.
-    #[tracing::instrument(name = "catalog.create_store", skip_all, fields(store = Empty, merchant = Empty))]
+    #[tracing::instrument(skip_all, fields(store = Empty, merchant = Empty))]
     pub async fn create_store(&self, req: CreateStore) -> Result<StoreView, CatalogError> {
         let new = req.validate()?;
         record("store", &new.code);
@@ -433,14 +433,14 @@ impl Catalog {
     }
 
     /// The store with this code.
-    #[tracing::instrument(name = "catalog.get_store", skip_all, fields(store = Empty))]
+    #[tracing::instrument(skip_all, fields(store = Empty))]
     pub async fn get_store(&self, code: &str) -> Result<StoreView, CatalogError> {
         let store = self.find_store(&self.db.write, code).await?;
         view(&self.db, store).await
     }
 
     /// Changes a store. The store is found before the changes are checked.
-    #[tracing::instrument(name = "catalog.patch_store", skip_all, fields(store = Empty))]
+    #[tracing::instrument(skip_all, fields(store = Empty))]
     pub async fn patch_store(
         &self,
         code: &str,
@@ -456,7 +456,7 @@ impl Catalog {
 
     /// Replaces the gateways a store may use, all or nothing: an unknown alias leaves the
     /// grants as they were. The aliases are checked before the store is looked for.
-    #[tracing::instrument(name = "catalog.put_store_gateways", skip_all, fields(store = Empty))]
+    #[tracing::instrument(skip_all, fields(store = Empty))]
     pub async fn put_store_gateways(
         &self,
         code: &str,
