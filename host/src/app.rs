@@ -15,6 +15,7 @@ use tokio::net::TcpListener;
 
 use crate::access::Access;
 use crate::bootstrap::{self, Generated, Prepared};
+use crate::catalog::Catalog;
 use crate::charges::slots::MerchantSlots;
 use crate::charges::{ChargeDeps, Charges};
 use crate::components::{ComponentService, Registry};
@@ -30,6 +31,8 @@ use crate::webhooks::{Delivery, Wake, Webhooks};
 /// The router's state: the service handles, and what the operational routes read.
 pub struct AppState {
     pub access: Access,
+    /// Merchants, stores, gateways and API keys (the admin catalog).
+    pub catalog: Catalog,
     pub charges: Charges,
     pub components: ComponentService,
     pub providers: ProviderAdmin,
@@ -44,11 +47,8 @@ pub struct AppState {
     sender: bool,
     /// Its wake-up signal, for embedders that write events themselves ([`App::webhook_wake`]).
     wake: Wake,
-    // Until the webhook-endpoint and catalog services land (issue 18): what their handlers
-    // still read directly.
+    // Until the webhook-endpoint service lands (issue 18): what its handlers still read.
     pub master_key: crate::crypto::MasterKey,
-    pub keys: Arc<db::key_cache::KeyCache>,
-    pub stores: Arc<db::store_cache::StoreCache>,
     pub webhooks: Arc<Webhooks>,
     /// The SQLite file's lock: one server process per database file.
     _instance_lock: Option<std::fs::File>,
@@ -74,6 +74,7 @@ macro_rules! handle {
 
 handle!(
     access: Access,
+    catalog: Catalog,
     charges: Charges,
     components: ComponentService,
     providers: ProviderAdmin,
@@ -177,8 +178,7 @@ impl App {
         });
         let state = AppState {
             access: Access::new(db.clone(), keys.clone(), admin_token_hash, rate_limiter),
-            keys,
-            stores,
+            catalog: Catalog::new(db.clone(), stores, keys),
             webhooks: webhooks.clone(),
             master_key: master_key.clone(),
             charges,

@@ -9,6 +9,7 @@
 pub mod access;
 pub mod app;
 pub mod bootstrap;
+pub mod catalog;
 pub mod chain;
 pub mod charges;
 pub mod cli;

@@ -13,6 +13,8 @@ pub mod psp_calls;
 pub mod retention;
 pub mod settings;
 pub mod store_cache;
+#[cfg(test)]
+pub(crate) mod testing;
 pub mod webhooks;
 
 use std::str::FromStr;

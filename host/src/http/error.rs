@@ -258,6 +258,36 @@ impl From<crate::components::ComponentError> for ApiError {
     }
 }
 
+impl From<crate::catalog::CatalogError> for ApiError {
+    fn from(e: crate::catalog::CatalogError) -> Self {
+        use crate::catalog::CatalogError as E;
+        let message = e.to_string();
+        let conflict = |code| Self::Conflict {
+            code,
+            message: message.clone(),
+        };
+        match e {
+            E::Invalid(invalid) => invalid.into(),
+            E::Unprocessable { code, field, .. } => Self::Unprocessable {
+                code,
+                message,
+                field,
+            },
+            E::MerchantNotFound(_) => Self::not_found("merchant_not_found", message),
+            E::StoreNotFound(_) | E::NotTheMerchantsStore(_) => {
+                Self::not_found("store_not_found", message)
+            }
+            E::GatewayNotFound(_) => Self::not_found("gateway_not_found", message),
+            E::ApiKeyNotFound => Self::not_found("api_key_not_found", message),
+            E::MerchantCodeTaken => conflict("merchant_code_taken"),
+            E::StoreCodeTaken => conflict("store_code_taken"),
+            E::GatewayAliasTaken => conflict("gateway_alias_taken"),
+            E::Db(e) => e.into(),
+            E::Crypto(e) => e.into(),
+        }
+    }
+}
+
 impl From<crate::db::DbError> for ApiError {
     fn from(e: crate::db::DbError) -> Self {
         Self::Internal(e.to_string())

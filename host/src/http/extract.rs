@@ -143,8 +143,6 @@ pub fn parse<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, ApiErro
     crate::domain::json::from_json(value, &[]).map_err(ApiError::from)
 }
 
-pub use crate::domain::json::Integer;
-
 pub fn check_fields(
     object: &Map<String, Value>,
     allowed: &[&str],

@@ -1,4 +1,4 @@
-//! `/api-keys`: issue, list and revoke merchant API keys.
+//! `/api-keys`: issue, list and revoke merchant API keys ([`crate::catalog`]).
 
 use std::sync::Arc;
 
@@ -6,19 +6,14 @@ use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
-use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
+use serde::Deserialize;
+use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::{Envelope, code_list_schema, ok, parse_body, require_code, uuid_param};
-use crate::access::Scope;
+use super::{Envelope, ok, parse_body, uuid_param};
 use crate::app::AppState;
-use crate::bootstrap::new_api_key;
-use crate::crypto;
-use crate::db::{self, catalog, keys};
-use crate::domain::time::iso8601;
-use crate::domain::valid_code;
+use crate::catalog::{ApiKeyView, Catalog, CatalogError, CreateApiKey};
 use crate::http::extract::JsonBody;
 use crate::http::{ApiError, ErrorEnvelope};
 
@@ -26,55 +21,6 @@ pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
     OpenApiRouter::new()
         .routes(routes!(create_api_key, list_api_keys))
         .routes(routes!(revoke_api_key))
-}
-
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-struct CreateApiKey {
-    /// The merchant's code.
-    #[schema(pattern = "^[A-Za-z0-9._-]{1,64}$", example = "acme")]
-    merchant: String,
-    /// Codes of that merchant's stores the key may use.
-    #[schema(schema_with = code_list_schema)]
-    stores: Vec<String>,
-    /// Null or absent: `payments:create` and `webhooks:manage`.
-    scopes: Option<Vec<Scope>>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-struct ApiKeyView {
-    #[schema(format = Uuid)]
-    key_id: String,
-    /// The secret: shown in the creation response only.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    api_key: Option<String>,
-    /// The visible, non-secret part of the key.
-    prefix: String,
-    merchant: String,
-    scopes: Vec<Scope>,
-    stores: Vec<String>,
-    created_at: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    revoked_at: Option<String>,
-}
-
-async fn key_view(
-    state: &AppState,
-    key: keys::ApiKey,
-    merchant: String,
-    secret: Option<String>,
-) -> Result<ApiKeyView, ApiError> {
-    Ok(ApiKeyView {
-        stores: keys::granted_store_codes(&state.db.write, &key.id).await?,
-        key_id: key.id,
-        api_key: secret,
-        prefix: key.prefix,
-        merchant,
-        scopes: Scope::parse_list(&key.scopes),
-        created_at: iso8601(key.created_at),
-        revoked_at: key.revoked_at.map(iso8601),
-    })
 }
 
 /// Issues an API key; the secret is in this response only (SHA-256 is stored).
@@ -88,54 +34,11 @@ async fn key_view(
         (status = 415, description = "Content-Type is not application/json (`unsupported_media_type`)", body = ErrorEnvelope),
     ))]
 async fn create_api_key(
-    State(state): State<Arc<AppState>>,
+    State(catalog): State<Catalog>,
     JsonBody(body): JsonBody,
 ) -> Result<impl IntoResponse, ApiError> {
     let req: CreateApiKey = parse_body(body, &[("scopes", "invalid_scope")])?;
-    require_code(&req.merchant, "merchant")?;
-    for (i, code) in req.stores.iter().enumerate() {
-        require_code(code, &format!("stores[{i}]"))?;
-    }
-    let merchant = catalog::merchant_by_code(&state.db.read, &req.merchant)
-        .await?
-        .ok_or_else(|| {
-            ApiError::not_found(
-                "merchant_not_found",
-                format!("merchant `{}` not found", req.merchant),
-            )
-        })?;
-    let scopes: Vec<Scope> = req.scopes.unwrap_or_else(|| Scope::DEFAULT.to_vec());
-    let mut store_ids = Vec::new();
-    for code in &req.stores {
-        let store = catalog::store_by_code(&state.db.read, code)
-            .await?
-            .filter(|s| s.merchant_id == merchant.id)
-            .ok_or_else(|| {
-                ApiError::not_found("store_not_found", format!("merchant has no store `{code}`"))
-            })?;
-        if !store_ids.contains(&store.id) {
-            store_ids.push(store.id);
-        }
-    }
-    let (prefix, secret) = new_api_key()?;
-    let key = keys::ApiKey {
-        id: uuid::Uuid::now_v7().to_string(),
-        merchant_id: merchant.id,
-        prefix,
-        scopes: Scope::join(&scopes),
-        created_at: db::now_ms(),
-        revoked_at: None,
-    };
-    let mut tx = state.db.write.begin().await?;
-    keys::insert(&mut *tx, &key, &crypto::sha256_hex(&secret)).await?;
-    for store_id in &store_ids {
-        keys::grant_store(&mut *tx, &key.id, store_id).await?;
-    }
-    tx.commit().await?;
-    Ok(ok(
-        StatusCode::CREATED,
-        key_view(&state, key, merchant.code, Some(secret)).await?,
-    ))
+    Ok(ok(StatusCode::CREATED, catalog.create_api_key(req).await?))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -144,10 +47,6 @@ struct KeyFilter {
     /// The merchant's code.
     #[param(pattern = "^[A-Za-z0-9._-]{1,64}$")]
     merchant: String,
-}
-
-fn merchant_not_found() -> ApiError {
-    ApiError::not_found("merchant_not_found", "merchant not found")
 }
 
 /// Lists a merchant's API keys (never their secrets).
@@ -159,7 +58,7 @@ fn merchant_not_found() -> ApiError {
         (status = 404, description = "No merchant with this code (`merchant_not_found`)", body = ErrorEnvelope),
     ))]
 async fn list_api_keys(
-    State(state): State<Arc<AppState>>,
+    State(catalog): State<Catalog>,
     filter: Result<Query<KeyFilter>, QueryRejection>,
 ) -> Result<impl IntoResponse, ApiError> {
     let Query(filter) = filter.map_err(|e| {
@@ -171,17 +70,10 @@ async fn list_api_keys(
         };
         ApiError::invalid(code, "merchant", format!("`merchant`: {text}"))
     })?;
-    if !valid_code(&filter.merchant) {
-        return Err(merchant_not_found());
-    }
-    let merchant = catalog::merchant_by_code(&state.db.read, &filter.merchant)
-        .await?
-        .ok_or_else(merchant_not_found)?;
-    let mut views = Vec::new();
-    for key in keys::of_merchant(&state.db.read, &merchant.id).await? {
-        views.push(key_view(&state, key, merchant.code.clone(), None).await?);
-    }
-    Ok(ok(StatusCode::OK, views))
+    Ok(ok(
+        StatusCode::OK,
+        catalog.list_api_keys(&filter.merchant).await?,
+    ))
 }
 
 /// Revokes an API key, effective immediately. Revoking a revoked key answers the same.
@@ -193,23 +85,9 @@ async fn list_api_keys(
         (status = 404, description = "No such key (`api_key_not_found`)", body = ErrorEnvelope),
     ))]
 async fn revoke_api_key(
-    State(state): State<Arc<AppState>>,
+    State(catalog): State<Catalog>,
     key_id: Result<Path<String>, PathRejection>,
 ) -> Result<impl IntoResponse, ApiError> {
-    let not_found = || ApiError::not_found("api_key_not_found", "API key not found");
-    let key_id = uuid_param(key_id, not_found)?;
-    keys::by_id(&state.db.write, &key_id)
-        .await?
-        .ok_or_else(not_found)?;
-    keys::revoke(&state.db.write, &key_id, db::now_ms()).await?;
-    // Before the answer: from now on no request authenticates with it.
-    state.keys.clear();
-    let key = keys::by_id(&state.db.write, &key_id)
-        .await?
-        .ok_or_else(not_found)?;
-    let merchant = catalog::merchant_code(&state.db.write, &key.merchant_id).await?;
-    Ok(ok(
-        StatusCode::OK,
-        key_view(&state, key, merchant, None).await?,
-    ))
+    let key_id = uuid_param(key_id, || CatalogError::ApiKeyNotFound.into())?;
+    Ok(ok(StatusCode::OK, catalog.revoke_api_key(&key_id).await?))
 }

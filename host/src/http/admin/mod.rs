@@ -16,7 +16,7 @@ mod providers;
 mod stores;
 mod traces;
 
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
 use axum::Json;
 use axum::extract::rejection::PathRejection;
@@ -24,11 +24,9 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::middleware;
 use axum::response::IntoResponse;
-use regex::Regex;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
-use utoipa::openapi::{ArrayBuilder, ObjectBuilder, Type};
 use utoipa::{Modify, OpenApi, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 
@@ -36,7 +34,6 @@ use super::auth::require_admin;
 use super::extract::parse;
 use super::{ApiError, ErrorEnvelope};
 use crate::app::AppState;
-use crate::domain::{NAME_PATTERN, valid_code};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -132,14 +129,6 @@ fn ok<T: Serialize>(status: StatusCode, data: T) -> impl IntoResponse {
     )
 }
 
-/// Merchant, store, gateway and provider codes: the rule of [`valid_code`]. The schema
-/// attributes repeat it as a literal; a test holds them to this one.
-const CODE_PATTERN: &str = "^[A-Za-z0-9._-]{1,64}$";
-
-const NAME_MAX_CHARS: usize = 200;
-
-static NAME: LazyLock<Regex> = LazyLock::new(|| Regex::new(NAME_PATTERN).expect("NAME_PATTERN"));
-
 fn conflict(code: &'static str, message: &str) -> ApiError {
     ApiError::Conflict {
         code,
@@ -147,32 +136,14 @@ fn conflict(code: &'static str, message: &str) -> ApiError {
     }
 }
 
+/// A code in `field`, by the rule the catalog's codes follow ([`crate::catalog::check_code`]).
 fn require_code(code: &str, field: &str) -> Result<(), ApiError> {
-    if valid_code(code) {
-        Ok(())
-    } else {
-        Err(ApiError::invalid(
-            "invalid_code",
-            field,
-            format!("`{field}` must be 1 to 64 characters of letters, digits, '-', '_' or '.'"),
-        ))
-    }
+    Ok(crate::catalog::check_code(code, field)?)
 }
 
-/// The name, trimmed, if it follows [`NAME_PATTERN`] within [`NAME_MAX_CHARS`].
+/// The name, trimmed, by the rule the catalog's names follow ([`crate::catalog::check_name`]).
 fn require_name(name: &str, field: &str) -> Result<String, ApiError> {
-    if name.chars().count() > NAME_MAX_CHARS || !NAME.is_match(name) {
-        return Err(ApiError::invalid(
-            "invalid_name",
-            field,
-            format!(
-                "`{field}` must have 1 to 200 characters, not all blank, and no control characters"
-            ),
-        ));
-    }
-    Ok(name
-        .trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
-        .to_owned())
+    Ok(crate::catalog::check_name(name, field)?)
 }
 
 /// [`parse`], keeping a field's own stable code when its type refuses its value (`mode`
@@ -224,18 +195,13 @@ fn uuid_param(
         .map_err(|_| not_found())
 }
 
-/// A list of codes (`gateways`, `stores`), for `schema_with`.
-fn code_list_schema() -> ArrayBuilder {
-    ArrayBuilder::new().items(
-        ObjectBuilder::new()
-            .schema_type(Type::String)
-            .pattern(Some(CODE_PATTERN)),
-    )
-}
-
 #[cfg(test)]
 mod tests {
+    use regex::Regex;
+
     use super::*;
+    use crate::catalog::{BUNDLED_KEYS, CODE_PATTERN, NO_NUL_PATTERN, RELEASE_CLASS_PATTERN};
+    use crate::domain::{NAME_PATTERN, valid_code};
 
     fn patterns(value: &serde_json::Value, out: &mut Vec<String>) {
         match value {
@@ -264,7 +230,7 @@ mod tests {
         let known = [
             CODE_PATTERN,
             NAME_PATTERN,
-            gateways::RELEASE_CLASS_PATTERN,
+            RELEASE_CLASS_PATTERN,
             TEXT_PATTERN,
             CURRENCY_PATTERN,
             TAX_ID_PATTERN,
@@ -272,14 +238,14 @@ mod tests {
             VERSION_PATTERN,
             SHA256_PATTERN,
             // Every JSON body refuses NUL (`http::extract`); the config map says so.
-            stores::NO_NUL_PATTERN,
+            NO_NUL_PATTERN,
         ];
-        let no_nul = Regex::new(stores::NO_NUL_PATTERN).unwrap();
+        let no_nul = Regex::new(NO_NUL_PATTERN).unwrap();
         assert!(no_nul.is_match("économie.max-fee-bps") && !no_nul.is_match("a\0b"));
         // The forms of the store configuration keys the bundled components read.
         let known: Vec<&str> = known
             .into_iter()
-            .chain(stores::BUNDLED_KEYS.iter().map(|(_, pattern, _)| *pattern))
+            .chain(BUNDLED_KEYS.iter().map(|(_, pattern, _)| *pattern))
             .collect();
         for p in &found {
             assert!(known.contains(&p.as_str()), "unknown pattern {p}");
@@ -302,37 +268,6 @@ mod tests {
         for c in '\0'..='\u{2ff}' {
             let s = c.to_string();
             assert_eq!(pattern.is_match(&s), valid_code(&s), "{c:?}");
-        }
-    }
-
-    #[test]
-    fn names_follow_the_pattern_and_are_stored_trimmed() {
-        assert_eq!(require_name("  Shop  ", "name").unwrap(), "Shop");
-        assert_eq!(
-            require_name("\u{feff}Shop\u{3000}", "name").unwrap(),
-            "Shop"
-        );
-        assert!(require_name(&"a".repeat(200), "name").is_ok());
-        for bad in [
-            "",
-            " ",
-            "\u{feff}",
-            " \u{3000} ",
-            "a\u{0}b",
-            "a\nb",
-            "a\u{85}",
-            &"a".repeat(201),
-        ] {
-            assert_eq!(
-                require_name(bad, "name").unwrap_err().code(),
-                "invalid_name",
-                "{bad:?}"
-            );
-        }
-        // One character at a time: visible exactly when neither blank nor control.
-        for c in (0..=0x10ffff_u32).filter_map(char::from_u32) {
-            let visible = !c.is_control() && !c.is_whitespace() && c != '\u{feff}';
-            assert_eq!(NAME.is_match(&c.to_string()), visible, "{c:?}");
         }
     }
 
