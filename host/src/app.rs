@@ -25,6 +25,7 @@ use crate::psp::live::LiveExecution;
 use crate::psp::providers::{ProviderAdmin, Providers};
 use crate::retention::RetentionArgs;
 use crate::sandbox::{Limits, Sandbox};
+use crate::webhooks::endpoints::Endpoints;
 use crate::webhooks::{Delivery, Wake, Webhooks};
 
 /// The router's state: the service handles, and what the operational routes read.
@@ -44,12 +45,10 @@ pub struct AppState {
     sender: bool,
     /// Its wake-up signal, for embedders that write events themselves ([`App::webhook_wake`]).
     wake: Wake,
-    // Until the webhook-endpoint and catalog services land (issue 18): what their handlers
-    // still read directly.
-    pub master_key: crate::crypto::MasterKey,
+    pub endpoints: Endpoints,
+    // Until the catalog service lands (issue 18): what its handlers still read directly.
     pub keys: Arc<db::key_cache::KeyCache>,
     pub stores: Arc<db::store_cache::StoreCache>,
-    pub webhooks: Arc<Webhooks>,
     /// The SQLite file's lock: one server process per database file.
     _instance_lock: Option<std::fs::File>,
 }
@@ -79,6 +78,7 @@ handle!(
     providers: ProviderAdmin,
     live: LiveExecution,
     delivery: Delivery,
+    endpoints: Endpoints,
     db: Db,
 );
 
@@ -175,17 +175,29 @@ impl App {
             wake: webhooks.wake(),
             idempotency_retention_ms: i64::from(config.idempotency_retention_hours) * 3_600_000,
         });
+        let delivery = Delivery::new(
+            db.clone(),
+            master_key.clone(),
+            webhooks.clone(),
+            metrics.clone(),
+        );
+        let endpoints = Endpoints::new(
+            db.clone(),
+            master_key.clone(),
+            webhooks.settings.max_endpoints,
+            delivery.clone(),
+            webhooks.wake(),
+        );
         let state = AppState {
             access: Access::new(db.clone(), keys.clone(), admin_token_hash, rate_limiter),
             keys,
             stores,
-            webhooks: webhooks.clone(),
-            master_key: master_key.clone(),
             charges,
             components,
-            providers: ProviderAdmin::new(db.clone(), master_key.clone(), live.clone()),
+            providers: ProviderAdmin::new(db.clone(), master_key, live.clone()),
             live,
-            delivery: Delivery::new(db.clone(), master_key, webhooks.clone(), metrics.clone()),
+            delivery,
+            endpoints,
             sender: webhooks.settings.worker,
             wake: webhooks.wake(),
             db,
