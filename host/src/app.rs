@@ -45,6 +45,7 @@ pub struct AppState {
     sender: bool,
     /// Its wake-up signal, for embedders that write events themselves ([`App::webhook_wake`]).
     wake: Wake,
+    /// A merchant's webhook endpoints and their deliveries.
     pub endpoints: Endpoints,
     // Until the catalog service lands (issue 18): what its handlers still read directly.
     pub keys: Arc<db::key_cache::KeyCache>,
