@@ -26,6 +26,7 @@ use crate::psp::live::LiveExecution;
 use crate::psp::providers::{ProviderAdmin, Providers};
 use crate::retention::RetentionArgs;
 use crate::sandbox::{Limits, Sandbox};
+use crate::webhooks::endpoints::Endpoints;
 use crate::webhooks::{Delivery, Wake, Webhooks};
 
 /// The router's state: the service handles, and what the operational routes read.
@@ -47,9 +48,8 @@ pub struct AppState {
     sender: bool,
     /// Its wake-up signal, for embedders that write events themselves ([`App::webhook_wake`]).
     wake: Wake,
-    // Until the webhook-endpoint service lands (issue 18): what its handlers still read.
-    pub master_key: crate::crypto::MasterKey,
-    pub webhooks: Arc<Webhooks>,
+    /// A merchant's webhook endpoints and their deliveries.
+    pub endpoints: Endpoints,
     /// The SQLite file's lock: one server process per database file.
     _instance_lock: Option<std::fs::File>,
 }
@@ -80,6 +80,7 @@ handle!(
     providers: ProviderAdmin,
     live: LiveExecution,
     delivery: Delivery,
+    endpoints: Endpoints,
     db: Db,
 );
 
@@ -176,16 +177,28 @@ impl App {
             wake: webhooks.wake(),
             idempotency_retention_ms: i64::from(config.idempotency_retention_hours) * 3_600_000,
         });
+        let delivery = Delivery::new(
+            db.clone(),
+            master_key.clone(),
+            webhooks.clone(),
+            metrics.clone(),
+        );
+        let endpoints = Endpoints::new(
+            db.clone(),
+            master_key.clone(),
+            webhooks.settings.max_endpoints,
+            delivery.clone(),
+            webhooks.wake(),
+        );
         let state = AppState {
             access: Access::new(db.clone(), keys.clone(), admin_token_hash, rate_limiter),
             catalog: Catalog::new(db.clone(), stores, keys),
-            webhooks: webhooks.clone(),
-            master_key: master_key.clone(),
             charges,
             components,
-            providers: ProviderAdmin::new(db.clone(), master_key.clone(), live.clone()),
+            providers: ProviderAdmin::new(db.clone(), master_key, live.clone()),
             live,
-            delivery: Delivery::new(db.clone(), master_key, webhooks.clone(), metrics.clone()),
+            delivery,
+            endpoints,
             sender: webhooks.settings.worker,
             wake: webhooks.wake(),
             db,

@@ -288,6 +288,30 @@ impl From<crate::catalog::CatalogError> for ApiError {
     }
 }
 
+impl From<crate::webhooks::endpoints::EndpointError> for ApiError {
+    fn from(e: crate::webhooks::endpoints::EndpointError) -> Self {
+        use crate::webhooks::endpoints::EndpointError as E;
+        let message = e.to_string();
+        let conflict = |code| Self::Conflict {
+            code,
+            message: message.clone(),
+        };
+        match e {
+            E::Invalid(invalid) => invalid.into(),
+            E::NotFound => Self::not_found("webhook_endpoint_not_found", message),
+            E::DeliveryNotFound | E::CursorNotFound => {
+                Self::not_found("webhook_delivery_not_found", message)
+            }
+            E::Revoked => conflict("endpoint_revoked"),
+            E::NotActive(_) => conflict("endpoint_not_active"),
+            E::InFlight => conflict("delivery_in_flight"),
+            E::Duplicate => conflict("duplicate_endpoint"),
+            E::LimitReached(_) => conflict("endpoint_limit_reached"),
+            E::Internal(detail) => Self::Internal(detail),
+        }
+    }
+}
+
 impl From<crate::db::DbError> for ApiError {
     fn from(e: crate::db::DbError) -> Self {
         Self::Internal(e.to_string())

@@ -1,10 +1,11 @@
 //! The JSON body extractor: `application/json` only, at most 64 KB, parsed into a
-//! `serde_json::Value`, with errors in the envelope; and helpers to read it.
+//! `serde_json::Value`, with errors in the envelope; and [`parse`], which reads it into a
+//! request's serde type.
 
 use axum::extract::{FromRequest, Request};
 use axum::http::header;
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::ApiError;
 
@@ -141,43 +142,6 @@ pub fn body_error(error: &(dyn std::error::Error + 'static), otherwise: ApiError
 /// not an object.
 pub fn parse<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, ApiError> {
     crate::domain::json::from_json(value, &[]).map_err(ApiError::from)
-}
-
-pub fn check_fields(
-    object: &Map<String, Value>,
-    allowed: &[&str],
-    prefix: &str,
-) -> Result<(), ApiError> {
-    match object.keys().find(|k| !allowed.contains(&k.as_str())) {
-        Some(unknown) => Err(ApiError::invalid(
-            "unknown_field",
-            &format!("{prefix}{unknown}"),
-            format!("unknown field `{prefix}{unknown}`"),
-        )),
-        None => Ok(()),
-    }
-}
-
-pub fn string_field<'a>(
-    object: &'a Map<String, Value>,
-    name: &str,
-    path: &str,
-    required: bool,
-) -> Result<Option<&'a str>, ApiError> {
-    match object.get(name) {
-        None | Some(Value::Null) if required => Err(ApiError::invalid(
-            "missing_field",
-            path,
-            format!("`{path}` is required"),
-        )),
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(_) => Err(ApiError::invalid(
-            "invalid_field",
-            path,
-            format!("`{path}` must be a string"),
-        )),
-    }
 }
 
 #[cfg(test)]

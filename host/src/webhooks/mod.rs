@@ -1,10 +1,12 @@
 //! The outbox and signed webhook delivery: payment events are written to the [`outbox`] in
 //! the transaction that moves the payment; the background sender inside `pixgate serve`
 //! ([`worker`], handle [`Delivery`]) sends them, one signed attempt each ([`deliver`]),
-//! through the egress-safe HTTPS client ([`egress`]).
+//! through the egress-safe HTTPS client ([`egress`]). A merchant's endpoints, and the
+//! deliveries they list and resend, are the [`endpoints`] service's.
 
 pub mod deliver;
 pub mod egress;
+pub mod endpoints;
 pub mod outbox;
 pub mod worker;
 
