@@ -15,7 +15,7 @@ use crate::config::ServeConfig;
 use crate::crypto::MasterKey;
 use crate::db::{self, Db};
 use crate::metrics::Metrics;
-use crate::sandbox::{Limits, Sandbox};
+use pixgate_sandbox::{Limits, Sandbox};
 
 /// Everything the services and handlers share.
 pub struct AppState {

@@ -16,15 +16,15 @@ use super::view::{PaymentIntent, PaymentIntentEnvelope};
 use super::{ChargeError, ChargeRequest, Charged, after_commit, new_intent, replay, resolve};
 use crate::access::Principal;
 use crate::app::AppState;
-use crate::chain::DecisionTrace;
 use crate::db::psp_calls::{self, PspCall};
 use crate::db::store_cache::StoreRoute;
 use crate::db::{self, idempotency, intents};
-use crate::domain::{IdempotencyKey, IntentStatus};
 use crate::live::execute::{self, Merchant};
 use crate::outbox;
 use crate::psp::{CallOperation, CallOutcome};
+use pixgate_domain::{IdempotencyKey, IntentStatus};
 use pixgate_pix::apipix::{Txid, txid_for};
+use pixgate_sandbox::chain::DecisionTrace;
 
 /// The city a BR Code built from a location names when the store's configuration sets none
 /// (`pix.merchant-city`); the payer's bank shows the payload at the location instead.

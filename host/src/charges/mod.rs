@@ -8,29 +8,27 @@
 //! transaction. After the commit: metrics, the kill switch's count, the shadow candidates.
 
 mod live;
-pub mod request;
 pub mod slots;
 pub mod view;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use pixgate_domain::charge::ChargeRequest;
+use pixgate_domain::json::Invalid;
+use pixgate_domain::{IdempotencyKey, IntentStatus, Step, StoreMode, TaxIdKind, sha256_hex};
 use pixgate_policy_logic as logic;
+use pixgate_sandbox::chain::{self, ChainError, ChainInput, Components, DecisionTrace};
 use serde_json::Value;
-
-pub use request::{ChargeBody, ChargeRequest, CreatePaymentRequest, Invalid};
 use view::{PaymentIntent, PaymentIntentEnvelope};
 
 use crate::access::{MissingScope, Principal};
 use crate::app::AppState;
-use crate::chain::{self, ChainError, ChainInput, Components, DecisionTrace};
 use crate::components::{self, shadow};
-use crate::crypto::{self, CryptoError};
+use crate::crypto::CryptoError;
 use crate::db::components::{BUNDLED, StoreStep};
 use crate::db::store_cache::StoreRoute;
 use crate::db::{self, DbError, catalog, group_commit, idempotency, intents};
-use crate::domain::{IdempotencyKey, IntentStatus, StoreMode, TaxIdKind};
-use crate::sandbox::Step;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ChargeError {
@@ -480,7 +478,7 @@ pub fn chain_input(
 ) -> ChainInput {
     let config: BTreeMap<String, String> = store.config_map();
     let seed = u64::from_le_bytes(
-        crypto::sha256_hex(seed_source).as_bytes()[..8]
+        sha256_hex(seed_source).as_bytes()[..8]
             .try_into()
             .unwrap_or_default(),
     );

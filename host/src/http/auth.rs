@@ -8,6 +8,7 @@ use axum::http::request::Parts;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use governor::clock::{Clock, DefaultClock};
+use pixgate_domain::sha256_hex;
 
 use super::ApiError;
 use crate::access::{Principal, Scope};
@@ -54,7 +55,7 @@ impl FromRequestParts<Arc<AppState>> for Principal {
         }
         let found = state
             .keys
-            .authenticate(&state.db, &crypto::sha256_hex(token))
+            .authenticate(&state.db, &sha256_hex(token))
             .await?
             .ok_or_else(invalid)?;
         let keys::Authenticated {
@@ -96,7 +97,7 @@ pub async fn require_admin(
         Ok(token) => token,
         Err(e) => return e.into_response(),
     };
-    if !crypto::same_secret(&crypto::sha256_hex(token), &state.admin_token_hash) {
+    if !crypto::same_secret(&sha256_hex(token), &state.admin_token_hash) {
         return ApiError::Unauthorized {
             code: "invalid_admin_token",
             message: "the admin token is not valid".into(),

@@ -140,10 +140,10 @@ pub fn body_error(error: &(dyn std::error::Error + 'static), otherwise: ApiError
 /// `unknown_field` or `invalid_field` (wrong type or value); `invalid_request` when the body is
 /// not an object.
 pub fn parse<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, ApiError> {
-    crate::domain::json::from_json(value, &[]).map_err(ApiError::from)
+    pixgate_domain::json::from_json(value, &[]).map_err(ApiError::from)
 }
 
-pub use crate::domain::json::Integer;
+pub use pixgate_domain::json::Integer;
 
 pub fn check_fields(
     object: &Map<String, Value>,

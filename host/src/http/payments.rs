@@ -7,6 +7,8 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
+use pixgate_domain::charge::{CreatePaymentRequest, canonical_json, check_literals};
+use pixgate_domain::{IdempotencyKey, sha256_hex};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 use utoipa_axum::router::OpenApiRouter;
@@ -17,9 +19,7 @@ use super::{ApiError, ErrorEnvelope};
 use crate::access::{Principal, Scope};
 use crate::app::AppState;
 use crate::charges::view::PaymentIntentEnvelope;
-use crate::charges::{self, ChargeError, CreatePaymentRequest};
-use crate::crypto;
-use crate::domain::IdempotencyKey;
+use crate::charges::{self, ChargeError};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -122,11 +122,8 @@ async fn charge(
     // The README's order of checks: scope, then Idempotency-Key, then the body.
     principal.require_any(&[Scope::PaymentsCreate])?;
     let key = idempotency_key(request.headers())?;
-    let body = JsonBody::read_checked(request, |bytes| {
-        Ok(charges::request::check_literals(bytes, false)?)
-    })
-    .await?;
-    let legacy = crypto::sha256_hex(charges::request::canonical_json(&body));
+    let body = JsonBody::read_checked(request, |bytes| Ok(check_literals(bytes, false)?)).await?;
+    let legacy = sha256_hex(canonical_json(&body));
     let (store, charge) = CreatePaymentRequest::from_json(body)?.split();
     let request = charge.validate(store, "")?;
     let charged = charges::create(&state, &principal, &key, request, Some(&legacy)).await?;
@@ -182,7 +179,7 @@ async fn get_payment(
 
 #[cfg(test)]
 mod tests {
-    use crate::domain::IDEMPOTENCY_KEY_PATTERN;
+    use pixgate_domain::IDEMPOTENCY_KEY_PATTERN;
 
     /// The document states the rule `IdempotencyKey::parse` applies (a test there holds the
     /// pattern and the parser together).

@@ -20,9 +20,9 @@ use crate::app::AppState;
 use crate::crypto;
 use crate::db;
 use crate::db::webhooks::{self as sql, DeliveryStatus, EndpointStatus};
-use crate::domain::json::bounded;
-use crate::domain::time::iso8601;
 use crate::webhooks::{EventType as Event, worker};
+use pixgate_domain::json::bounded;
+use pixgate_pix::time::iso8601;
 
 pub const SIGNING_ALGORITHM: &str = "HMAC-SHA256";
 const URL_MAX_CHARS: usize = 2048;

@@ -11,10 +11,10 @@ use super::verdict::{Verdict, verdict};
 use crate::app::AppState;
 use crate::db::psp_calls::{self, PspCall};
 use crate::db::{self, intents};
-use crate::domain::IntentStatus;
 use crate::outbox::{self, Transition};
 use crate::psp::PspError;
 use crate::psp::{CallOperation, CallOutcome};
+use pixgate_domain::IntentStatus;
 use pixgate_pix::apipix::Txid;
 
 /// What a settlement attempt did.

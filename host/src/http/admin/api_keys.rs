@@ -6,6 +6,8 @@ use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
+use pixgate_domain::{sha256_hex, valid_code};
+use pixgate_pix::time::iso8601;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -15,10 +17,7 @@ use super::{Envelope, code_list_schema, ok, parse_body, require_code, uuid_param
 use crate::access::Scope;
 use crate::app::AppState;
 use crate::bootstrap::new_api_key;
-use crate::crypto;
 use crate::db::{self, catalog, keys};
-use crate::domain::time::iso8601;
-use crate::domain::valid_code;
 use crate::http::extract::JsonBody;
 use crate::http::{ApiError, ErrorEnvelope};
 
@@ -127,7 +126,7 @@ async fn create_api_key(
         revoked_at: None,
     };
     let mut tx = state.db.write.begin().await?;
-    keys::insert(&mut *tx, &key, &crypto::sha256_hex(&secret)).await?;
+    keys::insert(&mut *tx, &key, &sha256_hex(&secret)).await?;
     for store_id in &store_ids {
         keys::grant_store(&mut *tx, &key.id, store_id).await?;
     }

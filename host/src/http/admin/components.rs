@@ -7,6 +7,10 @@ use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::IntoResponse;
+use pixgate_domain::Step;
+use pixgate_domain::charge::check_literals;
+use pixgate_domain::evaluate::EvaluateRequest;
+use pixgate_report::ReplayReport;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -14,14 +18,12 @@ use utoipa_axum::routes;
 
 use super::{Envelope, ok};
 use crate::app::AppState;
-use crate::components::evaluate::{self, EvaluateRequest, Evaluation};
+use crate::components::evaluate::{self, Evaluation};
 use crate::components::replay::{self, ReplayRequest};
-use crate::components::report::ReplayReport;
 use crate::components::shadow::{self, ShadowComparison};
 use crate::components::{self, KillSwitchPatch, StoreComponents, VersionView};
 use crate::http::extract::{JsonBody, parse};
 use crate::http::{ApiError, ErrorEnvelope};
-use crate::sandbox::Step;
 
 pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
     // An upload is read to its end before its size is judged (so the 413 reaches the
@@ -299,10 +301,7 @@ async fn evaluate(
     State(state): State<Arc<AppState>>,
     request: axum::extract::Request,
 ) -> Result<impl IntoResponse, ApiError> {
-    let body = JsonBody::read_checked(request, |bytes| {
-        Ok(crate::charges::request::check_literals(bytes, true)?)
-    })
-    .await?;
+    let body = JsonBody::read_checked(request, |bytes| Ok(check_literals(bytes, true)?)).await?;
     let request = EvaluateRequest::from_json(body)?;
     Ok(ok(
         StatusCode::OK,

@@ -14,11 +14,11 @@ use utoipa_axum::routes;
 use super::{Envelope, conflict, ok, parse_body, path_param, require_code};
 use crate::app::AppState;
 use crate::db::{self, catalog, violated_constraint};
-use crate::domain::money::Money;
-use crate::domain::time::iso8601;
-use crate::domain::valid_code;
 use crate::http::extract::{Integer, JsonBody};
 use crate::http::{ApiError, ErrorEnvelope};
+use pixgate_domain::money::Money;
+use pixgate_domain::valid_code;
+use pixgate_pix::time::iso8601;
 
 pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
     OpenApiRouter::new()

@@ -13,9 +13,9 @@ use utoipa_axum::routes;
 use super::{Envelope, conflict, ok, parse_body, require_code, require_name};
 use crate::app::AppState;
 use crate::db::{self, catalog, violated_constraint};
-use crate::domain::time::iso8601;
 use crate::http::extract::JsonBody;
 use crate::http::{ApiError, ErrorEnvelope};
+use pixgate_pix::time::iso8601;
 
 pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
     OpenApiRouter::new().routes(routes!(create_merchant, list_merchants))

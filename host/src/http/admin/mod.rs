@@ -36,7 +36,7 @@ use super::auth::require_admin;
 use super::extract::parse;
 use super::{ApiError, ErrorEnvelope};
 use crate::app::AppState;
-use crate::domain::{NAME_PATTERN, valid_code};
+use pixgate_domain::{NAME_PATTERN, valid_code};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -259,8 +259,8 @@ mod tests {
         let doc = serde_json::to_value(openapi()).unwrap();
         let mut found = Vec::new();
         patterns(&doc, &mut found);
-        use crate::charges::request::{CURRENCY_PATTERN, TAX_ID_PATTERN, TEXT_PATTERN};
         use crate::components::{SHA256_PATTERN, STEP_PATTERN, VERSION_PATTERN};
+        use pixgate_domain::charge::{CURRENCY_PATTERN, TAX_ID_PATTERN, TEXT_PATTERN};
         let known = [
             CODE_PATTERN,
             NAME_PATTERN,

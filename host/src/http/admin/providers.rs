@@ -11,10 +11,10 @@ use utoipa_axum::routes;
 
 use super::{Envelope, conflict, ok, parse_body, path_param, require_code, require_name};
 use crate::app::AppState;
-use crate::domain::valid_code;
 use crate::http::extract::JsonBody;
 use crate::http::{ApiError, ErrorEnvelope};
 use crate::providers::{self, CreateProvider, PatchProvider, ProviderError, ProviderView};
+use pixgate_domain::valid_code;
 
 pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
     OpenApiRouter::new()

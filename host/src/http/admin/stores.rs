@@ -18,10 +18,10 @@ use super::{
 };
 use crate::app::AppState;
 use crate::db::{self, catalog, violated_constraint};
-use crate::domain::time::iso8601;
-use crate::domain::{StoreMode, valid_code};
 use crate::http::extract::{Integer, JsonBody};
 use crate::http::{ApiError, ErrorEnvelope};
+use pixgate_domain::{StoreMode, valid_code};
+use pixgate_pix::time::iso8601;
 
 pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
     OpenApiRouter::new()
