@@ -32,7 +32,7 @@ build_pixgate() {
   [ -x "$bin" ] || bench_fail "no pixgate binary at $bin"
 }
 
-# need_fixture: the candidate provider component exists (built by host/build.rs with the binary).
+# need_fixture: the candidate provider component exists (built by sandbox/build.rs with the binary).
 need_fixture() {
   [ -f "$fixture" ] || bench_fail "no candidate fixture at $fixture (a release build of pixgate in this target dir builds it; or set PIXGATE_BENCH_FIXTURE)"
 }

@@ -38,7 +38,7 @@ cd "$FUZZ_DIR"
 SANITIZER=${FUZZ_SANITIZER:-none}
 TRIPLE=$(rustc -vV | sed -n 's/^host: //p')
 
-# Its own target dir: the flags differ from the workspace's, and host/build.rs puts the guest
+# Its own target dir: the flags differ from the workspace's, and sandbox/build.rs puts the guest
 # components it builds under CARGO_TARGET_DIR too. The loader target's compiled-module cache
 # goes to TMPDIR, removed at the end.
 export CARGO_TARGET_DIR="${FUZZ_TARGET_DIR:-$FUZZ_DIR/target}"

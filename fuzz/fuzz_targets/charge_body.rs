@@ -23,12 +23,12 @@
 use std::collections::HashMap;
 
 use libfuzzer_sys::fuzz_target;
-use pixgate::charges::request::{
+use pixgate_domain::charge::{
     ChargeRequest, CreatePaymentRequest, METADATA_MAX_BYTES, canonical_json, check_literals,
 };
-use pixgate::components::evaluate::EvaluateRequest;
-use pixgate::domain::money::{Money, brl};
-use pixgate::domain::{Email, Phone, TaxId, valid_code};
+use pixgate_domain::evaluate::EvaluateRequest;
+use pixgate_domain::money::{Money, brl};
+use pixgate_domain::{Email, Phone, TaxId, valid_code};
 use serde_json::Value;
 use serde_json::value::RawValue;
 

@@ -1,6 +1,6 @@
 //! The component loader with what `POST /admin/components/{step}` does to an upload
 //! (host/src/components/mod.rs `upload`): the size limit (`PIXGATE_COMPONENT_MAX_BYTES`,
-//! default 4 MiB), then `Sandbox::load` on a sandbox built as `pixgate serve` builds it
+//! default `DEFAULT_COMPONENT_MAX_BYTES`, 32 MiB), then `Sandbox::load` on a sandbox built as `pixgate serve` builds it
 //! (`Limits::default()`, a compiled-module cache directory).
 //!
 //! The first byte picks the step, the rest is the upload. Nothing panics; a refusal is one of
@@ -13,9 +13,9 @@
 use std::sync::{Arc, LazyLock};
 
 use libfuzzer_sys::fuzz_target;
-use pixgate::chain::{self, ChainInput, Components};
-use pixgate::components::ComponentArgs;
-use pixgate::sandbox::{Limits, Sandbox, SandboxError, Step, sha256_hex};
+use pixgate_domain::{Step, sha256_hex};
+use pixgate_sandbox::chain::{self, ChainInput, Components};
+use pixgate_sandbox::{DEFAULT_COMPONENT_MAX_BYTES, Limits, Sandbox, SandboxError};
 
 struct Host {
     sandbox: Sandbox,
@@ -43,7 +43,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let step = Step::ALL[usize::from(selector) % 3];
-    if wasm.len() as u64 > ComponentArgs::default().component_max_bytes {
+    if wasm.len() as u64 > DEFAULT_COMPONENT_MAX_BYTES {
         return; // 413 component_too_large
     }
     let host = &*HOST;

@@ -10,8 +10,8 @@
 use std::sync::LazyLock;
 
 use libfuzzer_sys::fuzz_target;
-use pixgate::charges::request::TAX_ID_PATTERN;
-use pixgate::domain::{TaxId, TaxIdKind};
+use pixgate_domain::charge::TAX_ID_PATTERN;
+use pixgate_domain::{TaxId, TaxIdKind};
 
 static PATTERN: LazyLock<regex::Regex> =
     LazyLock::new(|| regex::Regex::new(TAX_ID_PATTERN).unwrap());

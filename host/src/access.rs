@@ -166,7 +166,7 @@ impl Access {
         }
         let found = self
             .keys
-            .authenticate(&self.db, &crypto::sha256_hex(token))
+            .authenticate(&self.db, &pixgate_domain::sha256_hex(token))
             .await
             .map_err(DbError::Sqlx)?
             .ok_or(AccessError::InvalidKey)?;
@@ -196,7 +196,7 @@ impl Access {
 
     /// Passes the admin token, compared in constant time.
     pub fn admin(&self, token: &str) -> Result<(), AccessError> {
-        if crypto::same_secret(&crypto::sha256_hex(token), &self.admin_token_hash) {
+        if crypto::same_secret(&pixgate_domain::sha256_hex(token), &self.admin_token_hash) {
             Ok(())
         } else {
             Err(AccessError::InvalidAdminToken)

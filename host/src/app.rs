@@ -25,9 +25,9 @@ use crate::metrics::Metrics;
 use crate::psp::live::LiveExecution;
 use crate::psp::providers::{ProviderAdmin, Providers};
 use crate::retention::RetentionArgs;
-use crate::sandbox::{Limits, Sandbox};
 use crate::webhooks::endpoints::Endpoints;
 use crate::webhooks::{Delivery, Wake, Webhooks};
+use pixgate_sandbox::{Limits, Sandbox};
 
 /// The router's state: the service handles, and what the operational routes read.
 pub struct AppState {

@@ -5,12 +5,12 @@
 use std::path::Path;
 
 use anyhow::Context;
+use pixgate_domain::{StoreMode, sha256_hex};
 
 use crate::access::Scope;
 use crate::config::ServeConfig;
 use crate::crypto::{self, MasterKey};
 use crate::db::{self, Db, catalog, keys, settings};
-use crate::domain::StoreMode;
 
 /// Secrets created on this start, to show once.
 #[derive(Debug, Default, Clone)]
@@ -61,8 +61,7 @@ pub async fn prepare(config: &ServeConfig) -> anyhow::Result<Prepared> {
         seed_gateway_catalog(&mut tx).await?;
         if config.admin_token.is_none() {
             let token = format!("pxa_{}", crypto::random_token()?);
-            settings::insert_if_absent(&mut *tx, ADMIN_TOKEN_SETTING, &crypto::sha256_hex(&token))
-                .await?;
+            settings::insert_if_absent(&mut *tx, ADMIN_TOKEN_SETTING, &sha256_hex(&token)).await?;
             write_private(&config.data_dir.join("admin-token"), &token)?;
             generated.admin_token = Some(token);
         }
@@ -75,7 +74,7 @@ pub async fn prepare(config: &ServeConfig) -> anyhow::Result<Prepared> {
     tx.commit().await?;
 
     let admin_token_hash = match &config.admin_token {
-        Some(token) => crypto::sha256_hex(token),
+        Some(token) => sha256_hex(token),
         None => settings::get(&db.read, ADMIN_TOKEN_SETTING)
             .await?
             .context("this database has no admin token of its own: set PIXGATE_ADMIN_TOKEN")?,
@@ -200,7 +199,7 @@ async fn seed_demo(tx: &mut sqlx::Transaction<'_, sqlx::Any>) -> anyhow::Result<
         created_at: now,
         revoked_at: None,
     };
-    keys::insert(&mut **tx, &key, &crypto::sha256_hex(&api_key)).await?;
+    keys::insert(&mut **tx, &key, &sha256_hex(&api_key)).await?;
     keys::grant_store(&mut **tx, &key.id, &store.id).await?;
     Ok(DemoSeed {
         merchant: merchant.code,

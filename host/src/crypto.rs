@@ -28,10 +28,6 @@ pub fn random_token() -> Result<String, CryptoError> {
     Ok(URL_SAFE_NO_PAD.encode(random_bytes::<32>()?))
 }
 
-pub fn sha256_hex(data: impl AsRef<[u8]>) -> String {
-    hex::encode(Sha256::digest(data.as_ref()))
-}
-
 /// Constant-time equality of two secrets' hashes.
 pub fn same_secret(a: &str, b: &str) -> bool {
     use subtle::ConstantTimeEq;

@@ -1,11 +1,11 @@
 //! What a `no_std` bundled step needs besides its logic: a heap and a panic handler. Each
 //! guest includes this file as its `runtime` module (`#[path = "../../runtime.rs"]`).
 //!
-//! The guests are built for `wasm32-unknown-unknown` (host/build.rs), so their core modules
+//! The guests are built for `wasm32-unknown-unknown` (sandbox/build.rs), so their core modules
 //! import nothing but the world's `host-log`: the component imports no WASI and a call pays
 //! for no WASI context. pixgate makes a fresh instance for every call, so freeing memory is
 //! pointless: the allocator bumps a pointer from `__heap_base` and the whole heap goes away
-//! with the instance. The initial memory (`--initial-memory` in host/build.rs) leaves room for
+//! with the instance. The initial memory (`--initial-memory` in sandbox/build.rs) leaves room for
 //! a call's allocations without `memory.grow`; past it the heap grows a page at a time, up to
 //! the sandbox's memory limit like any component.
 

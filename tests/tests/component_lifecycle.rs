@@ -56,7 +56,7 @@ async fn a_component_too_big_for_one_instance_is_refused_with_its_own_code() {
     for backend in backends() {
         let server = Server::start(backend).await;
         let bytes = component_with_imported_resources(140, 1_000);
-        let sha = pixgate::sandbox::sha256_hex(&bytes);
+        let sha = pixgate_domain::sha256_hex(&bytes);
         let (status, body) = upload(&server, "policy", bytes).await;
         assert_eq!(
             (status, body["error"]["code"].as_str()),

@@ -22,7 +22,7 @@ async fn uploads_are_validated_named_by_sha256_and_deduplicated() {
         let (status, first) = upload(&server, "policy", fixture.clone()).await;
         assert_eq!(status, 201, "{backend:?} {first}");
         let version = first["data"]["version"].as_str().unwrap().to_owned();
-        assert_eq!(version, pixgate::sandbox::sha256_hex(&fixture));
+        assert_eq!(version, pixgate_domain::sha256_hex(&fixture));
         assert_eq!(first["data"]["step"], "policy");
         assert_eq!(first["data"]["sizeBytes"], fixture.len());
         let (status, again) = upload(&server, "policy", fixture.clone()).await;

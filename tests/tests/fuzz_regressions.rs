@@ -1,9 +1,9 @@
 //! What the fuzzers (fuzz/, issue 11) found, as tests through the same functions, and a check
 //! that their committed seeds stay valid inputs of the code they seed.
 
-use pixgate::charges::CreatePaymentRequest;
-use pixgate::components::evaluate::EvaluateRequest;
-use pixgate::domain::TaxId;
+use pixgate_domain::TaxId;
+use pixgate_domain::charge::CreatePaymentRequest;
+use pixgate_domain::evaluate::EvaluateRequest;
 use pixgate_e2e::repo_file;
 use pixgate_e2e::server::{Server, backends};
 use pixgate_pix::brcode;

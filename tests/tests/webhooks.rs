@@ -672,7 +672,7 @@ async fn payment_events_reach_subscribed_endpoints_through_the_outbox() {
             &mut tx,
             &intent,
             pixgate::webhooks::outbox::Transition {
-                to: pixgate::domain::IntentStatus::Canceled,
+                to: pixgate_domain::IntentStatus::Canceled,
                 provider_payment_id: None,
                 failure: None,
                 at: 1,

@@ -9,10 +9,9 @@ use utoipa::ToSchema;
 use super::{Catalog, CatalogError, check_code, code_list_schema, record};
 use crate::access::Scope;
 use crate::bootstrap::new_api_key;
-use crate::crypto;
 use crate::db::{self, Db, catalog as sql, keys};
-use crate::domain::time::iso8601;
-use crate::domain::valid_code;
+use pixgate_domain::valid_code;
+use pixgate_pix::time::iso8601;
 
 // Body of `POST /api-keys`.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -117,7 +116,7 @@ impl Catalog {
         };
         record("key", &key.id);
         let mut tx = self.db.write.begin().await?;
-        keys::insert(&mut *tx, &key, &crypto::sha256_hex(&secret)).await?;
+        keys::insert(&mut *tx, &key, &pixgate_domain::sha256_hex(&secret)).await?;
         for store_id in &store_ids {
             keys::grant_store(&mut *tx, &key.id, store_id).await?;
         }

@@ -7,10 +7,10 @@ use utoipa::ToSchema;
 
 use super::{Catalog, CatalogError, check_code, record};
 use crate::db::{self, catalog as sql, violated_constraint};
-use crate::domain::json::{Integer, Invalid};
-use crate::domain::money::Money;
-use crate::domain::time::iso8601;
-use crate::domain::valid_code;
+use pixgate_domain::json::{Integer, Invalid};
+use pixgate_domain::money::Money;
+use pixgate_domain::valid_code;
+use pixgate_pix::time::iso8601;
 
 /// `D0` to `D365`, leading zeros allowed: what `release_days` accepts (a test holds the
 /// schema and the function to each other).

@@ -6,7 +6,7 @@ use utoipa::ToSchema;
 
 use super::{Catalog, CatalogError, check_code, check_name, record};
 use crate::db::{self, catalog as sql, violated_constraint};
-use crate::domain::time::iso8601;
+use pixgate_pix::time::iso8601;
 
 // Body of `POST /merchants`.
 #[derive(Debug, Deserialize, ToSchema)]

@@ -31,8 +31,8 @@ use crate::crypto::CryptoError;
 use crate::db::key_cache::KeyCache;
 use crate::db::store_cache::StoreCache;
 use crate::db::{Db, DbError};
-use crate::domain::json::Invalid;
-use crate::domain::{NAME_PATTERN, valid_code};
+use pixgate_domain::json::Invalid;
+use pixgate_domain::{NAME_PATTERN, valid_code};
 
 pub use api_keys::{ApiKeyView, CreateApiKey};
 #[cfg(test)]

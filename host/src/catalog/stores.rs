@@ -13,9 +13,9 @@ use utoipa::openapi::{ObjectBuilder, Type};
 
 use super::{Catalog, CatalogError, check_code, check_name, code_list_schema, record};
 use crate::db::{self, Db, catalog as sql, violated_constraint};
-use crate::domain::json::{Integer, Invalid};
-use crate::domain::time::iso8601;
-use crate::domain::{StoreMode, valid_code};
+use pixgate_domain::json::{Integer, Invalid};
+use pixgate_domain::{StoreMode, valid_code};
+use pixgate_pix::time::iso8601;
 
 const CONFIG_MAX_KEYS: usize = 100;
 const CONFIG_KEY_MAX_CHARS: usize = 100;

@@ -9,7 +9,7 @@ use serde_json::json;
 
 use super::*;
 use crate::db::testing::fresh_databases;
-use crate::domain::StoreMode;
+use pixgate_domain::StoreMode;
 
 /// The catalog with the caches it clears; the store cache keeps an entry for an hour, so a
 /// change is seen only if the catalog cleared it.
@@ -387,7 +387,7 @@ async fn api_keys_are_issued_for_the_merchants_stores_and_revoked_at_once() {
         let secret = issued.api_key.clone().expect("the secret, once");
         assert_eq!(issued.stores, ["web"]);
         assert_eq!(issued.scopes, crate::access::Scope::DEFAULT);
-        let hash = crate::crypto::sha256_hex(&secret);
+        let hash = pixgate_domain::sha256_hex(&secret);
 
         // Authentication finds it (and, on SQLite, keeps it in the cache).
         let found = keys.authenticate(&t.db, &hash).await.unwrap().unwrap();

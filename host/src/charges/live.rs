@@ -13,15 +13,15 @@
 use super::view::{PaymentIntent, PaymentIntentEnvelope};
 use super::{ChargeError, ChargeRequest, Charged, replay};
 use crate::access::Principal;
-use crate::chain::DecisionTrace;
 use crate::db::psp_calls::{self, PspCall};
 use crate::db::store_cache::StoreRoute;
 use crate::db::{self, idempotency, intents};
-use crate::domain::{IdempotencyKey, IntentStatus};
 use crate::psp::client::{CallOperation, CallOutcome};
 use crate::psp::live::execute::Merchant;
 use crate::webhooks::outbox;
+use pixgate_domain::{IdempotencyKey, IntentStatus};
 use pixgate_pix::apipix::{Txid, txid_for};
+use pixgate_sandbox::chain::DecisionTrace;
 
 /// The city a BR Code built from a location names when the store's configuration sets none
 /// (`pix.merchant-city`); the payer's bank shows the payload at the location instead.

@@ -8,7 +8,6 @@
 //! transaction. After the commit: metrics, the kill switch's count, the shadow candidates.
 
 mod live;
-pub mod request;
 pub mod slots;
 pub mod view;
 
@@ -18,23 +17,25 @@ use std::sync::Arc;
 use pixgate_policy_logic as logic;
 use serde_json::Value;
 
-pub use request::{ChargeBody, ChargeRequest, CreatePaymentRequest, Invalid};
+use pixgate_domain::charge::ChargeRequest;
+use pixgate_domain::json::Invalid;
 use view::{PaymentIntent, PaymentIntentEnvelope};
 
 use crate::access::{MissingScope, Principal};
-use crate::chain::{self, ChainError, ChainInput, Components, DecisionTrace};
 use crate::components::{ComponentService, Registry, shadow};
-use crate::crypto::{self, CryptoError, MasterKey};
+use crate::crypto::{CryptoError, MasterKey};
 use crate::db::components::{BUNDLED, StoreStep};
 use crate::db::group_commit::GroupCommit;
 use crate::db::store_cache::{StoreCache, StoreRoute};
 use crate::db::{self, Db, DbError, catalog, group_commit, idempotency, intents};
-use crate::domain::{IdempotencyKey, IntentStatus, StoreMode, TaxIdKind};
 use crate::metrics::Metrics;
 use crate::psp::live::LiveExecution;
 use crate::psp::providers::Providers;
-use crate::sandbox::{Sandbox, Step};
 use crate::webhooks::Wake;
+use pixgate_domain::Step;
+use pixgate_domain::{IdempotencyKey, IntentStatus, StoreMode, TaxIdKind};
+use pixgate_sandbox::Sandbox;
+use pixgate_sandbox::chain::{self, ChainError, ChainInput, Components, DecisionTrace};
 use slots::MerchantSlots;
 
 #[derive(Debug, thiserror::Error)]
@@ -571,7 +572,7 @@ pub fn chain_input(
 ) -> ChainInput {
     let config: BTreeMap<String, String> = store.config_map();
     let seed = u64::from_le_bytes(
-        crypto::sha256_hex(seed_source).as_bytes()[..8]
+        pixgate_domain::sha256_hex(seed_source).as_bytes()[..8]
             .try_into()
             .unwrap_or_default(),
     );

@@ -6,9 +6,9 @@ use utoipa::ToSchema;
 
 use crate::db::catalog::Store;
 use crate::db::intents::Intent;
-use crate::domain::money::brl;
-use crate::domain::time::iso8601;
-use crate::domain::{IntentStatus, StoreMode};
+use pixgate_domain::money::brl;
+use pixgate_domain::{IntentStatus, StoreMode};
+use pixgate_pix::time::iso8601;
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct StoreRef {

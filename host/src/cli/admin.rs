@@ -11,7 +11,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use url::Url;
 
-use crate::sandbox::Step;
+use pixgate_domain::Step;
 
 /// Where the admin API is and how to authenticate to it.
 #[derive(Debug, Clone, Args)]

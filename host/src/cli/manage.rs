@@ -5,15 +5,15 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
+use pixgate_domain::Step;
+use pixgate_report::ReplayReport;
+use pixgate_report::render::{self, ShadowComparison, Table, count};
 use reqwest::Method;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::admin::{Admin, AdminArgs, Body, CliError, parse, store_code};
-use super::report::{self, ShadowComparison, Table, count};
 use super::step_arg;
-use crate::components::report::ReplayReport;
-use crate::sandbox::Step;
 
 #[derive(Debug, Subcommand)]
 pub(super) enum ManageCommand {
@@ -242,7 +242,7 @@ pub(super) fn run(command: ManageCommand) -> Result<(), CliError> {
                 return print_json(&data);
             }
             let comparison: ShadowComparison = parse(data)?;
-            emit(&report::shadow_text(&comparison));
+            emit(&render::shadow_text(&comparison));
             Ok(())
         }
         ManageCommand::Replay(args) => replay(&args),
@@ -280,10 +280,10 @@ fn replay(args: &ReplayArgs) -> Result<(), CliError> {
     }
     let report: ReplayReport = parse(data)?;
     if !args.json {
-        emit(&report::text(&report));
+        emit(&render::text(&report));
     }
     if let Some(file) = &args.html {
-        std::fs::write(file, report::html(&report)).map_err(|e| {
+        std::fs::write(file, render::html(&report)).map_err(|e| {
             CliError::local("report_unwritable", format!("{}: {e}", file.display()))
         })?;
         eprintln!("pixgate: wrote the HTML report to {}", file.display());

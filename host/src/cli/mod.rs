@@ -10,7 +10,6 @@ mod admin;
 mod manage;
 mod new;
 mod providers;
-mod report;
 mod run;
 
 use std::process::ExitCode;
@@ -18,7 +17,7 @@ use std::process::ExitCode;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
 
-use crate::sandbox::Step;
+use pixgate_domain::Step;
 use run::{RunArgs, policy_run};
 
 #[derive(Debug, Parser)]

@@ -8,10 +8,10 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use pixgate_domain::Step;
 
 use super::admin::CliError;
 use super::step_arg;
-use crate::sandbox::Step;
 
 const CARGO_TOML: &str = include_str!("../../../policies/template/Cargo.toml.tmpl");
 const README: &str = include_str!("../../../policies/template/README.md.tmpl");
@@ -181,7 +181,7 @@ mod tests {
             let get = |p: &str| &files.iter().find(|(path, _)| *path == p).unwrap().1;
             assert!(get("Cargo.toml").contains("name = \"my-ranking\""));
             // The world the example implements is the step's.
-            let world = step.world();
+            let world = pixgate_sandbox::world(step);
             let world = world
                 .trim_start_matches("pixgate:chain/")
                 .trim_end_matches("@1.0.0");

@@ -8,13 +8,13 @@
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
+use pixgate_report::render::Table;
 use reqwest::Method;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::admin::{Admin, AdminArgs, Body, CliError, parse, store_code};
 use super::manage::{emit, print_json};
-use super::report::Table;
 
 /// The variable the client secret may come from instead of `--client-secret-file`.
 const SECRET_ENV: &str = "PIXGATE_PROVIDER_CLIENT_SECRET";

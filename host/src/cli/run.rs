@@ -4,10 +4,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
+use pixgate_domain::Step;
+use pixgate_sandbox::chain::{self, ChainError, ChainInput, Components, StepRecord};
+use pixgate_sandbox::{Limits, LoadedComponent, Sandbox, worlds};
 use serde_json::{Value, json};
-
-use crate::chain::{self, ChainError, ChainInput, Components, StepRecord};
-use crate::sandbox::{Limits, LoadedComponent, Sandbox, Step, worlds};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub(super) enum StepArg {

@@ -5,25 +5,12 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::report::Outcome;
-use super::{ComponentError, StepVersions};
-use crate::chain::{self, DecisionTrace};
-use crate::charges::{self, ChargeBody};
+use super::ComponentError;
+use crate::charges;
 use crate::db::{self, catalog};
-
-/// Body of `POST /evaluate`.
-#[derive(Debug, Clone, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct EvaluateRequest {
-    /// Store code.
-    #[schema(pattern = "^[A-Za-z0-9._-]{1,64}$")]
-    pub store: String,
-    /// A merchant charge body without `store`.
-    pub charge: ChargeBody,
-    /// Versions to use instead of the store's active ones.
-    #[serde(default)]
-    pub components: StepVersions,
-}
+use pixgate_domain::Outcome;
+use pixgate_domain::evaluate::EvaluateRequest;
+use pixgate_sandbox::chain::{self, DecisionTrace};
 
 /// A route of the decision, in the order a LIVE charge would try them.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -48,16 +35,6 @@ pub struct Evaluation {
     /// with that step, its component, its exact input, and the code and message.
     #[schema(value_type = Object)]
     pub trace: serde_json::Value,
-}
-
-impl EvaluateRequest {
-    /// Reads the body, refusing arrays where objects belong (see
-    /// [`crate::domain::json::require_objects`]).
-    pub fn from_json(value: serde_json::Value) -> Result<Self, charges::Invalid> {
-        let codes = charges::request::CHARGE_FIELD_CODES;
-        crate::domain::json::require_objects(&value, &["charge", "charge.payer"], codes)?;
-        crate::domain::json::from_json(value, codes)
-    }
 }
 
 impl super::ComponentService {

@@ -10,7 +10,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 
 use crate::db::components::{BUNDLED, KillSwitch};
-use crate::sandbox::Step;
+use pixgate_domain::Step;
 
 /// Calls and failures in one second.
 #[derive(Debug, Clone, Copy)]

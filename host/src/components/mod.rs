@@ -10,7 +10,6 @@ pub mod evaluate;
 mod history;
 pub mod kill_switch;
 pub mod replay;
-pub mod report;
 pub mod shadow;
 
 use std::collections::{BTreeMap, HashMap};
@@ -20,15 +19,16 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::chain::Components;
 use crate::db::components::{self as sql, BUNDLED, KillSwitch, StoreStep};
 use crate::db::store_cache::StoreCache;
 use crate::db::{self, Db, DbError, catalog};
-use crate::domain::json::Integer;
-use crate::domain::time::iso8601;
 use crate::metrics::Metrics;
 use crate::psp::providers::Providers;
-use crate::sandbox::{LoadedComponent, Sandbox, SandboxError, Step};
+use pixgate_domain::Step;
+use pixgate_domain::json::Integer;
+use pixgate_pix::time::iso8601;
+use pixgate_sandbox::chain::Components;
+use pixgate_sandbox::{LoadedComponent, Sandbox, SandboxError};
 
 /// A step in a path: the rule of `Step::from_str`.
 pub const STEP_PATTERN: &str = "^(policy|provider|economics)$";
@@ -50,7 +50,7 @@ pub fn valid_version(version: &str) -> bool {
 #[derive(Debug, Clone, clap::Args)]
 pub struct ComponentArgs {
     /// Largest component that may be uploaded, bytes.
-    #[arg(long, env = "PIXGATE_COMPONENT_MAX_BYTES", default_value_t = 32 << 20,
+    #[arg(long, env = "PIXGATE_COMPONENT_MAX_BYTES", default_value_t = pixgate_sandbox::DEFAULT_COMPONENT_MAX_BYTES,
           value_parser = clap::value_parser!(u64).range(1024..=(64 << 20)))]
     pub component_max_bytes: u64,
     /// Charges waiting for their shadow comparison; beyond it a comparison is skipped (and
@@ -61,7 +61,7 @@ pub struct ComponentArgs {
     /// The most the compiled-component cache (`<data dir>/modules/`) may hold on disk; the
     /// least recently used compiled components go first (they are compiled again when needed).
     #[arg(long, env = "PIXGATE_COMPONENT_CACHE_MAX_BYTES",
-          default_value_t = crate::sandbox::DEFAULT_CACHE_BYTES,
+          default_value_t = pixgate_sandbox::DEFAULT_CACHE_BYTES,
           value_parser = clap::value_parser!(u64).range((16 << 20)..))]
     pub component_cache_max_bytes: u64,
 }
@@ -69,9 +69,9 @@ pub struct ComponentArgs {
 impl Default for ComponentArgs {
     fn default() -> Self {
         Self {
-            component_max_bytes: 32 << 20,
+            component_max_bytes: pixgate_sandbox::DEFAULT_COMPONENT_MAX_BYTES,
             shadow_queue: 1024,
-            component_cache_max_bytes: crate::sandbox::DEFAULT_CACHE_BYTES,
+            component_cache_max_bytes: pixgate_sandbox::DEFAULT_CACHE_BYTES,
         }
     }
 }
@@ -200,7 +200,7 @@ impl Registry {
                     size_bytes: c.size() as i64,
                     created_at: db::now_ms(),
                 },
-                step.bundled_wasm(),
+                pixgate_sandbox::bundled_wasm(step),
             )
             .await?;
         }
@@ -491,7 +491,7 @@ impl ComponentService {
     }
 
     async fn store(&self, code: &str) -> Result<catalog::Store, ComponentError> {
-        if !crate::domain::valid_code(code) {
+        if !pixgate_domain::valid_code(code) {
             return Err(ComponentError::StoreNotFound(
                 code.chars().take(64).collect(),
             ));
@@ -991,32 +991,6 @@ pub struct KillSwitchPatch {
     /// 1 to 1000000.
     #[schema(value_type = Option<i64>, minimum = 1, maximum = 1000000)]
     pub min_calls: Option<Integer>,
-}
-
-/// A version per step, each optional: `bundled` or a version's sha256.
-#[derive(Debug, Clone, Default, Deserialize, Serialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct StepVersions {
-    #[schema(pattern = "^(bundled|[0-9a-f]{64})$")]
-    pub policy: Option<String>,
-    #[schema(pattern = "^(bundled|[0-9a-f]{64})$")]
-    pub provider: Option<String>,
-    #[schema(pattern = "^(bundled|[0-9a-f]{64})$")]
-    pub economics: Option<String>,
-}
-
-impl StepVersions {
-    /// The steps that name a version.
-    pub fn to_map(&self) -> BTreeMap<Step, String> {
-        [
-            (Step::Policy, &self.policy),
-            (Step::Provider, &self.provider),
-            (Step::Economics, &self.economics),
-        ]
-        .into_iter()
-        .filter_map(|(step, v)| Some((step, v.clone()?)))
-        .collect()
-    }
 }
 
 #[cfg(test)]

@@ -13,14 +13,16 @@ use std::time::Instant;
 use serde::Deserialize;
 use utoipa::ToSchema;
 
-use super::report::{ChangedCharge, FuelSummary, Outcome, ReplayReport, changes, zero_counts};
-use super::{ComponentError, StepVersions};
-use crate::chain::{self, Components, DecisionTrace};
+use super::ComponentError;
 use crate::db::DbError;
 use crate::db::components as sql;
-use crate::domain::json::Integer;
-use crate::domain::time::{iso8601, parse_iso8601};
-use crate::sandbox::{LoadedComponent, Step};
+use pixgate_domain::Step;
+use pixgate_domain::json::Integer;
+use pixgate_domain::{Outcome, StepVersions};
+use pixgate_pix::time::{iso8601, parse_iso8601};
+use pixgate_report::{ChangedCharge, FuelSummary, ReplayReport, changes, zero_counts};
+use pixgate_sandbox::LoadedComponent;
+use pixgate_sandbox::chain::{self, Components, DecisionTrace};
 
 /// Body of `POST /replays`.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
@@ -264,7 +266,7 @@ struct Accumulator {
     changed: u64,
     errors: u64,
     unreadable: u64,
-    changes_by_kind: BTreeMap<super::report::Change, u64>,
+    changes_by_kind: BTreeMap<pixgate_report::Change, u64>,
     providers_before: BTreeMap<String, u64>,
     providers_after: BTreeMap<String, u64>,
     fee_delta: i64,

@@ -12,12 +12,13 @@ use tokio::sync::mpsc;
 use utoipa::ToSchema;
 
 use super::ComponentError;
-use super::report::{Change, Outcome, changes, zero_counts};
-use crate::chain::{self, Components, DecisionTrace};
 use crate::db::components::{self as sql, StoreStep};
 use crate::db::{self, Flag};
-use crate::domain::time::iso8601;
-use crate::sandbox::Step;
+use pixgate_domain::Outcome;
+use pixgate_domain::Step;
+use pixgate_pix::time::iso8601;
+use pixgate_report::{Change, changes, zero_counts};
+use pixgate_sandbox::chain::{self, Components, DecisionTrace};
 
 /// One charge to compare.
 #[derive(Debug)]

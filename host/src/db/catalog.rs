@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use sqlx::{Any, AssertSqlSafe, Executor};
 
 use super::Flag;
-use crate::domain::StoreMode;
+use pixgate_domain::StoreMode;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Merchant {

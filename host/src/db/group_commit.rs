@@ -287,7 +287,7 @@ async fn write_each(pool: &AnyPool, writes: &[&ChargeWrite]) -> Vec<Result<Outco
 mod tests {
     use super::*;
     use crate::db::{Db, Flag, catalog};
-    use crate::domain::{IntentStatus, StoreMode};
+    use pixgate_domain::{IntentStatus, StoreMode};
 
     async fn sqlite() -> (tempfile::TempDir, Db, catalog::Store) {
         let dir = tempfile::tempdir().unwrap();

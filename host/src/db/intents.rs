@@ -3,7 +3,7 @@
 use sqlx::{Any, AssertSqlSafe, Executor};
 
 use super::{Flag, Params};
-use crate::domain::{IntentStatus, StoreMode};
+use pixgate_domain::{IntentStatus, StoreMode};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Intent {

@@ -135,8 +135,8 @@ impl From<crate::access::AccessError> for ApiError {
     }
 }
 
-impl From<crate::domain::json::Invalid> for ApiError {
-    fn from(e: crate::domain::json::Invalid) -> Self {
+impl From<pixgate_domain::json::Invalid> for ApiError {
+    fn from(e: pixgate_domain::json::Invalid) -> Self {
         Self::Invalid {
             code: e.code,
             message: e.message,

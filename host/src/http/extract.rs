@@ -141,7 +141,7 @@ pub fn body_error(error: &(dyn std::error::Error + 'static), otherwise: ApiError
 /// `unknown_field` or `invalid_field` (wrong type or value); `invalid_request` when the body is
 /// not an object.
 pub fn parse<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, ApiError> {
-    crate::domain::json::from_json(value, &[]).map_err(ApiError::from)
+    pixgate_domain::json::from_json(value, &[]).map_err(ApiError::from)
 }
 
 #[cfg(test)]

@@ -17,9 +17,9 @@ use super::{ApiError, ErrorEnvelope};
 use crate::access::{Principal, Scope};
 use crate::app::AppState;
 use crate::charges::view::PaymentIntentEnvelope;
-use crate::charges::{self, ChargeError, Charges, CreatePaymentRequest};
-use crate::crypto;
-use crate::domain::IdempotencyKey;
+use crate::charges::{ChargeError, Charges};
+use pixgate_domain::IdempotencyKey;
+use pixgate_domain::charge::CreatePaymentRequest;
 
 #[derive(OpenApi)]
 #[openapi(
@@ -123,10 +123,10 @@ async fn charge(
     principal.require_any(&[Scope::PaymentsCreate])?;
     let key = idempotency_key(request.headers())?;
     let body = JsonBody::read_checked(request, |bytes| {
-        Ok(charges::request::check_literals(bytes, false)?)
+        Ok(pixgate_domain::charge::check_literals(bytes, false)?)
     })
     .await?;
-    let legacy = crypto::sha256_hex(charges::request::canonical_json(&body));
+    let legacy = pixgate_domain::sha256_hex(pixgate_domain::charge::canonical_json(&body));
     let (store, charge) = CreatePaymentRequest::from_json(body)?.split();
     let request = charge.validate(store, "")?;
     let charged = charges
@@ -184,7 +184,7 @@ async fn get_payment(
 
 #[cfg(test)]
 mod tests {
-    use crate::domain::IDEMPOTENCY_KEY_PATTERN;
+    use pixgate_domain::IDEMPOTENCY_KEY_PATTERN;
 
     /// The document states the rule `IdempotencyKey::parse` applies (a test there holds the
     /// pattern and the parser together).

@@ -11,10 +11,10 @@ use serde_json::{Value, json};
 use sqlx::AnyConnection;
 
 use crate::db::{catalog, intents, intents::Intent, webhooks as sql};
-use crate::domain::IntentStatus;
-use crate::domain::money::brl;
-use crate::domain::time::iso8601;
 use crate::webhooks::EventType;
+use pixgate_domain::IntentStatus;
+use pixgate_domain::money::brl;
+use pixgate_pix::time::iso8601;
 
 #[derive(Debug, thiserror::Error)]
 pub enum OutboxError {

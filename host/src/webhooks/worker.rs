@@ -221,7 +221,7 @@ impl Delivery {
         let body = serde_json::json!({
             "id": id,
             "type": EventType::WebhookTest.as_str(),
-            "createdAt": crate::domain::time::iso8601(now),
+            "createdAt": pixgate_pix::time::iso8601(now),
             "data": {"endpointId": endpoint.id, "test": true},
         })
         .to_string();

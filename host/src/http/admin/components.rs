@@ -14,14 +14,15 @@ use utoipa_axum::routes;
 
 use super::{Envelope, ok};
 use crate::app::AppState;
-use crate::components::evaluate::{EvaluateRequest, Evaluation};
+use crate::components::evaluate::Evaluation;
 use crate::components::replay::ReplayRequest;
-use crate::components::report::ReplayReport;
 use crate::components::shadow::ShadowComparison;
 use crate::components::{ComponentService, KillSwitchPatch, StoreComponents, VersionView};
 use crate::http::extract::{JsonBody, parse};
 use crate::http::{ApiError, ErrorEnvelope};
-use crate::sandbox::Step;
+use pixgate_domain::Step;
+use pixgate_domain::evaluate::EvaluateRequest;
+use pixgate_report::ReplayReport;
 
 pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
     // An upload is read to its end before its size is judged (so the 413 reaches the
@@ -296,7 +297,7 @@ async fn evaluate(
     request: axum::extract::Request,
 ) -> Result<impl IntoResponse, ApiError> {
     let body = JsonBody::read_checked(request, |bytes| {
-        Ok(crate::charges::request::check_literals(bytes, true)?)
+        Ok(pixgate_domain::charge::check_literals(bytes, true)?)
     })
     .await?;
     let request = EvaluateRequest::from_json(body)?;

@@ -201,7 +201,7 @@ mod tests {
 
     use super::*;
     use crate::catalog::{BUNDLED_KEYS, CODE_PATTERN, NO_NUL_PATTERN, RELEASE_CLASS_PATTERN};
-    use crate::domain::{NAME_PATTERN, valid_code};
+    use pixgate_domain::{NAME_PATTERN, valid_code};
 
     fn patterns(value: &serde_json::Value, out: &mut Vec<String>) {
         match value {
@@ -225,8 +225,8 @@ mod tests {
         let doc = serde_json::to_value(openapi()).unwrap();
         let mut found = Vec::new();
         patterns(&doc, &mut found);
-        use crate::charges::request::{CURRENCY_PATTERN, TAX_ID_PATTERN, TEXT_PATTERN};
         use crate::components::{SHA256_PATTERN, STEP_PATTERN, VERSION_PATTERN};
+        use pixgate_domain::charge::{CURRENCY_PATTERN, TAX_ID_PATTERN, TEXT_PATTERN};
         let known = [
             CODE_PATTERN,
             NAME_PATTERN,

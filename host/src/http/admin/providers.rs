@@ -11,12 +11,12 @@ use utoipa_axum::routes;
 
 use super::{Envelope, conflict, ok, parse_body, path_param, require_code, require_name};
 use crate::app::AppState;
-use crate::domain::valid_code;
 use crate::http::extract::JsonBody;
 use crate::http::{ApiError, ErrorEnvelope};
 use crate::psp::providers::{
     CreateProvider, PatchProvider, ProviderAdmin, ProviderError, ProviderView,
 };
+use pixgate_domain::valid_code;
 
 pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
     OpenApiRouter::new()

@@ -28,7 +28,7 @@ impl super::LiveExecution {
     ) -> Result<usize, LiveError> {
         // Checked before any lookup: what a caller puts in the URL or the body reaches SQL only
         // in the shapes a provider code and a txid can have (PostgreSQL refuses NUL outright).
-        if !crate::domain::valid_code(provider_code) {
+        if !pixgate_domain::valid_code(provider_code) {
             return Err(LiveError::UnknownCallback);
         }
         let expected = providers::callback_token(&self.db, &self.master_key, provider_code)

@@ -5,16 +5,16 @@
 
 use std::time::Instant;
 
-use crate::chain::Route;
-use crate::charges::ChargeRequest;
 use crate::db::{self, psp_calls::PspCall};
-use crate::domain::TaxIdKind;
 use crate::psp::client::{CallOperation, CallOutcome, ErrorKind, PspClient};
+use pixgate_domain::TaxIdKind;
+use pixgate_domain::charge::ChargeRequest;
 use pixgate_pix::apipix::{
     Amount, CalendarioSolicitado, CobGerada, CobSolicitada, CobStatus, CobValor, Devedor,
     Documento, Txid,
 };
 use pixgate_pix::brcode;
+use pixgate_sandbox::chain::Route;
 
 /// `solicitacaoPagador` is at most 140 characters in the standard.
 const SOLICITACAO_MAX: usize = 140;

@@ -10,10 +10,10 @@ use super::LiveError;
 use super::verdict::{Verdict, verdict};
 use crate::db::psp_calls::{self, PspCall};
 use crate::db::{self, intents};
-use crate::domain::IntentStatus;
 use crate::psp::client::PspError;
 use crate::psp::client::{CallOperation, CallOutcome};
 use crate::webhooks::outbox::{self, Transition};
+use pixgate_domain::IntentStatus;
 use pixgate_pix::apipix::Txid;
 
 /// What a settlement attempt did.

@@ -19,12 +19,12 @@ use utoipa::ToSchema;
 
 use crate::crypto::{self, CryptoError, MasterKey};
 use crate::db::{self, Db, DbError, Flag, providers as sql, violated_constraint};
-use crate::domain::json::Invalid;
-use crate::domain::time::iso8601;
 use crate::metrics::PspMetrics;
 use crate::psp::client::{CallObserver, CallRecord, Endpoint, PspArgs, PspClient, Secret, tls};
 use crate::psp::live::LiveExecution;
 use health::HealthBook;
+use pixgate_domain::json::Invalid;
+use pixgate_pix::time::iso8601;
 pub use request::{CreateProvider, NewProvider, PatchProvider, ProviderChanges};
 
 /// What went wrong with a provider operation.

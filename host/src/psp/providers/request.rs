@@ -10,9 +10,9 @@ use url::Url;
 use utoipa::ToSchema;
 
 use super::ProviderError;
-use crate::domain::json::{Invalid, bounded};
-use crate::domain::{Email, TaxId, TaxIdKind};
 use crate::psp::client::{Secret, tls};
+use pixgate_domain::json::{Invalid, bounded};
+use pixgate_domain::{Email, TaxId, TaxIdKind};
 
 const URL_MAX_CHARS: usize = 2048;
 const PEM_MAX_CHARS: usize = 16 * 1024;

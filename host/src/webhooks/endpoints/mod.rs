@@ -23,7 +23,7 @@ use super::{Delivery, Wake};
 use crate::crypto::{self, CryptoError, MasterKey};
 use crate::db::webhooks::{self as sql, DeliveryStatus, EndpointStatus};
 use crate::db::{self, Db};
-use crate::domain::json::Invalid;
+use pixgate_domain::json::Invalid;
 
 /// Why an endpoint operation was refused.
 #[derive(Debug, thiserror::Error)]

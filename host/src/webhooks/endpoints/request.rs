@@ -20,7 +20,7 @@ use utoipa::openapi::schema::Type;
 use utoipa::openapi::{ObjectBuilder, RefOr, Schema};
 
 use super::super::EventType;
-use crate::domain::json::{Invalid, bounded};
+use pixgate_domain::json::{Invalid, bounded};
 
 pub const URL_MAX_CHARS: usize = 2048;
 pub const NAME_MAX_CHARS: usize = 120;
@@ -501,7 +501,7 @@ mod tests {
     }
 
     fn validate(body: Value) -> Result<NewEndpoint, Invalid> {
-        crate::domain::json::from_json::<CreateEndpointRequest>(body, &[])?.validate()
+        pixgate_domain::json::from_json::<CreateEndpointRequest>(body, &[])?.validate()
     }
 
     #[test]

@@ -7,7 +7,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::db::webhooks::{self as sql, DeliveryStatus, EndpointStatus};
-use crate::domain::time::iso8601;
+use pixgate_pix::time::iso8601;
 
 /// The signature scheme every endpoint's deliveries carry.
 const SIGNING_ALGORITHM: &str = "HMAC-SHA256";

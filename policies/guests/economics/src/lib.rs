@@ -1,7 +1,7 @@
 //! The bundled economics/release step: MDR plus fixed fee, settlement in business days
 //! (see `pixgate_policy_logic::economics`).
 //!
-//! `no_std`, built for `wasm32-unknown-unknown` and turned into a component by host/build.rs:
+//! `no_std`, built for `wasm32-unknown-unknown` and turned into a component by sandbox/build.rs:
 //! it imports nothing but `host-log` (see `../../runtime.rs`).
 #![no_std]
 

@@ -1,6 +1,6 @@
 //! The bundled policy step: `d0-first` or `lowest-cost` (see `pixgate_policy_logic::policy`).
 //!
-//! `no_std`, built for `wasm32-unknown-unknown` and turned into a component by host/build.rs:
+//! `no_std`, built for `wasm32-unknown-unknown` and turned into a component by sandbox/build.rs:
 //! it imports nothing but `host-log` (see `../../runtime.rs`).
 #![no_std]
 

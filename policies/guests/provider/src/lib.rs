@@ -1,6 +1,6 @@
 //! The bundled provider-selection step: health, then cost (see `pixgate_policy_logic::provider`).
 //!
-//! `no_std`, built for `wasm32-unknown-unknown` and turned into a component by host/build.rs:
+//! `no_std`, built for `wasm32-unknown-unknown` and turned into a component by sandbox/build.rs:
 //! it imports nothing but `host-log` (see `../../runtime.rs`).
 #![no_std]
 

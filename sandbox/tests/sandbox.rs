@@ -5,9 +5,10 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use pixgate::chain::{self, ChainError, ChainInput, Components};
-use pixgate::sandbox::{Limits, LoadedComponent, MemoryReset, Sandbox, SandboxError, Step};
+use pixgate_domain::Step;
 use pixgate_policy_logic::{PolicyInput, ProviderInput};
+use pixgate_sandbox::chain::{self, ChainError, ChainInput, Components};
+use pixgate_sandbox::{Limits, LoadedComponent, MemoryReset, Sandbox, SandboxError, bundled_wasm};
 
 fn guest(name: &str) -> Vec<u8> {
     let path = PathBuf::from(env!("PIXGATE_GUEST_DIR")).join(format!("{name}.wasm"));
@@ -50,7 +51,7 @@ fn fixture_error(sandbox: &Sandbox, reference: &str) -> SandboxError {
             .load(Step::Policy, &guest("pixgate_fixture_misbehave"))
             .unwrap()
     };
-    match sandbox.run::<pixgate::sandbox::worlds::Policy>(component, &acting(reference)) {
+    match sandbox.run::<pixgate_sandbox::worlds::Policy>(component, &acting(reference)) {
         Err(e) => e,
         Ok(run) => panic!("`{reference}` should have failed, got {run:?}"),
     }
@@ -124,10 +125,10 @@ fn same_input_gives_the_same_output_and_fuel_twice() {
 fn a_step_sees_only_the_clock_and_randomness_of_its_input() {
     let input = acting("world");
     let first = sandbox()
-        .run::<pixgate::sandbox::worlds::Policy>(misbehaving(), &input)
+        .run::<pixgate_sandbox::worlds::Policy>(misbehaving(), &input)
         .unwrap();
     let again = sandbox()
-        .run::<pixgate::sandbox::worlds::Policy>(misbehaving(), &input)
+        .run::<pixgate_sandbox::worlds::Policy>(misbehaving(), &input)
         .unwrap();
     let seen = first.output.clone().unwrap().policy;
     assert_eq!(first.output, again.output, "same input, same observations");
@@ -144,7 +145,7 @@ fn a_step_sees_only_the_clock_and_randomness_of_its_input() {
     let mut reseeded = input.clone();
     reseeded.env.seed += 1;
     let other = sandbox()
-        .run::<pixgate::sandbox::worlds::Policy>(misbehaving(), &reseeded)
+        .run::<pixgate_sandbox::worlds::Policy>(misbehaving(), &reseeded)
         .unwrap();
     let random = |s: &str| s.split(' ').nth(1).unwrap().to_owned();
     assert_ne!(
@@ -242,14 +243,14 @@ fn input_over_the_limit_is_refused_before_the_call() {
     let mut input = acting("echo");
     input.charge.metadata_json = format!("{{\"pad\":\"{}\"}}", "x".repeat(130 << 10));
     assert!(matches!(
-        sandbox().run::<pixgate::sandbox::worlds::Policy>(misbehaving(), &input),
+        sandbox().run::<pixgate_sandbox::worlds::Policy>(misbehaving(), &input),
         Err(SandboxError::InputTooLarge { limit: 131_072, .. })
     ));
 }
 
 #[test]
 fn an_output_that_does_not_add_up_is_invalid() {
-    match chain::run_step::<pixgate::sandbox::worlds::Policy>(
+    match chain::run_step::<pixgate_sandbox::worlds::Policy>(
         sandbox(),
         misbehaving(),
         acting("invalid-output"),
@@ -265,7 +266,7 @@ fn an_output_that_does_not_add_up_is_invalid() {
 #[test]
 fn a_step_error_is_a_refusal_not_a_failure() {
     let run = sandbox()
-        .run::<pixgate::sandbox::worlds::Policy>(misbehaving(), &acting("step-error"))
+        .run::<pixgate_sandbox::worlds::Policy>(misbehaving(), &acting("step-error"))
         .unwrap();
     assert_eq!(run.output.unwrap_err().code, "fixture_refused");
 }
@@ -285,7 +286,7 @@ fn a_component_of_another_world_is_refused_at_load() {
     }
     // A real step of the wrong kind is refused the same way.
     assert!(matches!(
-        sandbox().load(Step::Policy, Step::Provider.bundled_wasm()),
+        sandbox().load(Step::Policy, bundled_wasm(Step::Provider)),
         Err(SandboxError::WrongWorld { .. })
     ));
 }
@@ -302,7 +303,7 @@ fn bytes_that_are_not_a_component_are_refused() {
 fn a_component_runs_only_as_its_own_step() {
     let provider = sandbox().load_bundled(Step::Provider).unwrap();
     assert_eq!(
-        sandbox().run::<pixgate::sandbox::worlds::Policy>(&provider, &sample("policy")),
+        sandbox().run::<pixgate_sandbox::worlds::Policy>(&provider, &sample("policy")),
         Err(SandboxError::StepMismatch {
             expected: Step::Policy,
             found: Step::Provider
@@ -315,7 +316,7 @@ fn the_host_keeps_working_after_every_failure() {
     for reference in ["loop", "memory-bomb", "recursion", "panic", "log-flood"] {
         fixture_error(sandbox(), reference);
         let run = sandbox()
-            .run::<pixgate::sandbox::worlds::Policy>(misbehaving(), &acting("fine"))
+            .run::<pixgate_sandbox::worlds::Policy>(misbehaving(), &acting("fine"))
             .unwrap();
         assert_eq!(run.output.unwrap().policy, "echo:fine");
     }
@@ -323,7 +324,7 @@ fn the_host_keeps_working_after_every_failure() {
     let input: ProviderInput = sample("provider");
     assert!(
         sandbox()
-            .run::<pixgate::sandbox::worlds::Provider>(&provider, &input)
+            .run::<pixgate_sandbox::worlds::Provider>(&provider, &input)
             .unwrap()
             .output
             .is_ok()
@@ -399,7 +400,7 @@ fn a_fresh_instance_never_sees_what_an_earlier_call_left() {
             .unwrap();
         for round in 0..20 {
             let run = sandbox
-                .run::<pixgate::sandbox::worlds::Policy>(&component, &acting("leftover"))
+                .run::<pixgate_sandbox::worlds::Policy>(&component, &acting("leftover"))
                 .unwrap();
             assert_eq!(
                 run.output.unwrap().policy,
@@ -417,7 +418,7 @@ fn a_fresh_instance_never_sees_what_an_earlier_call_left() {
 #[test]
 fn compiled_components_are_cached_on_disk_and_damage_is_repaired() {
     let dir = tempfile::tempdir().unwrap();
-    let wasm = Step::Economics.bundled_wasm();
+    let wasm = bundled_wasm(Step::Economics);
     {
         let sandbox = Sandbox::new(Limits::default(), Some(dir.path().to_owned())).unwrap();
         sandbox.load(Step::Economics, wasm).unwrap();
@@ -432,7 +433,7 @@ fn compiled_components_are_cached_on_disk_and_damage_is_repaired() {
     };
     let names = entries();
     assert_eq!(names.len(), 2, "{names:?}");
-    let sha = pixgate::sandbox::sha256_hex(wasm);
+    let sha = pixgate_domain::sha256_hex(wasm);
     assert!(names[0].starts_with(&sha) && names[0].ends_with(".cwasm"));
 
     // Damage the compiled file: the next load notices, recompiles and rewrites it.
@@ -444,7 +445,7 @@ fn compiled_components_are_cached_on_disk_and_damage_is_repaired() {
     let input = sample("economics");
     assert!(
         sandbox
-            .run::<pixgate::sandbox::worlds::Economics>(&component, &input)
+            .run::<pixgate_sandbox::worlds::Economics>(&component, &input)
             .unwrap()
             .output
             .is_ok()
@@ -458,7 +459,7 @@ fn compiled_components_are_cached_on_disk_and_damage_is_repaired() {
 async fn a_guest_panic_on_a_runtime_worker_is_a_trap_not_a_host_panic() {
     let error = tokio::task::block_in_place(|| {
         sandbox()
-            .run::<pixgate::sandbox::worlds::Policy>(misbehaving(), &acting("panic"))
+            .run::<pixgate_sandbox::worlds::Policy>(misbehaving(), &acting("panic"))
             .unwrap_err()
     });
     match error {
@@ -469,7 +470,7 @@ async fn a_guest_panic_on_a_runtime_worker_is_a_trap_not_a_host_panic() {
     }
     let seen = tokio::task::block_in_place(|| {
         sandbox()
-            .run::<pixgate::sandbox::worlds::Policy>(misbehaving(), &acting("world"))
+            .run::<pixgate_sandbox::worlds::Policy>(misbehaving(), &acting("world"))
             .unwrap()
     });
     assert!(seen.log.contains("to stderr"));
@@ -489,8 +490,8 @@ fn the_cache_keeps_accepted_components_only_within_its_bound() {
         names.sort();
         names
     };
-    let sha = pixgate::sandbox::sha256_hex;
-    let (policy, economics) = (Step::Policy.bundled_wasm(), Step::Economics.bundled_wasm());
+    let sha = pixgate_domain::sha256_hex;
+    let (policy, economics) = (bundled_wasm(Step::Policy), bundled_wasm(Step::Economics));
     // A bound smaller than one compiled component: only the newest stays.
     let sandbox = Sandbox::new(Limits::default(), Some(dir.path().to_owned()))
         .unwrap()

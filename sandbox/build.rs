@@ -39,7 +39,7 @@ fn main() {
     let manifest_dir = PathBuf::from(env("CARGO_MANIFEST_DIR"));
     let workspace = manifest_dir
         .parent()
-        .expect("host/ lives in the workspace")
+        .expect("sandbox/ lives in the workspace")
         .to_owned();
     let out_dir = PathBuf::from(env("OUT_DIR"));
     for watched in ["policies", "wit", "Cargo.lock", "Cargo.toml"] {

@@ -10,12 +10,14 @@ use std::fmt::Write;
 
 use serde::Deserialize;
 
-use crate::components::report::{Change, NO_PROVIDER, Outcome, ReplayReport};
+use pixgate_domain::{NO_PROVIDER, Outcome};
+
+use crate::{Change, ReplayReport};
 
 /// The admin API's running comparison of a shadow candidate with the active version.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub(super) struct ShadowComparison {
+pub struct ShadowComparison {
     store: String,
     step: String,
     candidate: Option<String>,
@@ -45,14 +47,14 @@ struct ShadowChange {
 
 /// Columns of text aligned for a terminal.
 #[derive(Debug)]
-pub(super) struct Table {
+pub struct Table {
     /// The header first, when there is one.
     rows: Vec<Vec<String>>,
     numeric: Vec<bool>,
 }
 
 impl Table {
-    pub(super) fn new(header: &[&str]) -> Self {
+    pub fn new(header: &[&str]) -> Self {
         Self {
             rows: vec![header.iter().map(|h| h.to_string()).collect()],
             numeric: vec![false; header.len()],
@@ -60,7 +62,7 @@ impl Table {
     }
 
     /// A table without a header, e.g. of names and values.
-    pub(super) fn plain(columns: usize) -> Self {
+    pub fn plain(columns: usize) -> Self {
         Self {
             rows: Vec::new(),
             numeric: vec![false; columns],
@@ -68,19 +70,19 @@ impl Table {
     }
 
     /// Right-aligns these columns.
-    pub(super) fn numeric(mut self, columns: &[usize]) -> Self {
+    pub fn numeric(mut self, columns: &[usize]) -> Self {
         for &c in columns {
             self.numeric[c] = true;
         }
         self
     }
 
-    pub(super) fn row(&mut self, cells: Vec<String>) {
+    pub fn row(&mut self, cells: Vec<String>) {
         self.rows.push(cells);
     }
 
     /// Indented by two spaces, two spaces between columns, one line per row.
-    pub(super) fn render(&self) -> String {
+    pub fn render(&self) -> String {
         let columns = self.numeric.len();
         let widths: Vec<usize> = (0..columns)
             .map(|c| {
@@ -115,7 +117,7 @@ impl Table {
 }
 
 /// `1234567` as `1,234,567`.
-pub(super) fn count(n: u64) -> String {
+pub fn count(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, d) in digits.chars().enumerate() {
@@ -259,7 +261,7 @@ fn errors_text(errors: &BTreeMap<String, u64>) -> String {
 }
 
 /// The replay report as text for a terminal.
-pub(super) fn text(report: &ReplayReport) -> String {
+pub fn text(report: &ReplayReport) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "Replay of store {}", report.store);
     let mut head = Table::plain(2);
@@ -353,7 +355,7 @@ pub(super) fn text(report: &ReplayReport) -> String {
 }
 
 /// A shadow comparison as text for a terminal.
-pub(super) fn shadow_text(c: &ShadowComparison) -> String {
+pub fn shadow_text(c: &ShadowComparison) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -552,7 +554,7 @@ fn bar_width(value: u64, max: u64, full: u64) -> u64 {
 }
 
 /// The replay report as a self-contained HTML page.
-pub(super) fn html(report: &ReplayReport) -> String {
+pub fn html(report: &ReplayReport) -> String {
     let mut out = String::new();
     let title = format!("Replay of store {}", report.store);
     let _ = write!(
@@ -725,9 +727,10 @@ fn outcome_cell(outcome: &Outcome) -> String {
 
 #[cfg(test)]
 mod tests {
+    use pixgate_domain::Step;
+
     use super::*;
-    use crate::components::report::ChangedCharge;
-    use crate::sandbox::Step;
+    use crate::ChangedCharge;
 
     /// Whether a line of `text` has exactly these words.
     fn has_row(text: &str, words: &[&str]) -> bool {

@@ -1,5 +1,5 @@
 //! The whole chain through the bundled components against the same logic compiled natively,
-//! on the same inputs (`policies/samples/chain.json`). `cargo bench -p pixgate --bench chain`.
+//! on the same inputs (`policies/samples/chain.json`). `cargo bench -p pixgate-sandbox --bench chain`.
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -8,11 +8,11 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pixgate::chain::{self, ChainInput, Components};
-use pixgate::sandbox::{Limits, MemoryReset, Sandbox};
 use pixgate_policy_logic::{
     CandidateOutcome, EconomicsInput, PolicyInput, ProviderInput, economics, policy, provider,
 };
+use pixgate_sandbox::chain::{self, ChainInput, Components};
+use pixgate_sandbox::{Limits, MemoryReset, Sandbox};
 
 fn sample() -> ChainInput {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../policies/samples/chain.json");
@@ -96,7 +96,7 @@ fn benches(c: &mut Criterion) {
     let mut steps = c.benchmark_group("step");
     steps.bench_function("policy", |b| {
         b.iter(|| {
-            sandbox.run::<pixgate::sandbox::worlds::Policy>(
+            sandbox.run::<pixgate_sandbox::worlds::Policy>(
                 &components.policy,
                 black_box(&resolution.policy.input),
             )
@@ -104,7 +104,7 @@ fn benches(c: &mut Criterion) {
     });
     steps.bench_function("provider", |b| {
         b.iter(|| {
-            sandbox.run::<pixgate::sandbox::worlds::Provider>(
+            sandbox.run::<pixgate_sandbox::worlds::Provider>(
                 &components.provider,
                 black_box(&resolution.provider.input),
             )
@@ -112,7 +112,7 @@ fn benches(c: &mut Criterion) {
     });
     steps.bench_function("economics", |b| {
         b.iter(|| {
-            sandbox.run::<pixgate::sandbox::worlds::Economics>(
+            sandbox.run::<pixgate_sandbox::worlds::Economics>(
                 &components.economics,
                 black_box(&resolution.economics.input),
             )
@@ -123,7 +123,7 @@ fn benches(c: &mut Criterion) {
     // wasm32-wasip2, which imports WASI (it gets no WASI context unless it makes a WASI call).
     let echo = sandbox
         .load(
-            pixgate::sandbox::Step::Policy,
+            pixgate_domain::Step::Policy,
             &std::fs::read(
                 PathBuf::from(env!("PIXGATE_GUEST_DIR")).join("pixgate_fixture_misbehave.wasm"),
             )
@@ -133,7 +133,7 @@ fn benches(c: &mut Criterion) {
     let mut echo_input = resolution.policy.input.clone();
     echo_input.charge.reference = "fine".into();
     steps.bench_function("fixed cost (echo component)", |b| {
-        b.iter(|| sandbox.run::<pixgate::sandbox::worlds::Policy>(&echo, black_box(&echo_input)))
+        b.iter(|| sandbox.run::<pixgate_sandbox::worlds::Policy>(&echo, black_box(&echo_input)))
     });
     steps.finish();
 }

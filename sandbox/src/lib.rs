@@ -1,4 +1,7 @@
-//! The WebAssembly host of the resolution chain: the one place that touches wasmtime.
+//! The resolution chain and the WebAssembly host it runs its steps in: [`chain`] runs a
+//! charge through policy, provider selection and economics and checks each step's output;
+//! this crate's root is the one place that touches wasmtime. The bundled steps are built by
+//! `build.rs` and compiled into the crate ([`bundled_wasm`]).
 //!
 //! One [`Engine`] and one [`Linker`] for the whole process. A component is validated against
 //! its step's world when it is loaded, compiled once (and cached on disk by sha256 and engine
@@ -34,9 +37,11 @@
 //!   call of a call, so a component that computes without touching WASI pays nothing for it
 //!   either. [`LoadedComponent::imports_wasi`] tells which kind a component is.
 
+#![deny(unsafe_code)]
+
 mod bindings;
 mod cache;
-pub use cache::sha256_hex;
+pub mod chain;
 mod error;
 mod state;
 
@@ -46,8 +51,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use pixgate_domain::{Step, sha256_hex};
 use pixgate_policy_logic as logic;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use wasmtime::component::{HasSelf, Linker, Val};
 use wasmtime::{
     Config, Enabled, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store, Trap,
@@ -80,84 +86,31 @@ impl Default for Limits {
     }
 }
 
-/// The three decision steps of the chain.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Step {
-    Policy,
-    Provider,
-    Economics,
-}
-
-impl Step {
-    pub const ALL: [Step; 3] = [Step::Policy, Step::Provider, Step::Economics];
-
-    /// The step before this one in the chain.
-    pub fn previous(self) -> Option<Step> {
-        match self {
-            Step::Policy => None,
-            Step::Provider => Some(Step::Policy),
-            Step::Economics => Some(Step::Provider),
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Step::Policy => "policy",
-            Step::Provider => "provider",
-            Step::Economics => "economics",
-        }
-    }
-
-    /// The WIT world a component of this step implements.
-    pub fn world(self) -> &'static str {
-        match self {
-            Step::Policy => "pixgate:chain/policy-step@1.0.0",
-            Step::Provider => "pixgate:chain/provider-step@1.0.0",
-            Step::Economics => "pixgate:chain/economics-step@1.0.0",
-        }
-    }
-
-    /// The interface the world exports.
-    fn export(self) -> &'static str {
-        match self {
-            Step::Policy => "pixgate:chain/policy@1.0.0",
-            Step::Provider => "pixgate:chain/provider-selection@1.0.0",
-            Step::Economics => "pixgate:chain/economics@1.0.0",
-        }
-    }
-
-    /// The component compiled into the binary for this step.
-    pub fn bundled_wasm(self) -> &'static [u8] {
-        match self {
-            Step::Policy => include_bytes!(concat!(env!("OUT_DIR"), "/pixgate_guest_policy.wasm")),
-            Step::Provider => {
-                include_bytes!(concat!(env!("OUT_DIR"), "/pixgate_guest_provider.wasm"))
-            }
-            Step::Economics => {
-                include_bytes!(concat!(env!("OUT_DIR"), "/pixgate_guest_economics.wasm"))
-            }
-        }
+/// The WIT world a component of `step` implements.
+pub fn world(step: Step) -> &'static str {
+    match step {
+        Step::Policy => "pixgate:chain/policy-step@1.0.0",
+        Step::Provider => "pixgate:chain/provider-step@1.0.0",
+        Step::Economics => "pixgate:chain/economics-step@1.0.0",
     }
 }
 
-impl fmt::Display for Step {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+/// The interface `step`'s world exports.
+fn export(step: Step) -> &'static str {
+    match step {
+        Step::Policy => "pixgate:chain/policy@1.0.0",
+        Step::Provider => "pixgate:chain/provider-selection@1.0.0",
+        Step::Economics => "pixgate:chain/economics@1.0.0",
     }
 }
 
-impl std::str::FromStr for Step {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "policy" => Ok(Step::Policy),
-            "provider" => Ok(Step::Provider),
-            "economics" => Ok(Step::Economics),
-            other => Err(format!(
-                "unknown step `{other}`; expected policy, provider or economics"
-            )),
+/// The component compiled into the binary for `step`.
+pub fn bundled_wasm(step: Step) -> &'static [u8] {
+    match step {
+        Step::Policy => include_bytes!(concat!(env!("OUT_DIR"), "/pixgate_guest_policy.wasm")),
+        Step::Provider => include_bytes!(concat!(env!("OUT_DIR"), "/pixgate_guest_provider.wasm")),
+        Step::Economics => {
+            include_bytes!(concat!(env!("OUT_DIR"), "/pixgate_guest_economics.wasm"))
         }
     }
 }
@@ -394,6 +347,9 @@ impl Drop for Sandbox {
 const EPOCH_TICK: Duration = Duration::from_millis(2);
 /// The compiled-component cache's bound unless [`Sandbox::with_cache_limit`] sets another.
 pub const DEFAULT_CACHE_BYTES: u64 = 1 << 30;
+/// The largest component `pixgate serve` accepts unless `PIXGATE_COMPONENT_MAX_BYTES` says
+/// otherwise: the upload limit, and what the fuzz target of the loader feeds it at most.
+pub const DEFAULT_COMPONENT_MAX_BYTES: u64 = 32 << 20;
 
 /// Instances alive at once across the process; more concurrent calls wait for `Busy` retry.
 const MAX_CONCURRENT_INSTANCES: u32 = 256;
@@ -506,19 +462,19 @@ impl Sandbox {
     /// Validates `wasm` as a component of `step`, compiles it (or takes it from the cache)
     /// and pre-instantiates it.
     pub fn load(&self, step: Step, wasm: &[u8]) -> Result<LoadedComponent, SandboxError> {
-        let sha256 = cache::sha256_hex(wasm);
+        let sha256 = sha256_hex(wasm);
         let (component, compiled) = match &self.cache {
             Some(cache) => cache.get_or_compile(&self.engine, &sha256, wasm)?,
             None => (cache::compile(&self.engine, wasm)?.0, None),
         };
         let ty = component.component_type();
-        if ty.get_export(&self.engine, step.export()).is_none() {
+        if ty.get_export(&self.engine, export(step)).is_none() {
             let found: Vec<&str> = ty.exports(&self.engine).map(|(name, _)| name).collect();
             return Err(SandboxError::WrongWorld {
                 step,
                 detail: format!(
                     "it does not export `{}` (it exports: {})",
-                    step.export(),
+                    export(step),
                     if found.is_empty() {
                         "nothing".to_owned()
                     } else {
@@ -563,7 +519,7 @@ impl Sandbox {
 
     /// Loads the component compiled into the binary for `step`.
     pub fn load_bundled(&self, step: Step) -> Result<LoadedComponent, SandboxError> {
-        self.load(step, step.bundled_wasm())
+        self.load(step, bundled_wasm(step))
     }
 
     /// Runs one call of `component` (a component of `W`'s step) on `input` in a fresh store

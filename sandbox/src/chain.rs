@@ -7,6 +7,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use pixgate_domain::{Outcome, Step};
 use pixgate_policy_logic::{
     self as logic, CandidateEconomics, CandidateOutcome, Charge, EconomicsInput, EconomicsQuote,
     Gateway, PolicyDecision, PolicyInput, ProviderDecision, ProviderInput, RankedGateway, StepEnv,
@@ -14,9 +15,8 @@ use pixgate_policy_logic::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::components::report::Outcome;
-use crate::sandbox::worlds::{Economics, Policy, Provider};
-use crate::sandbox::{LoadedComponent, Sandbox, SandboxError, Step, World};
+use crate::worlds::{Economics, Policy, Provider};
+use crate::{LoadedComponent, Sandbox, SandboxError, World};
 
 /// The component each step runs for one charge.
 #[derive(Debug, Clone)]

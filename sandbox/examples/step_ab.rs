@@ -1,15 +1,16 @@
 //! Interleaved A/B timing of two builds of a policy component on the sample input: on a
 //! noisy shared machine, alternating rounds in one process is what makes a ratio meaningful.
-//! `cargo run --release -p pixgate --example step_ab -- a.wasm b.wasm`
+//! `cargo run --release -p pixgate-sandbox --example step_ab -- a.wasm b.wasm`
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::time::Instant;
 
-use pixgate::chain::ChainInput;
-use pixgate::sandbox::{Limits, Sandbox, Step};
+use pixgate_domain::Step;
 use pixgate_policy_logic::PolicyInput;
+use pixgate_sandbox::chain::ChainInput;
+use pixgate_sandbox::{Limits, Sandbox};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -36,7 +37,7 @@ fn main() {
             let start = Instant::now();
             for _ in 0..1000 {
                 sandbox
-                    .run::<pixgate::sandbox::worlds::Policy>(c, &input)
+                    .run::<pixgate_sandbox::worlds::Policy>(c, &input)
                     .unwrap();
             }
             samples[i].push(start.elapsed().as_secs_f64() * 1e6 / 1000.0);

@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
+use pixgate_domain::sha256_hex;
+
 use super::SandboxError;
-/// Hex sha256 of bytes: the name of a component version, and the digest beside each file.
-pub use crate::crypto::sha256_hex;
 
 pub(super) struct ModuleCache {
     dir: PathBuf,

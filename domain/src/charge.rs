@@ -8,11 +8,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
-use crate::crypto;
-pub use crate::domain::json::Invalid;
-use crate::domain::json::{bounded, from_json, require_objects};
-use crate::domain::money::MoneyError;
-use crate::domain::{Email, Money, Phone, TaxId, TaxIdKind, valid_code};
+use crate::json::{Invalid, bounded, from_json, require_objects};
+use crate::money::MoneyError;
+use crate::{Email, Money, Phone, TaxId, TaxIdKind, sha256_hex, valid_code};
 
 /// The payer. `taxId` is a CPF (11 digits) or CNPJ (14 characters: 12 of 0-9/A-Z, then two
 /// check digits; letters in either case), with valid check digits; `.`, `-`, `/` and spaces
@@ -470,7 +468,7 @@ impl ChargeRequest {
             "payer": self.payer.to_json(),
             "metadata": canonical_json(&metadata),
         });
-        crypto::sha256_hex(canonical_json(&normalised))
+        sha256_hex(canonical_json(&normalised))
     }
 }
 
@@ -797,10 +795,7 @@ mod tests {
     fn the_documented_tax_id_pattern_admits_every_id_the_parser_accepts() {
         let schema = serde_json::to_value(<Payer as utoipa::PartialSchema>::schema()).unwrap();
         assert_eq!(schema["properties"]["taxId"]["pattern"], TAX_ID_PATTERN);
-        assert_eq!(
-            schema["properties"]["name"]["pattern"],
-            crate::domain::NAME_PATTERN
-        );
+        assert_eq!(schema["properties"]["name"]["pattern"], crate::NAME_PATTERN);
         let pattern = regex::Regex::new(TAX_ID_PATTERN).unwrap();
         for id in [
             "529.982.247-25",

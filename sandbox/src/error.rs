@@ -1,6 +1,6 @@
 use std::time::Duration;
 
-use super::Step;
+use pixgate_domain::Step;
 
 /// Why a component could not be loaded or a call produced no decision. Each variant has a
 /// stable code for traces, the CLI and the admin API.

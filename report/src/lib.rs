@@ -1,59 +1,16 @@
-//! What comparing two decisions produces: the [`Outcome`] of a chain run, the [`Change`]
-//! kinds between two outcomes, and the replay report. The admin API serves these types and
-//! the CLI reads them back, so both sides share one definition.
+//! Comparing two decisions of the chain, and showing the result: the [`Change`] kinds between
+//! two [`Outcome`]s and the [`ReplayReport`] (the admin API serves these types and the CLI
+//! reads them back, so both sides share one definition), and [`render`], the text and HTML
+//! the CLI prints for a replay or a shadow comparison.
+#![forbid(unsafe_code)]
+
+pub mod render;
 
 use std::collections::BTreeMap;
 
+use pixgate_domain::Outcome;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-
-use crate::sandbox::Step;
-
-/// What one run of the chain decided for one charge.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(tag = "status", rename_all = "camelCase")]
-pub enum Outcome {
-    /// A route was found; these are its primary gateway and economics.
-    #[serde(rename_all = "camelCase")]
-    Resolved {
-        policy: String,
-        provider_code: String,
-        gateway_alias: String,
-        release_class: String,
-        fee_centavos: u64,
-        net_centavos: u64,
-        settlement_date: String,
-    },
-    /// A step refused the charge (a business rule), or no gateway was acceptable.
-    #[serde(rename_all = "camelCase")]
-    Refused {
-        #[schema(value_type = String)]
-        step: Step,
-        code: String,
-        message: String,
-    },
-    /// A step failed in the sandbox (trap, fuel, memory, invalid output, ...).
-    #[serde(rename_all = "camelCase")]
-    Failed {
-        #[schema(value_type = String)]
-        step: Step,
-        code: String,
-        message: String,
-    },
-}
-
-impl Outcome {
-    /// The provider this outcome routes to; refusals and failures count as `(none)`.
-    pub fn provider_key(&self) -> &str {
-        match self {
-            Outcome::Resolved { provider_code, .. } => provider_code,
-            _ => NO_PROVIDER,
-        }
-    }
-}
-
-/// The provider key of an outcome that routes nowhere.
-pub const NO_PROVIDER: &str = "(none)";
 
 /// What differs between two outcomes of the same charge.
 #[derive(
@@ -202,6 +159,8 @@ pub struct ReplayReport {
 
 #[cfg(test)]
 mod tests {
+    use pixgate_domain::Step;
+
     use super::*;
 
     fn resolved(gateway: &str, fee: u64) -> Outcome {
@@ -237,22 +196,5 @@ mod tests {
             vec![Change::Refusal]
         );
         assert!(changes(&refused, &refused.clone()).is_empty());
-    }
-
-    #[test]
-    fn outcomes_read_back_as_written() {
-        let json = serde_json::to_value(resolved("sandbox-a-d0", 5)).unwrap();
-        assert_eq!(json["status"], "resolved");
-        assert_eq!(json["gatewayAlias"], "sandbox-a-d0");
-        let back: Outcome = serde_json::from_value(json).unwrap();
-        assert_eq!(back, resolved("sandbox-a-d0", 5));
-        let failed = serde_json::to_value(Outcome::Failed {
-            step: Step::Provider,
-            code: "fuel_exhausted".into(),
-            message: "m".into(),
-        })
-        .unwrap();
-        assert_eq!(failed["step"], "provider");
-        assert_eq!(failed["status"], "failed");
     }
 }

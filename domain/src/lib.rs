@@ -1,16 +1,34 @@
-//! Validated values of the merchant API. Each is checked where it is built; a value of one
-//! of these types is known good.
+//! pixgate's values, checked where they are built (a value of one of these types is known
+//! good), and the request bodies that carry them: the charge ([`charge`]) and the admin
+//! evaluate route's ([`evaluate`]), as serde types the OpenAPI documents are generated from.
+//! Also the names the chain's steps go by ([`Step`]) and what a run of the chain decided
+//! ([`Outcome`]), which the admin API, the CLI and the sandbox share.
+//!
+//! Pure functions of text: no I/O and no runtime, so the fuzz targets build this crate
+//! without wasmtime, sqlx or tokio.
+#![forbid(unsafe_code)]
 
+pub mod charge;
+pub mod evaluate;
 pub mod json;
 pub mod money;
+mod outcome;
 mod status;
+mod step;
 mod tax_id;
-/// Timestamps as the API Pix and pixgate's own documents write them.
-pub use pixgate_pix::time;
 
 pub use money::Money;
+pub use outcome::{NO_PROVIDER, Outcome};
 pub use status::{IntentStatus, StoreMode};
+pub use step::{Step, StepVersions};
 pub use tax_id::{TaxId, TaxIdKind};
+
+/// Lowercase hex of the SHA-256 of `data`: a component's version, an API key's or the admin
+/// token's stored hash, a charge's idempotency fingerprint.
+pub fn sha256_hex(data: impl AsRef<[u8]>) -> String {
+    use sha2::{Digest, Sha256};
+    hex::encode(Sha256::digest(data.as_ref()))
+}
 
 /// Names: no control character, and at least one character that is neither blank nor control
 /// (admin names are stored trimmed; a payer's name is kept as sent). Blank is `char::is_whitespace` plus U+FEFF, which ECMA-262's
@@ -25,8 +43,7 @@ pub struct IdempotencyKey(String);
 
 /// The rule [`IdempotencyKey::parse`] applies, as the merchant document states it (the
 /// attribute on the charge route repeats it as a literal; tests hold the three together).
-#[cfg(test)]
-pub(crate) const IDEMPOTENCY_KEY_PATTERN: &str = "^[!-~]([ -~]{0,198}[!-~])?$";
+pub const IDEMPOTENCY_KEY_PATTERN: &str = "^[!-~]([ -~]{0,198}[!-~])?$";
 
 impl IdempotencyKey {
     pub const MAX_CHARS: usize = 200;

@@ -1,0 +1,31 @@
+//! The admin evaluate route's body: a store, a charge as the merchant would send it, and
+//! optionally a version per step to run instead of the store's active ones.
+
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use crate::StepVersions;
+use crate::charge::{CHARGE_FIELD_CODES, ChargeBody};
+use crate::json::{Invalid, from_json, require_objects};
+
+/// Body of `POST /evaluate`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EvaluateRequest {
+    /// Store code.
+    #[schema(pattern = "^[A-Za-z0-9._-]{1,64}$")]
+    pub store: String,
+    /// A merchant charge body without `store`.
+    pub charge: ChargeBody,
+    /// Versions to use instead of the store's active ones.
+    #[serde(default)]
+    pub components: StepVersions,
+}
+
+impl EvaluateRequest {
+    /// Reads the body, refusing arrays where objects belong (see [`require_objects`]).
+    pub fn from_json(value: serde_json::Value) -> Result<Self, Invalid> {
+        require_objects(&value, &["charge", "charge.payer"], CHARGE_FIELD_CODES)?;
+        from_json(value, CHARGE_FIELD_CODES)
+    }
+}
