@@ -20,14 +20,22 @@ _HOST = re.compile(r"^(https://)(\[[^\]]*\]|[^/:?\[]+)", re.IGNORECASE)
 _MAX_CHARS = 2048
 
 
+# The URL fields of the bodies: a webhook endpoint's, and a provider's (whose routes make no
+# request at all: there, the host's only fault could be the IDNA rules, `xn--` labels that do
+# not decode, which the admin document's pattern cannot state either).
+_URL_FIELDS = ("endpointUrl", "apiBaseUrl", "tokenUrl")
+
+
 @schemathesis.hook
 def before_call(context, case, kwargs):
     body = case.body
-    if not (isinstance(body, dict) and isinstance(body.get("endpointUrl"), str)):
+    if not isinstance(body, dict):
         return
-    url = _HOST.sub(r"\g<1>127.0.0.1", body["endpointUrl"], count=1)
-    # A short host grew: trim the path or query so the URL stays as long as allowed.
-    body["endpointUrl"] = url[:_MAX_CHARS]
+    for field in _URL_FIELDS:
+        if isinstance(body.get(field), str):
+            url = _HOST.sub(r"\g<1>127.0.0.1", body[field], count=1)
+            # A short host grew: trim the path or query so the URL stays as long as allowed.
+            body[field] = url[:_MAX_CHARS]
 
 
 @schemathesis.serializer("application/wasm")

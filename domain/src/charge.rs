@@ -34,9 +34,14 @@ pub struct Payer {
     /// An address with a dotted domain (`ana@example.com`); `null` is the same as absent.
     #[schema(format = Email, max_length = 254, example = "ana@example.com")]
     pub email: Option<String>,
-    /// 8 to 15 digits (E.164 without `+`); spaces, `+`, `(`, `)`, `-` and `.` are ignored;
+    /// 8 to 15 digits (E.164 without `+`), at most 32 characters: an optional leading `+`,
+    /// spaces, `(`, `)`, `-` and `.` between the digits, and blanks around them, are ignored;
     /// `null` is the same as absent.
-    #[schema(example = "+55 11 98765-4321", max_length = 32)]
+    #[schema(
+        example = "+55 11 98765-4321",
+        max_length = 32,
+        pattern = r"^[\u0009-\u000D\u0020\u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]*[+]?[ ().-]*([0-9][ ().-]*){8,15}[\u0009-\u000D\u0020\u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]*$"
+    )]
     pub phone: Option<String>,
 }
 

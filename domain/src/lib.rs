@@ -116,9 +116,16 @@ impl Email {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Phone(String);
 
+/// The rule [`Phone::parse`] applies, as the document states it (with `maxLength` 32): blanks
+/// around (`char::is_whitespace`), an optional leading `+`, then 8 to 15 digits among spaces,
+/// `(`, `)`, `.` and `-`. The charge's `payer.phone` attribute repeats it as a literal; tests
+/// hold the three together.
+pub const PHONE_PATTERN: &str = r"^[\u0009-\u000D\u0020\u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]*[+]?[ ().-]*([0-9][ ().-]*){8,15}[\u0009-\u000D\u0020\u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]*$";
+
 impl Phone {
     pub fn parse(raw: &str) -> Option<Self> {
-        if raw.len() > 32 {
+        // Counted in characters, as the document's `maxLength` counts them.
+        if raw.chars().count() > 32 {
             return None;
         }
         let mut digits = String::new();
@@ -229,6 +236,48 @@ mod tests {
         assert!(Phone::parse("1234567890123456").is_none());
         assert!(Phone::parse("11 9876x4321").is_none());
         assert!(Phone::parse("55+11987654321").is_none());
+    }
+
+    /// The document's pattern and `maxLength` accept exactly what the parser accepts.
+    #[test]
+    fn the_phone_pattern_is_the_parser() {
+        let pattern = regex::Regex::new(PHONE_PATTERN).unwrap();
+        let schema = |s: &str| s.chars().count() <= 32 && pattern.is_match(s);
+        let mut cases: Vec<String> = [
+            "+55 (11) 98765-4321",
+            "12345678",
+            "1234567",
+            "123456789012345",
+            "1234567890123456",
+            &"1".repeat(31),
+            "11 9876x4321",
+            "55+11987654321",
+            " +5511987654321\t",
+            "\u{3000}+5511987654321\u{a0}",
+            "( +5511987654321",
+            "+ 5511987654321",
+            "+(11) 9876.5432-1",
+            "551198765\u{a0}4321",
+            "\u{feff}5511987654321",
+            "++5511987654321",
+            "+",
+            "",
+            "---(((12345678)))---...",
+            "\u{3000}\u{3000}\u{3000}\u{3000}\u{3000}\u{3000}\u{3000}\u{3000}\u{3000}\u{3000}123456789012345",
+            "                 123456789012345",
+            "                  123456789012345",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        // Every character around, between and inside the digits.
+        for c in '\0'..='\u{3001}' {
+            cases.push(format!("{c}5511987654321"));
+            cases.push(format!("55119{c}87654321"));
+            cases.push(format!("5511987654321{c}"));
+        }
+        for case in &cases {
+            assert_eq!(schema(case), Phone::parse(case).is_some(), "{case:?}");
+        }
     }
 
     #[test]

@@ -8,6 +8,7 @@ mod callbacks;
 mod error;
 mod extract;
 pub mod payments;
+pub mod responses;
 pub mod serve;
 pub mod webhooks;
 

@@ -18,6 +18,7 @@ use crate::access::{Principal, Scope};
 use crate::app::AppState;
 use crate::charges::view::PaymentIntentEnvelope;
 use crate::charges::{ChargeError, Charges};
+use crate::http::responses::{PayloadTooLarge, RateLimited, Unauthorized, UnsupportedMediaType};
 use pixgate_domain::IdempotencyKey;
 use pixgate_domain::charge::CreatePaymentRequest;
 
@@ -104,13 +105,13 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
     responses(
         (status = 200, description = "PaymentIntent resolved (or replayed)", body = PaymentIntentEnvelope),
         (status = 400, description = "Invalid request: payload, CPF/CNPJ, metadata (`invalid_metadata` also for a number that would not come back as written), Idempotency-Key (`missing_idempotency_key`, `invalid_idempotency_key`), or a store rule (e.g. `amount_above_store_limit`)", body = ErrorEnvelope),
-        (status = 401, description = "API key missing, invalid or revoked", body = ErrorEnvelope),
+        Unauthorized,
         (status = 403, description = "Scope or store not granted (`insufficient_scope`, `store_not_granted`), or the store's live execution is off (`live_execution_disabled`)", body = ErrorEnvelope),
         (status = 404, description = "Store not found (`store_not_found`)", body = ErrorEnvelope),
         (status = 409, description = "Idempotency-Key reused with a different payload (`idempotency_key_reused`)", body = ErrorEnvelope),
-        (status = 413, description = "Body over 64 KB", body = ErrorEnvelope),
-        (status = 415, description = "Content-Type is not application/json", body = ErrorEnvelope),
-        (status = 429, description = "Rate limit of the key exceeded; see Retry-After", body = ErrorEnvelope),
+        PayloadTooLarge,
+        UnsupportedMediaType,
+        RateLimited,
         (status = 503, description = "Routing temporarily unavailable; retry with the same Idempotency-Key", body = ErrorEnvelope),
     )
 )]
@@ -165,10 +166,10 @@ fn idempotency_key(headers: &HeaderMap) -> Result<IdempotencyKey, ApiError> {
     params(("paymentIntentId" = String, Path, format = Uuid, description = "The PaymentIntent's id")),
     responses(
         (status = 200, description = "The PaymentIntent", body = PaymentIntentEnvelope),
-        (status = 401, description = "API key missing, invalid or revoked", body = ErrorEnvelope),
+        Unauthorized,
         (status = 403, description = "The key lacks `payments:create` and `payments:read`", body = ErrorEnvelope),
         (status = 404, description = "Unknown, malformed, or not granted to the key", body = ErrorEnvelope),
-        (status = 429, description = "Rate limit of the key exceeded; see Retry-After", body = ErrorEnvelope),
+        RateLimited,
     )
 )]
 async fn get_payment(
@@ -202,5 +203,17 @@ mod tests {
         assert_eq!(header["required"], true);
         assert_eq!(header["schema"]["pattern"], IDEMPOTENCY_KEY_PATTERN);
         assert_eq!(header["schema"]["maxLength"], 200);
+    }
+
+    /// Both documents state the rule `Phone::parse` applies for `payer.phone` (a test there
+    /// holds the pattern and the parser together).
+    #[test]
+    fn the_documents_state_the_phone_rule() {
+        for doc in [super::openapi(), crate::http::admin::openapi()] {
+            let doc = serde_json::to_value(doc).unwrap();
+            let phone = &doc["components"]["schemas"]["Payer"]["properties"]["phone"];
+            assert_eq!(phone["pattern"], pixgate_domain::PHONE_PATTERN);
+            assert_eq!(phone["maxLength"], 32);
+        }
     }
 }

@@ -19,6 +19,7 @@ use super::extract::{JsonBody, parse};
 use super::{ApiError, ErrorEnvelope};
 use crate::access::{Principal, Scope};
 use crate::app::AppState;
+use crate::http::responses::{PayloadTooLarge, RateLimited, Unauthorized, UnsupportedMediaType};
 use crate::webhooks::endpoints::{CreateEndpointRequest, EndpointError, Endpoints, Page, view};
 
 pub fn routes() -> OpenApiRouter<Arc<AppState>> {
@@ -105,12 +106,12 @@ fn path_id(id: Result<Path<String>, PathRejection>) -> Result<String, EndpointEr
     responses(
         (status = 201, description = "Endpoint created, ACTIVE; `signingSecret` appears only here", body = CreatedEndpointEnvelope),
         (status = 400, description = "Invalid URL (`invalid_endpoint_url`, `endpoint_url_not_https`), events (`invalid_events`) or name", body = ErrorEnvelope),
-        (status = 401, description = "API key missing, invalid or revoked", body = ErrorEnvelope),
+        Unauthorized,
         (status = 403, description = "The key lacks `webhooks:manage`", body = ErrorEnvelope),
         (status = 409, description = "The merchant already has a live endpoint at this URL (`duplicate_endpoint`), or as many endpoints that are not revoked as `PIXGATE_WEBHOOK_MAX_ENDPOINTS` allows (`endpoint_limit_reached`)", body = ErrorEnvelope),
-        (status = 413, description = "Body over 64 KB", body = ErrorEnvelope),
-        (status = 415, description = "Content-Type is not application/json", body = ErrorEnvelope),
-        (status = 429, description = "Rate limit of the key exceeded; see Retry-After", body = ErrorEnvelope),
+        PayloadTooLarge,
+        UnsupportedMediaType,
+        RateLimited,
     )
 )]
 async fn create_endpoint(
@@ -143,9 +144,9 @@ async fn create_endpoint(
         (status = 200, description = "Endpoints, oldest first", body = EndpointListEnvelope),
         (status = 400, description = "`limit` out of range (`invalid_limit`) or `after` not an endpoint id (`invalid_after`)", body = ErrorEnvelope),
         (status = 404, description = "`after` is not one of this merchant's endpoints (`webhook_endpoint_not_found`)", body = ErrorEnvelope),
-        (status = 401, description = "API key missing, invalid or revoked", body = ErrorEnvelope),
+        Unauthorized,
         (status = 403, description = "The key lacks `webhooks:manage`", body = ErrorEnvelope),
-        (status = 429, description = "Rate limit of the key exceeded; see Retry-After", body = ErrorEnvelope),
+        RateLimited,
     )
 )]
 async fn list_endpoints(
@@ -174,11 +175,11 @@ async fn list_endpoints(
     params(("endpointId" = String, Path, format = Uuid)),
     responses(
         (status = 200, description = "The attempt completed (delivered or not); see `status`", body = TestResultEnvelope),
-        (status = 401, description = "API key missing, invalid or revoked", body = ErrorEnvelope),
+        Unauthorized,
         (status = 403, description = "The key lacks `webhooks:manage`", body = ErrorEnvelope),
         (status = 404, description = "No such endpoint for this merchant", body = ErrorEnvelope),
         (status = 409, description = "The endpoint is revoked (`endpoint_revoked`)", body = ErrorEnvelope),
-        (status = 429, description = "Rate limit of the key exceeded; see Retry-After", body = ErrorEnvelope),
+        RateLimited,
     )
 )]
 async fn test_endpoint(
@@ -205,10 +206,10 @@ async fn test_endpoint(
     params(("endpointId" = String, Path, format = Uuid)),
     responses(
         (status = 200, description = "Revoked (status `REVOKED`)", body = EndpointEnvelope),
-        (status = 401, description = "API key missing, invalid or revoked", body = ErrorEnvelope),
+        Unauthorized,
         (status = 403, description = "The key lacks `webhooks:manage`", body = ErrorEnvelope),
         (status = 404, description = "No such endpoint for this merchant", body = ErrorEnvelope),
-        (status = 429, description = "Rate limit of the key exceeded; see Retry-After", body = ErrorEnvelope),
+        RateLimited,
     )
 )]
 async fn revoke_endpoint(
@@ -235,11 +236,11 @@ async fn revoke_endpoint(
     params(("endpointId" = String, Path, format = Uuid)),
     responses(
         (status = 200, description = "ACTIVE (an ACTIVE endpoint answers the same)", body = EndpointEnvelope),
-        (status = 401, description = "API key missing, invalid or revoked", body = ErrorEnvelope),
+        Unauthorized,
         (status = 403, description = "The key lacks `webhooks:manage`", body = ErrorEnvelope),
         (status = 404, description = "No such endpoint for this merchant", body = ErrorEnvelope),
         (status = 409, description = "The endpoint is revoked (`endpoint_revoked`)", body = ErrorEnvelope),
-        (status = 429, description = "Rate limit of the key exceeded; see Retry-After", body = ErrorEnvelope),
+        RateLimited,
     )
 )]
 async fn enable_endpoint(
@@ -266,10 +267,10 @@ async fn enable_endpoint(
     responses(
         (status = 200, description = "Deliveries with their attempts", body = DeliveryListEnvelope),
         (status = 400, description = "`limit` out of range (`invalid_limit`) or `before` not a delivery id (`invalid_before`)", body = ErrorEnvelope),
-        (status = 401, description = "API key missing, invalid or revoked", body = ErrorEnvelope),
+        Unauthorized,
         (status = 403, description = "The key lacks `webhooks:manage`", body = ErrorEnvelope),
         (status = 404, description = "No such endpoint for this merchant (`webhook_endpoint_not_found`), or `before` is not one of its deliveries (`webhook_delivery_not_found`)", body = ErrorEnvelope),
-        (status = 429, description = "Rate limit of the key exceeded; see Retry-After", body = ErrorEnvelope),
+        RateLimited,
     )
 )]
 async fn list_deliveries(
@@ -305,11 +306,11 @@ async fn list_deliveries(
     params(("endpointId" = String, Path, format = Uuid), ("deliveryId" = String, Path, format = Uuid)),
     responses(
         (status = 202, description = "Queued (status `PENDING`, due now)", body = DeliveryEnvelope),
-        (status = 401, description = "API key missing, invalid or revoked", body = ErrorEnvelope),
+        Unauthorized,
         (status = 403, description = "The key lacks `webhooks:manage`", body = ErrorEnvelope),
         (status = 404, description = "No such endpoint or delivery for this merchant", body = ErrorEnvelope),
         (status = 409, description = "The endpoint is not ACTIVE (`endpoint_not_active`), or an attempt of this delivery is being sent (`delivery_in_flight`)", body = ErrorEnvelope),
-        (status = 429, description = "Rate limit of the key exceeded; see Retry-After", body = ErrorEnvelope),
+        RateLimited,
     )
 )]
 async fn resend_delivery(

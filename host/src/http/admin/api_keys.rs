@@ -15,6 +15,7 @@ use super::{Envelope, ok, parse_body, uuid_param};
 use crate::app::AppState;
 use crate::catalog::{ApiKeyView, Catalog, CatalogError, CreateApiKey};
 use crate::http::extract::JsonBody;
+use crate::http::responses::{AdminUnauthorized, PayloadTooLarge, UnsupportedMediaType};
 use crate::http::{ApiError, ErrorEnvelope};
 
 pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
@@ -28,10 +29,10 @@ pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
     responses(
         (status = 201, description = "Issued; `apiKey` is the secret", body = Envelope<ApiKeyView>),
         (status = 400, description = "The body breaks the schema (`invalid_json`, `invalid_request`, `missing_field`, `unknown_field`, `invalid_field`, `invalid_code`, `invalid_scope`); `field` names the field", body = ErrorEnvelope),
-        (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
+        AdminUnauthorized,
         (status = 404, description = "No merchant with this code (`merchant_not_found`), or it has no store with one of the codes (`store_not_found`)", body = ErrorEnvelope),
-        (status = 413, description = "Body over 64 KB (`payload_too_large`)", body = ErrorEnvelope),
-        (status = 415, description = "Content-Type is not application/json (`unsupported_media_type`)", body = ErrorEnvelope),
+        PayloadTooLarge,
+        UnsupportedMediaType,
     ))]
 async fn create_api_key(
     State(catalog): State<Catalog>,
@@ -54,7 +55,7 @@ struct KeyFilter {
     responses(
         (status = 200, description = "The merchant's keys, revoked ones included", body = Envelope<Vec<ApiKeyView>>),
         (status = 400, description = "`merchant` is missing or repeated (`missing_field`, `invalid_field`)", body = ErrorEnvelope),
-        (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
+        AdminUnauthorized,
         (status = 404, description = "No merchant with this code (`merchant_not_found`)", body = ErrorEnvelope),
     ))]
 async fn list_api_keys(
@@ -81,7 +82,7 @@ async fn list_api_keys(
     params(("keyId" = String, Path, format = Uuid)),
     responses(
         (status = 200, description = "Revoked", body = Envelope<ApiKeyView>),
-        (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
+        AdminUnauthorized,
         (status = 404, description = "No such key (`api_key_not_found`)", body = ErrorEnvelope),
     ))]
 async fn revoke_api_key(

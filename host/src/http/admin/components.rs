@@ -19,6 +19,7 @@ use crate::components::replay::ReplayRequest;
 use crate::components::shadow::ShadowComparison;
 use crate::components::{ComponentService, KillSwitchPatch, StoreComponents, VersionView};
 use crate::http::extract::{JsonBody, parse};
+use crate::http::responses::{AdminUnauthorized, PayloadTooLarge, UnsupportedMediaType};
 use crate::http::{ApiError, ErrorEnvelope};
 use pixgate_domain::Step;
 use pixgate_domain::evaluate::EvaluateRequest;
@@ -58,12 +59,12 @@ fn step(raw: &str) -> Result<Step, ApiError> {
 #[utoipa::path(post, path = "/components/{step}", tag = "components",
     params(("step" = String, Path, pattern = "^(policy|provider|economics)$")),
     request_body(description = "The component's bytes (wasm32 component model binary)",
-                 content((Vec<u8> = "application/wasm"), (Vec<u8> = "application/octet-stream"))),
+                 content(("application/wasm"), ("application/octet-stream"))),
     responses(
         (status = 201, description = "Stored", body = Envelope<VersionView>),
         (status = 200, description = "These bytes were stored before", body = Envelope<VersionView>),
         (status = 400, description = "`invalid_component`, `component_exceeds_limits` (one instance would need more than the sandbox gives one), `wrong_world` (names the missing export), `unsupported_import`", body = ErrorEnvelope),
-        (status = 401, body = ErrorEnvelope),
+        AdminUnauthorized,
         (status = 404, description = "`unknown_step`", body = ErrorEnvelope),
         (status = 413, description = "`component_too_large` (`PIXGATE_COMPONENT_MAX_BYTES`, default 32 MiB)", body = ErrorEnvelope),
         (status = 415, description = "Content-Type is neither application/wasm nor application/octet-stream", body = ErrorEnvelope),
@@ -111,7 +112,7 @@ async fn upload(
 /// Lists a step's versions, newest first, with the stores that use each.
 #[utoipa::path(get, path = "/components/{step}", tag = "components",
     params(("step" = String, Path, pattern = "^(policy|provider|economics)$")),
-    responses((status = 200, body = Envelope<Vec<VersionView>>), (status = 401, body = ErrorEnvelope),
+    responses((status = 200, body = Envelope<Vec<VersionView>>), AdminUnauthorized,
               (status = 404, description = "`unknown_step`", body = ErrorEnvelope)))]
 async fn list(
     State(components): State<ComponentService>,
@@ -133,7 +134,7 @@ struct Deleted {
 /// progress holds it, and no recorded trace within the trace retention names it.
 #[utoipa::path(delete, path = "/components/{step}/{version}", tag = "components",
     params(("step" = String, Path, pattern = "^(policy|provider|economics)$"), ("version" = String, Path)),
-    responses((status = 200, body = Envelope<Deleted>), (status = 401, body = ErrorEnvelope),
+    responses((status = 200, body = Envelope<Deleted>), AdminUnauthorized,
               (status = 404, description = "`component_not_found`, `unknown_step`", body = ErrorEnvelope),
               (status = 409, description = "`component_in_use` (the message says what needs it, and until when for recorded traces), `component_bundled`", body = ErrorEnvelope)))]
 async fn delete(
@@ -155,7 +156,7 @@ async fn delete(
 /// What a store runs per step, its kill switch and its activation history.
 #[utoipa::path(get, path = "/stores/{code}/components", tag = "components",
     params(("code" = String, Path)),
-    responses((status = 200, body = Envelope<StoreComponents>), (status = 401, body = ErrorEnvelope),
+    responses((status = 200, body = Envelope<StoreComponents>), AdminUnauthorized,
               (status = 404, body = ErrorEnvelope)))]
 async fn store_components(
     State(components): State<ComponentService>,
@@ -181,9 +182,9 @@ struct VersionBody {
     params(("code" = String, Path), ("step" = String, Path, pattern = "^(policy|provider|economics)$")),
     request_body = VersionBody,
     responses((status = 200, body = Envelope<StoreComponents>), (status = 400, body = ErrorEnvelope),
-              (status = 401, body = ErrorEnvelope),
+              AdminUnauthorized,
               (status = 404, description = "`store_not_found`, `component_not_found`, `unknown_step`", body = ErrorEnvelope),
-              (status = 413, body = ErrorEnvelope), (status = 415, body = ErrorEnvelope)))]
+              PayloadTooLarge, UnsupportedMediaType))]
 async fn activate(
     State(components): State<ComponentService>,
     Path((code, raw_step)): Path<(String, String)>,
@@ -200,7 +201,7 @@ async fn activate(
 /// Goes back to the version that was active before the current one.
 #[utoipa::path(post, path = "/stores/{code}/components/{step}/rollback", tag = "components",
     params(("code" = String, Path), ("step" = String, Path, pattern = "^(policy|provider|economics)$")),
-    responses((status = 200, body = Envelope<StoreComponents>), (status = 401, body = ErrorEnvelope),
+    responses((status = 200, body = Envelope<StoreComponents>), AdminUnauthorized,
               (status = 404, body = ErrorEnvelope),
               (status = 409, description = "`nothing_to_roll_back`", body = ErrorEnvelope)))]
 async fn rollback(
@@ -217,8 +218,8 @@ async fn rollback(
     params(("code" = String, Path), ("step" = String, Path, pattern = "^(policy|provider|economics)$")),
     request_body = VersionBody,
     responses((status = 200, body = Envelope<StoreComponents>), (status = 400, body = ErrorEnvelope),
-              (status = 401, body = ErrorEnvelope), (status = 404, body = ErrorEnvelope),
-              (status = 413, body = ErrorEnvelope), (status = 415, body = ErrorEnvelope)))]
+              AdminUnauthorized, (status = 404, body = ErrorEnvelope),
+              PayloadTooLarge, UnsupportedMediaType))]
 async fn set_candidate(
     State(components): State<ComponentService>,
     Path((code, raw_step)): Path<(String, String)>,
@@ -237,7 +238,7 @@ async fn set_candidate(
 /// Detaches the shadow candidate.
 #[utoipa::path(delete, path = "/stores/{code}/components/{step}/candidate", tag = "components",
     params(("code" = String, Path), ("step" = String, Path, pattern = "^(policy|provider|economics)$")),
-    responses((status = 200, body = Envelope<StoreComponents>), (status = 401, body = ErrorEnvelope),
+    responses((status = 200, body = Envelope<StoreComponents>), AdminUnauthorized,
               (status = 404, body = ErrorEnvelope)))]
 async fn clear_candidate(
     State(components): State<ComponentService>,
@@ -253,7 +254,7 @@ async fn clear_candidate(
 /// The running comparison of the step's shadow candidate against the active version.
 #[utoipa::path(get, path = "/stores/{code}/components/{step}/shadow", tag = "components",
     params(("code" = String, Path), ("step" = String, Path, pattern = "^(policy|provider|economics)$")),
-    responses((status = 200, body = Envelope<ShadowComparison>), (status = 401, body = ErrorEnvelope),
+    responses((status = 200, body = Envelope<ShadowComparison>), AdminUnauthorized,
               (status = 404, body = ErrorEnvelope)))]
 async fn shadow_comparison(
     State(components): State<ComponentService>,
@@ -271,8 +272,8 @@ async fn shadow_comparison(
 #[utoipa::path(put, path = "/stores/{code}/kill-switch", tag = "components",
     params(("code" = String, Path)), request_body = KillSwitchPatch,
     responses((status = 200, body = Envelope<StoreComponents>), (status = 400, body = ErrorEnvelope),
-              (status = 401, body = ErrorEnvelope), (status = 404, body = ErrorEnvelope),
-              (status = 413, body = ErrorEnvelope), (status = 415, body = ErrorEnvelope)))]
+              AdminUnauthorized, (status = 404, body = ErrorEnvelope),
+              PayloadTooLarge, UnsupportedMediaType))]
 async fn set_kill_switch(
     State(components): State<ComponentService>,
     Path(code): Path<String>,
@@ -289,9 +290,9 @@ async fn set_kill_switch(
 /// decision with its full trace. Persists nothing.
 #[utoipa::path(post, path = "/evaluate", tag = "components", request_body = EvaluateRequest,
     responses((status = 200, body = Envelope<Evaluation>), (status = 400, body = ErrorEnvelope),
-              (status = 401, body = ErrorEnvelope),
+              AdminUnauthorized,
               (status = 404, description = "`store_not_found`, `component_not_found`", body = ErrorEnvelope),
-              (status = 413, body = ErrorEnvelope), (status = 415, body = ErrorEnvelope)))]
+              PayloadTooLarge, UnsupportedMediaType))]
 async fn evaluate(
     State(components): State<ComponentService>,
     request: axum::extract::Request,
@@ -307,9 +308,9 @@ async fn evaluate(
 /// Replays a store's recorded charges with candidate versions and reports what changes.
 #[utoipa::path(post, path = "/replays", tag = "components", request_body = ReplayRequest,
     responses((status = 200, body = Envelope<ReplayReport>), (status = 400, body = ErrorEnvelope),
-              (status = 401, body = ErrorEnvelope),
+              AdminUnauthorized,
               (status = 404, description = "`store_not_found`, `component_not_found`", body = ErrorEnvelope),
-              (status = 413, body = ErrorEnvelope), (status = 415, body = ErrorEnvelope)))]
+              PayloadTooLarge, UnsupportedMediaType))]
 async fn replays(
     State(components): State<ComponentService>,
     JsonBody(body): JsonBody,

@@ -13,6 +13,7 @@ use super::{Envelope, ok, parse_body};
 use crate::app::AppState;
 use crate::catalog::{Catalog, CreateGateway, GatewayView, PatchGateway};
 use crate::http::extract::JsonBody;
+use crate::http::responses::{AdminUnauthorized, PayloadTooLarge, UnsupportedMediaType};
 use crate::http::{ApiError, ErrorEnvelope};
 
 pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
@@ -26,10 +27,10 @@ pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
     responses(
         (status = 201, description = "Created, active", body = Envelope<GatewayView>),
         (status = 400, description = "The body breaks the schema (`invalid_json`, `invalid_request`, `missing_field`, `unknown_field`, `invalid_field`, `invalid_code`, `invalid_release_class`, `invalid_fee_terms`); `field` names the field", body = ErrorEnvelope),
-        (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
+        AdminUnauthorized,
         (status = 409, description = "A gateway with this alias exists (`gateway_alias_taken`)", body = ErrorEnvelope),
-        (status = 413, description = "Body over 64 KB (`payload_too_large`)", body = ErrorEnvelope),
-        (status = 415, description = "Content-Type is not application/json (`unsupported_media_type`)", body = ErrorEnvelope),
+        PayloadTooLarge,
+        UnsupportedMediaType,
         (status = 422, description = "`maxFeeCentavos` is below `minFeeCentavos` (`invalid_fee_terms`)", body = ErrorEnvelope),
     ))]
 async fn create_gateway(
@@ -44,7 +45,7 @@ async fn create_gateway(
 #[utoipa::path(get, path = "/gateways", tag = "admin",
     responses(
         (status = 200, description = "Every gateway, active or not", body = Envelope<Vec<GatewayView>>),
-        (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
+        AdminUnauthorized,
     ))]
 async fn list_gateways(State(catalog): State<Catalog>) -> Result<impl IntoResponse, ApiError> {
     Ok(ok(StatusCode::OK, catalog.list_gateways().await?))
@@ -57,10 +58,10 @@ async fn list_gateways(State(catalog): State<Catalog>) -> Result<impl IntoRespon
     responses(
         (status = 200, description = "The gateway as changed", body = Envelope<GatewayView>),
         (status = 400, description = "The body breaks the schema (`invalid_json`, `invalid_request`, `unknown_field`, `invalid_field`, `invalid_fee_terms`); `field` names the field", body = ErrorEnvelope),
-        (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
+        AdminUnauthorized,
         (status = 404, description = "No gateway with this alias (`gateway_not_found`)", body = ErrorEnvelope),
-        (status = 413, description = "Body over 64 KB (`payload_too_large`)", body = ErrorEnvelope),
-        (status = 415, description = "Content-Type is not application/json (`unsupported_media_type`)", body = ErrorEnvelope),
+        PayloadTooLarge,
+        UnsupportedMediaType,
         (status = 422, description = "`maxFeeCentavos` is below `minFeeCentavos` (`invalid_fee_terms`)", body = ErrorEnvelope),
     ))]
 async fn patch_gateway(

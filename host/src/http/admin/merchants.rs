@@ -12,6 +12,7 @@ use super::{Envelope, ok, parse_body};
 use crate::app::AppState;
 use crate::catalog::{Catalog, CreateMerchant, MerchantView};
 use crate::http::extract::JsonBody;
+use crate::http::responses::{AdminUnauthorized, PayloadTooLarge, UnsupportedMediaType};
 use crate::http::{ApiError, ErrorEnvelope};
 
 pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
@@ -23,10 +24,10 @@ pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
     responses(
         (status = 201, description = "Created", body = Envelope<MerchantView>),
         (status = 400, description = "The body breaks the schema (`invalid_json`, `invalid_request`, `missing_field`, `unknown_field`, `invalid_field`, `invalid_code`, `invalid_name`); `field` names the field", body = ErrorEnvelope),
-        (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
+        AdminUnauthorized,
         (status = 409, description = "A merchant with this code exists (`merchant_code_taken`)", body = ErrorEnvelope),
-        (status = 413, description = "Body over 64 KB (`payload_too_large`)", body = ErrorEnvelope),
-        (status = 415, description = "Content-Type is not application/json (`unsupported_media_type`)", body = ErrorEnvelope),
+        PayloadTooLarge,
+        UnsupportedMediaType,
     ))]
 async fn create_merchant(
     State(catalog): State<Catalog>,
@@ -40,7 +41,7 @@ async fn create_merchant(
 #[utoipa::path(get, path = "/merchants", tag = "admin",
     responses(
         (status = 200, description = "Every merchant", body = Envelope<Vec<MerchantView>>),
-        (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
+        AdminUnauthorized,
     ))]
 async fn list_merchants(State(catalog): State<Catalog>) -> Result<impl IntoResponse, ApiError> {
     Ok(ok(StatusCode::OK, catalog.list_merchants().await?))

@@ -60,6 +60,44 @@ impl Modify for AdminAuth {
     }
 }
 
+/// A body of raw bytes (a component upload) is a string of format `binary`: what OpenAPI
+/// tools generate and send as bytes. utoipa states no schema for a media type given alone.
+struct BinaryBodies;
+
+impl Modify for BinaryBodies {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
+        let operations = openapi.paths.paths.values_mut().flat_map(|item| {
+            [&mut item.post, &mut item.put, &mut item.patch]
+                .into_iter()
+                .flatten()
+        });
+        for operation in operations {
+            let Some(utoipa::openapi::RefOr::T(body)) = operation.request_body.as_mut() else {
+                continue;
+            };
+            let mut raw = false;
+            for (media_type, content) in &mut body.content {
+                let raw_type =
+                    media_type == "application/wasm" || media_type == "application/octet-stream";
+                if let (true, utoipa::openapi::RefOr::T(content)) = (raw_type, content) {
+                    raw = true;
+                    content.schema = Some(
+                        ObjectBuilder::new()
+                            .schema_type(Type::String)
+                            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Binary)))
+                            .into(),
+                    );
+                }
+            }
+            // The bytes are the request: without them there is nothing to upload.
+            if raw {
+                body.required = Some(utoipa::openapi::Required::True);
+            }
+        }
+    }
+}
+
 /// The admin routes and their OpenAPI document: one module per resource.
 fn openapi_router() -> OpenApiRouter<Arc<AppState>> {
     OpenApiRouter::with_openapi(AdminDoc::openapi())
@@ -74,11 +112,19 @@ fn openapi_router() -> OpenApiRouter<Arc<AppState>> {
 
 /// The admin API's OpenAPI document.
 pub fn openapi() -> utoipa::openapi::OpenApi {
-    openapi_router().into_openapi()
+    parts().1
+}
+
+/// The admin routes and their finished document: what the routes state, with the raw-bytes
+/// bodies' schema filled in.
+fn parts() -> (axum::Router<Arc<AppState>>, utoipa::openapi::OpenApi) {
+    let (api, mut doc) = openapi_router().split_for_parts();
+    BinaryBodies.modify(&mut doc);
+    (api, doc)
 }
 
 pub fn router(state: Arc<AppState>) -> axum::Router<Arc<AppState>> {
-    let (api, doc) = openapi_router().split_for_parts();
+    let (api, doc) = parts();
     let api = api.layer(middleware::from_fn_with_state(state, require_admin));
     let doc = Arc::new(doc);
     axum::Router::new()
@@ -234,6 +280,8 @@ mod tests {
             TEXT_PATTERN,
             CURRENCY_PATTERN,
             TAX_ID_PATTERN,
+            pixgate_domain::PHONE_PATTERN,
+            crate::psp::providers::request::PROVIDER_URL_PATTERN,
             STEP_PATTERN,
             VERSION_PATTERN,
             SHA256_PATTERN,

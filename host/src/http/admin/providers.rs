@@ -12,6 +12,7 @@ use utoipa_axum::routes;
 use super::{Envelope, conflict, ok, parse_body, path_param, require_code, require_name};
 use crate::app::AppState;
 use crate::http::extract::JsonBody;
+use crate::http::responses::{AdminUnauthorized, PayloadTooLarge, UnsupportedMediaType};
 use crate::http::{ApiError, ErrorEnvelope};
 use crate::psp::providers::{
     CreateProvider, PatchProvider, ProviderAdmin, ProviderError, ProviderView,
@@ -63,10 +64,10 @@ fn code_param(code: Result<Path<String>, PathRejection>) -> Result<String, ApiEr
     responses(
         (status = 201, description = "Created, active. Secrets are never returned", body = Envelope<ProviderView>),
         (status = 400, description = "The body breaks the schema or a rule it cannot state (`invalid_json`, `invalid_request`, `missing_field`, `unknown_field`, `invalid_field`, `invalid_code`, `invalid_name`, `invalid_url`, `url_not_https`, `invalid_client_id`, `invalid_client_secret`, `invalid_pix_key`, `invalid_ca_pem`, `invalid_client_cert_pem`, `invalid_client_key_pem`); `field` names the field", body = ErrorEnvelope),
-        (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
+        AdminUnauthorized,
         (status = 409, description = "A provider with this code exists (`provider_code_taken`)", body = ErrorEnvelope),
-        (status = 413, description = "Body over 64 KB (`payload_too_large`)", body = ErrorEnvelope),
-        (status = 415, description = "Content-Type is not application/json (`unsupported_media_type`)", body = ErrorEnvelope),
+        PayloadTooLarge,
+        UnsupportedMediaType,
         (status = 422, description = "`tls.clientKeyPem` is not the key of `tls.clientCertPem` (`client_key_mismatch`), or one of the two is missing (`incomplete_client_identity`)", body = ErrorEnvelope),
     ))]
 async fn create_provider(
@@ -85,7 +86,7 @@ async fn create_provider(
 #[utoipa::path(get, path = "/providers", tag = "admin",
     responses(
         (status = 200, description = "Every provider, by code, active or not", body = Envelope<Vec<ProviderView>>),
-        (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
+        AdminUnauthorized,
     ))]
 async fn list_providers(
     State(providers): State<ProviderAdmin>,
@@ -98,7 +99,7 @@ async fn list_providers(
     params(("code" = String, Path, pattern = "^[A-Za-z0-9._-]{1,64}$", description = "Provider code")),
     responses(
         (status = 200, description = "The provider", body = Envelope<ProviderView>),
-        (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
+        AdminUnauthorized,
         (status = 404, description = "No provider with this code (`provider_not_found`)", body = ErrorEnvelope),
     ))]
 async fn get_provider(
@@ -116,10 +117,10 @@ async fn get_provider(
     responses(
         (status = 200, description = "The provider as changed", body = Envelope<ProviderView>),
         (status = 400, description = "The body breaks the schema or a rule it cannot state (`invalid_json`, `invalid_request`, `unknown_field`, `invalid_field`, `invalid_name`, `invalid_url`, `url_not_https`, `invalid_client_id`, `invalid_client_secret`, `invalid_pix_key`, `invalid_ca_pem`, `invalid_client_cert_pem`, `invalid_client_key_pem`); `field` names the field", body = ErrorEnvelope),
-        (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
+        AdminUnauthorized,
         (status = 404, description = "No provider with this code (`provider_not_found`)", body = ErrorEnvelope),
-        (status = 413, description = "Body over 64 KB (`payload_too_large`)", body = ErrorEnvelope),
-        (status = 415, description = "Content-Type is not application/json (`unsupported_media_type`)", body = ErrorEnvelope),
+        PayloadTooLarge,
+        UnsupportedMediaType,
         (status = 422, description = "`tls.clientKeyPem` is not the key of `tls.clientCertPem` (`client_key_mismatch`), or one of the two is missing (`incomplete_client_identity`)", body = ErrorEnvelope),
     ))]
 async fn patch_provider(

@@ -13,6 +13,7 @@ use super::{Envelope, ok, parse_body};
 use crate::app::AppState;
 use crate::catalog::{Catalog, CreateStore, PatchStore, StoreGateways, StoreView};
 use crate::http::extract::JsonBody;
+use crate::http::responses::{AdminUnauthorized, PayloadTooLarge, UnsupportedMediaType};
 use crate::http::{ApiError, ErrorEnvelope};
 
 pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
@@ -36,12 +37,12 @@ fn code_param(code: Result<Path<String>, PathRejection>) -> String {
     responses(
         (status = 201, description = "Created", body = Envelope<StoreView>),
         (status = 400, description = "The body breaks the schema (`invalid_json`, `invalid_request`, `missing_field`, `unknown_field`, `invalid_field`, `invalid_code`, `invalid_name`, `invalid_mode`, `invalid_store_config` (also a value that a key the bundled components read cannot hold, with `field` `config.<key>`), `invalid_charge_expiry`); `field` names the field", body = ErrorEnvelope),
-        (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
+        AdminUnauthorized,
         (status = 404, description = "No merchant with this code (`merchant_not_found`)", body = ErrorEnvelope),
         (status = 409, description = "A store with this code exists (`store_code_taken`)", body = ErrorEnvelope),
         (status = 422, description = "`config` sets `limits.min-amount-centavos` above `limits.max-amount-centavos` (`invalid_store_config`), a rule between two keys", body = ErrorEnvelope),
-        (status = 413, description = "Body over 64 KB (`payload_too_large`)", body = ErrorEnvelope),
-        (status = 415, description = "Content-Type is not application/json (`unsupported_media_type`)", body = ErrorEnvelope),
+        PayloadTooLarge,
+        UnsupportedMediaType,
     ))]
 async fn create_store(
     State(catalog): State<Catalog>,
@@ -56,7 +57,7 @@ async fn create_store(
     params(("code" = String, Path, pattern = "^[A-Za-z0-9._-]{1,64}$", description = "Store code")),
     responses(
         (status = 200, description = "The store", body = Envelope<StoreView>),
-        (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
+        AdminUnauthorized,
         (status = 404, description = "No store with this code (`store_not_found`)", body = ErrorEnvelope),
     ))]
 async fn get_store(
@@ -76,11 +77,11 @@ async fn get_store(
     responses(
         (status = 200, description = "The store as changed", body = Envelope<StoreView>),
         (status = 400, description = "The body breaks the schema (`invalid_json`, `invalid_request`, `unknown_field`, `invalid_field`, `invalid_name`, `invalid_mode`, `invalid_store_config` (also a value that a key the bundled components read cannot hold, with `field` `config.<key>`), `invalid_charge_expiry`); `field` names the field", body = ErrorEnvelope),
-        (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
+        AdminUnauthorized,
         (status = 404, description = "No store with this code (`store_not_found`)", body = ErrorEnvelope),
         (status = 422, description = "`config` sets `limits.min-amount-centavos` above `limits.max-amount-centavos` (`invalid_store_config`), a rule between two keys", body = ErrorEnvelope),
-        (status = 413, description = "Body over 64 KB (`payload_too_large`)", body = ErrorEnvelope),
-        (status = 415, description = "Content-Type is not application/json (`unsupported_media_type`)", body = ErrorEnvelope),
+        PayloadTooLarge,
+        UnsupportedMediaType,
     ))]
 async fn patch_store(
     State(catalog): State<Catalog>,
@@ -101,10 +102,10 @@ async fn patch_store(
     responses(
         (status = 200, description = "The store with its grants", body = Envelope<StoreView>),
         (status = 400, description = "The body breaks the schema (`invalid_json`, `invalid_request`, `missing_field`, `unknown_field`, `invalid_field`, `invalid_code`); `field` names the field", body = ErrorEnvelope),
-        (status = 401, description = "Admin token missing or invalid", body = ErrorEnvelope),
+        AdminUnauthorized,
         (status = 404, description = "No store with this code (`store_not_found`), or no gateway with one of the aliases (`gateway_not_found`)", body = ErrorEnvelope),
-        (status = 413, description = "Body over 64 KB (`payload_too_large`)", body = ErrorEnvelope),
-        (status = 415, description = "Content-Type is not application/json (`unsupported_media_type`)", body = ErrorEnvelope),
+        PayloadTooLarge,
+        UnsupportedMediaType,
     ))]
 async fn put_store_gateways(
     State(catalog): State<Catalog>,

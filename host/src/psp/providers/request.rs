@@ -17,6 +17,90 @@ use pixgate_domain::{Email, TaxId, TaxIdKind};
 const URL_MAX_CHARS: usize = 2048;
 const PEM_MAX_CHARS: usize = 16 * 1024;
 
+// Pieces of PROVIDER_URL_PATTERN: macros, so that `concat!` can join them into one literal.
+macro_rules! octet {
+    () => {
+        "(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])"
+    };
+}
+
+/// The form of an API Pix or token URL, as the document states it and [`endpoint_url`]
+/// requires it beside the `url` crate's reading: `https://` (the scheme in any case) and a
+/// host name in ASCII (labels of letters and digits joined by hyphens, the last starting with
+/// a letter) or an IPv4 address; or `http://` and a loopback host (`localhost`, `127.x.y.z`,
+/// `[::1]`); then an optional port (0 to 65535) and a path of URL characters. No credentials,
+/// query or fragment. A host name that IDNA refuses (an `xn--` label that does not decode)
+/// is the one thing it accepts that the route refuses (`invalid_url`).
+pub(crate) const PROVIDER_URL_PATTERN: &str = concat!(
+    "^([Hh][Tt][Tt][Pp][Ss]://(",
+    "([A-Za-z0-9]+(-+[A-Za-z0-9]+)*[.])*[A-Za-z][A-Za-z0-9]*(-+[A-Za-z0-9]+)*",
+    "|(",
+    octet!(),
+    "[.]){3}",
+    octet!(),
+    ")|[Hh][Tt][Tt][Pp]://(",
+    "[Ll][Oo][Cc][Aa][Ll][Hh][Oo][Ss][Tt]|127([.]",
+    octet!(),
+    "){3}|\\[::1\\]",
+    "))",
+    "(:(0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?",
+    "(/([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*)?$",
+);
+
+static PROVIDER_URL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(PROVIDER_URL_PATTERN).expect("PROVIDER_URL_PATTERN")
+});
+
+/// The schemas of the URL fields: [`PROVIDER_URL_PATTERN`] and its length, with the field's
+/// own description (a schema built by hand replaces the one the doc comment would give).
+fn api_base_url_schema() -> utoipa::openapi::Object {
+    url_schema(
+        false,
+        "The API Pix base URL (`/cob/{txid}` is appended), at most 2048 characters: `https://` \
+         and a host name in ASCII or an IPv4 address, or `http://` on a loopback host \
+         (`localhost`, `127.x.y.z`, `[::1]`) for demos and the simulator; an optional port and \
+         a path. No credentials, query or fragment. `http://` elsewhere is 400 \
+         `url_not_https`; any other breach of the pattern, or a host name that IDNA refuses, \
+         400 `invalid_url`.",
+    )
+}
+
+fn token_url_schema() -> utoipa::openapi::Object {
+    url_schema(
+        true,
+        "The OAuth2 token endpoint, by the same rules as `apiBaseUrl`; null or absent: \
+         `{apiBaseUrl}/oauth/token`.",
+    )
+}
+
+fn new_api_base_url_schema() -> utoipa::openapi::Object {
+    url_schema(
+        true,
+        "As on creation. A token URL that was never set follows the new base URL.",
+    )
+}
+
+fn new_token_url_schema() -> utoipa::openapi::Object {
+    url_schema(true, "As on creation.")
+}
+
+fn url_schema(nullable: bool, description: &str) -> utoipa::openapi::Object {
+    use utoipa::openapi::schema::Type;
+    let schema_type: utoipa::openapi::schema::SchemaType = if nullable {
+        [Type::String, Type::Null].into_iter().collect()
+    } else {
+        Type::String.into()
+    };
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(schema_type)
+        .description(Some(description))
+        .min_length(Some(1))
+        .max_length(Some(URL_MAX_CHARS))
+        .pattern(Some(PROVIDER_URL_PATTERN))
+        .examples([serde_json::json!("https://pix.psp-a.example/api/v2")])
+        .build()
+}
+
 /// A provider's TLS material. `clientCertPem` and `clientKeyPem` come together.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -51,13 +135,11 @@ pub struct CreateProvider {
         pattern = r"^[^\u0000-\u001F\u007F-\u009F]*[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF][^\u0000-\u001F\u007F-\u009F]*$"
     )]
     pub name: String,
-    /// The API Pix base URL (`/cob/{txid}` is appended): `https://`, or `http://` on a
-    /// loopback host (`127.0.0.0/8`, `[::1]`, `localhost`) for demos and the simulator. No
-    /// credentials, query or fragment.
-    #[schema(max_length = 2048, example = "https://pix.psp-a.example/api/v2")]
+    /// The API Pix base URL (see [`api_base_url_schema`] for the rule).
+    #[schema(schema_with = api_base_url_schema)]
     pub api_base_url: String,
-    /// The OAuth2 token endpoint, by the same rules; null or absent: `{apiBaseUrl}/oauth/token`.
-    #[schema(max_length = 2048)]
+    /// The OAuth2 token endpoint; null or absent: `{apiBaseUrl}/oauth/token`.
+    #[schema(schema_with = token_url_schema)]
     pub token_url: Option<String>,
     /// OAuth2 client id: 1 to 256 characters, no control characters.
     #[schema(min_length = 1, max_length = 256)]
@@ -88,9 +170,9 @@ pub struct PatchProvider {
     )]
     pub name: Option<String>,
     /// As on creation. A token URL that was never set follows the new base URL.
-    #[schema(max_length = 2048)]
+    #[schema(schema_with = new_api_base_url_schema)]
     pub api_base_url: Option<String>,
-    #[schema(max_length = 2048)]
+    #[schema(schema_with = new_token_url_schema)]
     pub token_url: Option<String>,
     #[schema(min_length = 1, max_length = 256)]
     pub client_id: Option<String>,
@@ -341,6 +423,12 @@ fn endpoint_url(raw: &str, field: &str) -> Result<String, ProviderError> {
         }
         _ => return Err(bad("must be an https URL")),
     }
+    // The `url` crate reads leniently (blanks around, `\\` for `/`, a host in Unicode, a
+    // trailing dot): the document's pattern, checked last so that every breach above keeps its
+    // own message, holds the URL to the one form it states.
+    if !PROVIDER_URL.is_match(raw) {
+        return Err(bad("is not in the form the API document states"));
+    }
     Ok(url.as_str().trim_end_matches('/').to_owned())
 }
 
@@ -450,6 +538,15 @@ mod tests {
             ("https://pix.example.com/#x", "invalid_url"),
             ("https://", "invalid_url"),
             ("file:///etc/passwd", "invalid_url"),
+            // What the `url` crate reads leniently, and the document's pattern refuses.
+            (" https://pix.example.com", "invalid_url"),
+            ("https:pix.example.com", "invalid_url"),
+            ("https:\\\\pix.example.com", "invalid_url"),
+            ("https://pix.example.com.", "invalid_url"),
+            ("https://açaí.com.br", "invalid_url"),
+            ("https://pix.example.com:/", "invalid_url"),
+            ("https://pix.example.com/a b", "invalid_url"),
+            ("https://[2001:db8::1]/", "invalid_url"),
         ] {
             let (c, field) = code(endpoint_url(raw, "tokenUrl").unwrap_err());
             assert_eq!((c, field.as_str()), (expected, "tokenUrl"), "{raw}");
@@ -463,6 +560,24 @@ mod tests {
             default_token_url("https://pix.example.com/api/v2"),
             "https://pix.example.com/api/v2/oauth/token"
         );
+    }
+
+    /// The admin document states the URL rule on every URL field.
+    #[test]
+    fn the_document_states_the_url_rule() {
+        let doc = serde_json::to_value(crate::http::admin::openapi()).unwrap();
+        for (schema, field) in [
+            ("CreateProvider", "apiBaseUrl"),
+            ("CreateProvider", "tokenUrl"),
+            ("PatchProvider", "apiBaseUrl"),
+            ("PatchProvider", "tokenUrl"),
+        ] {
+            let url = &doc["components"]["schemas"][schema]["properties"][field];
+            assert_eq!(url["pattern"], PROVIDER_URL_PATTERN, "{schema}.{field}");
+            assert_eq!(url["maxLength"], URL_MAX_CHARS, "{schema}.{field}");
+        }
+        let required = &doc["components"]["schemas"]["CreateProvider"]["required"];
+        assert!(required.as_array().unwrap().contains(&"apiBaseUrl".into()));
     }
 
     #[test]

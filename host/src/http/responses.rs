@@ -1,0 +1,39 @@
+//! Response rows the routes share, written once: each type is one row of a route's
+//! `responses(...)` (`responses((status = 200, ...), Unauthorized, RateLimited)`), always the
+//! error envelope with the same status and description wherever it appears. A route whose
+//! answer differs (its own 403 scopes, a component's own size limit) writes its row by hand.
+
+use utoipa::IntoResponses;
+
+use super::ErrorEnvelope;
+
+/// The merchant API's authentication.
+#[derive(IntoResponses)]
+#[response(status = 401, description = "API key missing, invalid or revoked")]
+pub struct Unauthorized(pub ErrorEnvelope);
+
+/// The merchant API's per-key rate limit.
+#[derive(IntoResponses)]
+#[response(
+    status = 429,
+    description = "Rate limit of the key exceeded; see Retry-After"
+)]
+pub struct RateLimited(pub ErrorEnvelope);
+
+/// The admin API's authentication.
+#[derive(IntoResponses)]
+#[response(status = 401, description = "Admin token missing or invalid")]
+pub struct AdminUnauthorized(pub ErrorEnvelope);
+
+/// A JSON body over the 64 KB every JSON route reads at most.
+#[derive(IntoResponses)]
+#[response(status = 413, description = "Body over 64 KB (`payload_too_large`)")]
+pub struct PayloadTooLarge(pub ErrorEnvelope);
+
+/// A JSON route sent another content type.
+#[derive(IntoResponses)]
+#[response(
+    status = 415,
+    description = "Content-Type is not application/json (`unsupported_media_type`)"
+)]
+pub struct UnsupportedMediaType(pub ErrorEnvelope);
