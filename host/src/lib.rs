@@ -1,10 +1,19 @@
 //! pixgate: a merchant payment service for PIX instant payments.
 //!
-//! [`app::App`] is the service (`pixgate serve`). The data path: [`http`] translates
-//! requests to the services ([`charges`], [`components`], [`webhooks`]), which use [`db`],
-//! the resolution [`chain`] (its decision steps run as sandboxed WebAssembly components,
-//! [`sandbox`]) and the [`outbox`].
-#![deny(unsafe_code)]
+//! [`app::App`] is the service (`pixgate serve`); its composition root builds one handle per
+//! service. The data path, in the order a request meets it:
+//!
+//! 1. [`http`]: the merchant and admin routers; handlers translate HTTP to one service call.
+//! 2. The services: [`charges`] (PaymentIntents), [`components`] (policy versions, rollout,
+//!    evaluate, replay, shadow), [`catalog`] (merchants, stores, gateways, API keys),
+//!    [`webhooks::endpoints`] (a merchant's endpoints), [`access`] (who is calling).
+//! 3. The chain and its sandbox: the `pixgate-sandbox` crate (wasmtime); the values and
+//!    request bodies are the `pixgate-domain` crate's.
+//! 4. Storage: [`db`] (SQL functions on SQLite and PostgreSQL).
+//! 5. The outbox and delivery: [`webhooks`] (events written with the payment's transition,
+//!    then signed and sent).
+//! 6. The PSP side: [`psp`] (the API Pix client, the providers, LIVE execution).
+#![forbid(unsafe_code)]
 
 pub mod access;
 pub mod app;
