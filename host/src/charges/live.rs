@@ -39,7 +39,7 @@ impl super::Charges {
     ) -> Result<Charged, ChargeError> {
         let store = &route.store;
         let now = db::now_ms();
-        let lease_until = now + self.live.lease().as_millis() as i64;
+        let lease_until = now + self.deps.live.lease().as_millis() as i64;
         let internal = |what: &str| ChargeError::Internal(format!("live charge: {what}"));
 
         let takeover = abandoned.is_some();
@@ -53,7 +53,7 @@ impl super::Charges {
                     .ok_or_else(|| internal("a claim without its intent id"))?;
                 let seen = record.lease_until.unwrap_or_default();
                 let mine = idempotency::take_over(
-                    &self.db.write,
+                    &self.deps.db.write,
                     &principal.merchant_id,
                     key.as_str(),
                     seen,
@@ -74,7 +74,7 @@ impl super::Charges {
                 let decision =
                     serde_json::to_string(&trace).map_err(|e| internal(&e.to_string()))?;
                 let claimed = idempotency::claim(
-                    &self.db.write,
+                    &self.deps.db.write,
                     &idempotency::NewRecord {
                         merchant_id: principal.merchant_id.clone(),
                         key: key.as_str().to_owned(),
@@ -83,15 +83,19 @@ impl super::Charges {
                         response_body: decision.clone(),
                         payment_intent_id: Some(id.clone()),
                         created_at: now,
-                        expires_at: now + self.idempotency_retention_ms,
+                        expires_at: now + self.deps.idempotency_retention_ms,
                         lease_until: Some(lease_until),
                     },
                 )
                 .await?;
                 if !claimed {
-                    let record =
-                        idempotency::find(&self.db.read, &principal.merchant_id, key.as_str(), now)
-                            .await?;
+                    let record = idempotency::find(
+                        &self.deps.db.read,
+                        &principal.merchant_id,
+                        key.as_str(),
+                        now,
+                    )
+                    .await?;
                     return match record {
                         Some(r) if r.lease_until.is_none() => replay(r, fingerprint, None),
                         _ => Err(ChargeError::KeyInUse),
@@ -115,6 +119,7 @@ impl super::Charges {
                 .map_or(DEFAULT_CITY, String::as_str),
         };
         let execution = self
+            .deps
             .live
             .create_at_psp(
                 takeover,
@@ -152,7 +157,7 @@ impl super::Charges {
                     .or_else(|| created.cob.loc.as_ref().and_then(|l| l.location.clone()));
                 intent.pix_copy_paste = Some(created.copy_and_paste.clone());
                 intent.pix_expires_at = Some(created.expires_at);
-                intent.reconcile_at = Some(at + self.live.interval().as_millis() as i64);
+                intent.reconcile_at = Some(at + self.deps.live.interval().as_millis() as i64);
             }
             None => {
                 let (code, message) = failure(&execution.calls);
@@ -169,7 +174,7 @@ impl super::Charges {
         let body = serde_json::to_value(&envelope).map_err(|e| internal(&e.to_string()))?;
         let trace_json = serde_json::to_string(&trace).map_err(|e| internal(&e.to_string()))?;
 
-        let mut tx = self.db.write.begin().await?;
+        let mut tx = self.deps.db.write.begin().await?;
         // The claim first: a request that outlived its lease, whose charge a retry took over,
         // writes nothing (the retry answers for the key).
         let completed = idempotency::complete(
@@ -194,8 +199,9 @@ impl super::Charges {
             .await
             .map_err(|e| internal(&e.to_string()))?;
         tx.commit().await?;
-        self.wake.wake();
-        self.metrics
+        self.deps.wake.wake();
+        self.deps
+            .metrics
             .live_transition(&intent.provider_code, intent.status.as_str());
         if let Some(components) = components {
             self.after_commit(route, &intent_id, trace, components);

@@ -97,26 +97,7 @@ pub struct Charged {
 /// The charge service. Built once by the composition root; cheap to clone.
 #[derive(Clone)]
 pub struct Charges {
-    db: Db,
-    /// Stores with their gateways and the versions they run, for the charge path.
-    stores: Arc<StoreCache>,
-    /// New SHADOW charges are written through it, many to a transaction.
-    commits: GroupCommit,
-    /// Seals the payer's PII in the intent row.
-    master_key: MasterKey,
-    components: ComponentService,
-    registry: Arc<Registry>,
-    sandbox: Arc<Sandbox>,
-    /// Each merchant's share of concurrent chain runs.
-    sandbox_slots: Arc<MerchantSlots>,
-    /// The providers' recent health, an input of the chain.
-    providers: Arc<Providers>,
-    metrics: Arc<Metrics>,
-    /// A LIVE store's charge is created at its PSP through it.
-    live: LiveExecution,
-    /// Wakes this instance's webhook sender after a charge's event is committed.
-    wake: Wake,
-    idempotency_retention_ms: i64,
+    deps: Arc<ChargeDeps>,
 }
 
 impl std::fmt::Debug for Charges {
@@ -125,55 +106,35 @@ impl std::fmt::Debug for Charges {
     }
 }
 
-/// What the charge service is built from.
+/// What the charge service uses.
 #[derive(Debug)]
 pub struct ChargeDeps {
     pub db: Db,
+    /// Stores with their gateways and the versions they run, for the charge path.
     pub stores: Arc<StoreCache>,
+    /// New SHADOW charges are written through it, many to a transaction.
     pub commits: GroupCommit,
+    /// Seals the payer's PII in the intent row.
     pub master_key: MasterKey,
     pub components: ComponentService,
     pub registry: Arc<Registry>,
     pub sandbox: Arc<Sandbox>,
+    /// Each merchant's share of concurrent chain runs.
     pub sandbox_slots: Arc<MerchantSlots>,
+    /// The providers' recent health, an input of the chain.
     pub providers: Arc<Providers>,
     pub metrics: Arc<Metrics>,
+    /// A LIVE store's charge is created at its PSP through it.
     pub live: LiveExecution,
+    /// Wakes this instance's webhook sender after a charge's event is committed.
     pub wake: Wake,
     pub idempotency_retention_ms: i64,
 }
 
 impl Charges {
     pub fn new(deps: ChargeDeps) -> Self {
-        let ChargeDeps {
-            db,
-            stores,
-            commits,
-            master_key,
-            components,
-            registry,
-            sandbox,
-            sandbox_slots,
-            providers,
-            metrics,
-            live,
-            wake,
-            idempotency_retention_ms,
-        } = deps;
         Self {
-            db,
-            stores,
-            commits,
-            master_key,
-            components,
-            registry,
-            sandbox,
-            sandbox_slots,
-            providers,
-            metrics,
-            live,
-            wake,
-            idempotency_retention_ms,
+            deps: Arc::new(deps),
         }
     }
 
@@ -189,8 +150,9 @@ impl Charges {
         legacy_fingerprint: Option<&str>,
     ) -> Result<Charged, ChargeError> {
         let route = self
+            .deps
             .stores
-            .get(&self.db, &request.store)
+            .get(&self.deps.db, &request.store)
             .await?
             .filter(|r| r.store.merchant_id == principal.merchant_id)
             .ok_or_else(|| ChargeError::StoreNotFound(request.store.clone()))?;
@@ -201,8 +163,13 @@ impl Charges {
 
         let fingerprint = request.fingerprint();
         let now = db::now_ms();
-        let existing =
-            idempotency::find(&self.db.read, &principal.merchant_id, key.as_str(), now).await?;
+        let existing = idempotency::find(
+            &self.deps.db.read,
+            &principal.merchant_id,
+            key.as_str(),
+            now,
+        )
+        .await?;
         // An in-progress claim (a LIVE charge at its PSP) whose lease ran out: its request died,
         // and this retry takes the charge over.
         let mut abandoned = None;
@@ -254,10 +221,11 @@ impl Charges {
             response_body,
             payment_intent_id: Some(intent_id.clone()),
             created_at: now,
-            expires_at: now + self.idempotency_retention_ms,
+            expires_at: now + self.deps.idempotency_retention_ms,
             lease_until: None,
         };
         let outcome = self
+            .deps
             .commits
             .charge(group_commit::ChargeWrite {
                 record,
@@ -268,8 +236,13 @@ impl Charges {
             .map_err(|e| ChargeError::Internal(e.to_string()))?;
         if outcome == group_commit::Outcome::KeyTaken {
             // A concurrent request with this key committed first: replay it (or 409).
-            let record =
-                idempotency::find(&self.db.read, &principal.merchant_id, key.as_str(), now).await?;
+            let record = idempotency::find(
+                &self.deps.db.read,
+                &principal.merchant_id,
+                key.as_str(),
+                now,
+            )
+            .await?;
             return match record {
                 Some(record) if record.lease_until.is_none() => {
                     replay(record, &fingerprint, legacy_fingerprint)
@@ -308,6 +281,7 @@ impl Charges {
             description: request.description.clone(),
             payer_kind: payer_kind(request.payer.kind()).into(),
             payer_sealed: self
+                .deps
                 .master_key
                 .seal(request.payer.to_json().to_string().as_bytes())?,
             metadata: request.metadata.clone(),
@@ -347,15 +321,15 @@ impl Charges {
     ) -> Result<(Components, DecisionTrace), ChargeError> {
         let store = &route.store;
         let components = self
-        .registry
-        .for_store(&self.db, &self.sandbox, &route.steps)
+        .deps.registry
+        .for_store(&self.deps.db, &self.deps.sandbox, &route.steps)
         .await
         .map_err(|e| {
             tracing::error!(store = %store.code, error = %e, "the store's components did not load");
             ChargeError::RoutingUnavailable(Step::Policy)
         })?;
         let input = chain_input(
-            |provider| self.providers.health(provider),
+            |provider| self.deps.providers.health(provider),
             store,
             &route.gateways,
             &principal.merchant_code,
@@ -368,9 +342,13 @@ impl Charges {
         // per charge, which the load profile showed dominating. `block_in_place` (not a plain
         // call) because wasmtime-wasi's synchronous streams (a guest's stderr, where a Rust
         // panic message goes) call `Handle::block_on`, which panics on a runtime worker.
-        let slot = self.sandbox_slots.acquire(&principal.merchant_id).await;
+        let slot = self
+            .deps
+            .sandbox_slots
+            .acquire(&principal.merchant_id)
+            .await;
         let result =
-            tokio::task::block_in_place(|| chain::resolve(&self.sandbox, &components, &input));
+            tokio::task::block_in_place(|| chain::resolve(&self.deps.sandbox, &components, &input));
         drop(slot);
         self.observe_kill_switch(route, &result, now);
         let trace = result.map_err(|e| chain_error(&store.code, e))?;
@@ -398,12 +376,13 @@ impl Charges {
                 trace.economics.fuel_used,
             ),
         ] {
-            self.metrics
+            self.deps
+                .metrics
                 .observe_step(step.as_str(), took.as_secs_f64(), fuel);
         }
         let candidates = shadow::candidates(&route.steps);
         if !candidates.is_empty() {
-            let offered = self.registry.shadow.offer(shadow::Job {
+            let offered = self.deps.registry.shadow.offer(shadow::Job {
                 store_id: route.store.id.clone(),
                 payment_intent_id: intent_id.to_owned(),
                 trace: Arc::new(trace),
@@ -411,7 +390,7 @@ impl Charges {
                 candidates,
             });
             if !offered {
-                self.metrics.observe_shadow("all", "skipped");
+                self.deps.metrics.observe_shadow("all", "skipped");
             }
         }
     }
@@ -438,7 +417,7 @@ impl Charges {
         for step in Step::ALL.into_iter().filter(|s| *s <= last) {
             let (version, activated_at) = active_version(&route.steps, step);
             let this_failed = failed && step == last;
-            let Some(verdict) = self.registry.kill_switch.observe(
+            let Some(verdict) = self.deps.registry.kill_switch.observe(
                 &route.store.id,
                 step,
                 version,
@@ -449,7 +428,8 @@ impl Charges {
             ) else {
                 continue;
             };
-            self.components
+            self.deps
+                .components
                 .fire_kill_switch(&route.store, step, version, verdict.reason);
         }
     }
@@ -465,11 +445,11 @@ impl Charges {
         let id = uuid::Uuid::parse_str(id)
             .map_err(|_| ChargeError::IntentNotFound)?
             .to_string();
-        let intent = intents::by_id(&self.db.read, &id)
+        let intent = intents::by_id(&self.deps.db.read, &id)
             .await?
             .filter(|i| i.merchant_id == principal.merchant_id && principal.granted(&i.store_id))
             .ok_or(ChargeError::IntentNotFound)?;
-        let store = catalog::store_by_id(&self.db.read, &intent.store_id)
+        let store = catalog::store_by_id(&self.deps.db.read, &intent.store_id)
             .await?
             .ok_or_else(|| ChargeError::Internal(format!("intent {id} without its store")))?;
         Ok(PaymentIntentEnvelope {
@@ -628,15 +608,15 @@ impl Charges {
     /// it (LIVE), in order.
     #[tracing::instrument(skip_all, fields(intent = %id))]
     pub async fn trace(&self, id: &str) -> Result<Value, ChargeError> {
-        let Some(trace) = intents::trace(&self.db.read, id).await? else {
-            return Err(match intents::by_id(&self.db.read, id).await? {
+        let Some(trace) = intents::trace(&self.deps.db.read, id).await? else {
+            return Err(match intents::by_id(&self.deps.db.read, id).await? {
                 Some(_) => ChargeError::TracePurged,
                 None => ChargeError::IntentNotFound,
             });
         };
         let mut trace: Value = serde_json::from_str(&trace)
             .map_err(|e| ChargeError::Internal(format!("stored trace: {e}")))?;
-        let calls = db::psp_calls::for_intent(&self.db.read, id).await?;
+        let calls = db::psp_calls::for_intent(&self.deps.db.read, id).await?;
         if let Some(fields) = trace.as_object_mut() {
             fields.insert(
                 "pspCalls".into(),

@@ -4,43 +4,12 @@
 
 use std::sync::Arc;
 
-use serde_json::json;
-use sqlx::Connection;
-
 use super::*;
 use crate::db::catalog::{self, Merchant};
+use crate::db::testing::fresh_databases;
 use crate::metrics::Metrics;
 use crate::webhooks::{WebhookArgs, Webhooks};
-
-/// A fresh database per backend: SQLite always, PostgreSQL when `PIXGATE_TEST_DATABASE_URL`
-/// names a server where databases may be created (one that is named but unreachable fails
-/// the test, never skips it). The directory keeps the SQLite file alive.
-async fn databases() -> Vec<(Db, tempfile::TempDir)> {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("pixgate.db").display());
-    let mut all = vec![(Db::connect(&url, 4).await.unwrap(), dir)];
-    if let Some(admin) = std::env::var("PIXGATE_TEST_DATABASE_URL")
-        .ok()
-        .filter(|u| !u.is_empty())
-    {
-        sqlx::any::install_default_drivers();
-        let mut conn = sqlx::AnyConnection::connect(&admin)
-            .await
-            .unwrap_or_else(|e| {
-                panic!("PIXGATE_TEST_DATABASE_URL is set but PostgreSQL is unreachable: {e}")
-            });
-        let name = format!("pixgate_test_{}", uuid::Uuid::new_v4().simple());
-        // The name is ours (a UUID), not input.
-        sqlx::query(sqlx::AssertSqlSafe(format!("create database {name}")))
-            .execute(&mut conn)
-            .await
-            .expect("create the test database");
-        let base = admin.rsplit_once('/').map_or(admin.as_str(), |(b, _)| b);
-        let db = Db::connect(&format!("{base}/{name}"), 4).await.unwrap();
-        all.push((db, tempfile::tempdir().unwrap()));
-    }
-    all
-}
+use serde_json::json;
 
 /// The service over `db`, with the default webhook settings but at most `max_endpoints`.
 fn service(db: &Db, max_endpoints: u32) -> Endpoints {
@@ -150,7 +119,8 @@ fn code(e: EndpointError) -> &'static str {
 
 #[tokio::test]
 async fn create_normalises_the_url_and_shows_the_secret_once() {
-    for (db, _dir) in databases().await {
+    for fresh in fresh_databases().await {
+        let db = fresh.db.clone();
         let endpoints = service(&db, 16);
         let shop = merchant(&db, "shop").await;
         let rival = merchant(&db, "rival").await;
@@ -228,7 +198,8 @@ async fn create_normalises_the_url_and_shows_the_secret_once() {
 
 #[tokio::test]
 async fn a_merchant_has_at_most_the_configured_live_endpoints() {
-    for (db, _dir) in databases().await {
+    for fresh in fresh_databases().await {
+        let db = fresh.db.clone();
         let endpoints = service(&db, 2);
         let shop = merchant(&db, "shop").await;
         let first = create(&endpoints, &shop, "https://a.example/")
@@ -255,7 +226,8 @@ async fn a_merchant_has_at_most_the_configured_live_endpoints() {
 
 #[tokio::test]
 async fn lists_come_in_pages_of_the_merchants_own_endpoints() {
-    for (db, _dir) in databases().await {
+    for fresh in fresh_databases().await {
+        let db = fresh.db.clone();
         let endpoints = service(&db, 16);
         let shop = merchant(&db, "shop").await;
         let rival = merchant(&db, "rival").await;
@@ -314,7 +286,8 @@ async fn lists_come_in_pages_of_the_merchants_own_endpoints() {
 
 #[tokio::test]
 async fn revoke_cancels_pending_deliveries_and_a_revoked_endpoint_refuses_the_rest() {
-    for (db, _dir) in databases().await {
+    for fresh in fresh_databases().await {
+        let db = fresh.db.clone();
         let endpoints = service(&db, 16);
         let shop = merchant(&db, "shop").await;
         let rival = merchant(&db, "rival").await;
@@ -398,7 +371,8 @@ async fn revoke_cancels_pending_deliveries_and_a_revoked_endpoint_refuses_the_re
 
 #[tokio::test]
 async fn enable_restores_a_disabled_endpoint_with_a_clean_record() {
-    for (db, _dir) in databases().await {
+    for fresh in fresh_databases().await {
+        let db = fresh.db.clone();
         let endpoints = service(&db, 16);
         let shop = merchant(&db, "shop").await;
         let id = create(&endpoints, &shop, "https://shop.example/hooks")
@@ -427,7 +401,8 @@ async fn enable_restores_a_disabled_endpoint_with_a_clean_record() {
 
 #[tokio::test]
 async fn deliveries_are_listed_and_resent_for_an_active_endpoint() {
-    for (db, _dir) in databases().await {
+    for fresh in fresh_databases().await {
+        let db = fresh.db.clone();
         let endpoints = service(&db, 16);
         let shop = merchant(&db, "shop").await;
         let id = create(&endpoints, &shop, "https://shop.example/hooks")
@@ -499,7 +474,8 @@ async fn deliveries_are_listed_and_resent_for_an_active_endpoint() {
 /// counting toward the endpoint's failures.
 #[tokio::test]
 async fn a_test_to_a_refused_address_fails_and_is_recorded() {
-    for (db, _dir) in databases().await {
+    for fresh in fresh_databases().await {
+        let db = fresh.db.clone();
         let endpoints = service(&db, 16);
         let shop = merchant(&db, "shop").await;
         let id = create(&endpoints, &shop, "https://127.0.0.1:9/hooks")
