@@ -352,4 +352,30 @@ mod tests {
         );
         check(serde_json::json!({"modes": []}), "missing_field");
     }
+
+    /// The admin document states the provider URL rule on every URL field.
+    #[test]
+    fn the_document_states_the_url_rule() {
+        let doc = serde_json::to_value(super::openapi()).unwrap();
+        for (schema, field) in [
+            ("CreateProvider", "apiBaseUrl"),
+            ("CreateProvider", "tokenUrl"),
+            ("PatchProvider", "apiBaseUrl"),
+            ("PatchProvider", "tokenUrl"),
+        ] {
+            let url = &doc["components"]["schemas"][schema]["properties"][field];
+            assert_eq!(
+                url["pattern"],
+                crate::psp::providers::request::PROVIDER_URL_PATTERN,
+                "{schema}.{field}"
+            );
+            assert_eq!(
+                url["maxLength"],
+                crate::psp::providers::request::URL_MAX_CHARS,
+                "{schema}.{field}"
+            );
+        }
+        let required = &doc["components"]["schemas"]["CreateProvider"]["required"];
+        assert!(required.as_array().unwrap().contains(&"apiBaseUrl".into()));
+    }
 }
