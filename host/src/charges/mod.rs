@@ -11,6 +11,9 @@ mod live;
 pub mod slots;
 pub mod view;
 
+#[cfg(test)]
+mod tests;
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
