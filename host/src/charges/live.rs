@@ -11,7 +11,7 @@
 //! same txid, so the PSP answers with the charge it already created.
 
 use super::view::{PaymentIntent, PaymentIntentEnvelope};
-use super::{ChargeError, ChargeRequest, Charged, replay};
+use super::{ChargeError, ChargeRequest, Charged};
 use crate::access::Principal;
 use crate::db::psp_calls::{self, PspCall};
 use crate::db::store_cache::StoreRoute;
@@ -89,17 +89,9 @@ impl super::Charges {
                 )
                 .await?;
                 if !claimed {
-                    let record = idempotency::find(
-                        &self.deps.db.read,
-                        &principal.merchant_id,
-                        key.as_str(),
-                        now,
-                    )
-                    .await?;
-                    return match record {
-                        Some(r) if r.lease_until.is_none() => replay(r, fingerprint, None),
-                        _ => Err(ChargeError::KeyInUse),
-                    };
+                    return self
+                        .replay_winner(principal, key, fingerprint, None, now)
+                        .await;
                 }
                 (id, trace, Some(components))
             }

@@ -239,19 +239,9 @@ impl Charges {
             .map_err(|e| ChargeError::Internal(e.to_string()))?;
         if outcome == group_commit::Outcome::KeyTaken {
             // A concurrent request with this key committed first: replay it (or 409).
-            let record = idempotency::find(
-                &self.deps.db.read,
-                &principal.merchant_id,
-                key.as_str(),
-                now,
-            )
-            .await?;
-            return match record {
-                Some(record) if record.lease_until.is_none() => {
-                    replay(record, &fingerprint, legacy_fingerprint)
-                }
-                _ => Err(ChargeError::KeyInUse),
-            };
+            return self
+                .replay_winner(principal, key, &fingerprint, legacy_fingerprint, now)
+                .await;
         }
         self.after_commit(&route, &intent_id, trace, components);
         Ok(Charged { status: 200, body })
@@ -607,6 +597,31 @@ fn to_logic_gateway(g: &catalog::Gateway, health: logic::GatewayHealth) -> logic
 }
 
 impl Charges {
+    /// The answer for a key another request took first: its completed response replayed (or
+    /// 409 for another body), or 409 `KeyInUse` while that request is still at work.
+    async fn replay_winner(
+        &self,
+        principal: &Principal,
+        key: &IdempotencyKey,
+        fingerprint: &str,
+        legacy_fingerprint: Option<&str>,
+        now: i64,
+    ) -> Result<Charged, ChargeError> {
+        let record = idempotency::find(
+            &self.deps.db.read,
+            &principal.merchant_id,
+            key.as_str(),
+            now,
+        )
+        .await?;
+        match record {
+            Some(record) if record.lease_until.is_none() => {
+                replay(record, fingerprint, legacy_fingerprint)
+            }
+            _ => Err(ChargeError::KeyInUse),
+        }
+    }
+
     /// A charge's decision trace for payment-ops, with `pspCalls`: the calls made to PSPs for
     /// it (LIVE), in order.
     #[tracing::instrument(skip_all, fields(intent = %id))]
