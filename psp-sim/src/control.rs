@@ -110,6 +110,7 @@ async fn pay(
         chave: Some(cob.chave.clone()),
         horario: Timestamp::from_unix_ms(now),
         info_pagador: request.info_pagador,
+        devolucoes: Vec::new(),
     };
     cob.status = CobStatus::Concluida;
     cob.pix.push(pix.clone());

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::time::{iso8601, parse_iso8601};
 
-pub use txid::{Txid, txid_for};
+pub use txid::{Txid, devolucao_id_for, txid_for};
 
 /// What a value of the API Pix can be wrong about.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -298,6 +298,131 @@ pub struct Pix {
     pub horario: Timestamp,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub info_pagador: Option<String>,
+    /// The devoluções of this pix so far (refunds asked by the receiver, and the MED's).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub devolucoes: Vec<Devolucao>,
+}
+
+/// Why money of a pix goes back (`natureza`). Absent means [`Natureza::Original`].
+///
+/// Read leniently: a PSP on a newer version may send a nature this list does not know yet, and a
+/// devolução is money that left the receiver's account whatever its nature, so it is kept as
+/// [`Natureza::Other`] rather than refused.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Natureza {
+    /// Asked by the receiver for a common pix (pacs.004 `MD06`): what a merchant's refund is.
+    Original,
+    /// A Pix Saque or Troco withdrawal (`SL02`).
+    Retirada,
+    /// The MED, for an operational failure (`BE08`).
+    MedOperacional,
+    /// The MED, for a well-founded suspicion of fraud (`FR01`).
+    MedFraude,
+    /// The MED of Pix Automático (`REFU`).
+    MedPixAutomatico,
+    Other(String),
+}
+
+impl Natureza {
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Original => "ORIGINAL",
+            Self::Retirada => "RETIRADA",
+            Self::MedOperacional => "MED_OPERACIONAL",
+            Self::MedFraude => "MED_FRAUDE",
+            Self::MedPixAutomatico => "MED_PIX_AUTOMATICO",
+            Self::Other(other) => other,
+        }
+    }
+
+    pub fn parse(text: &str) -> Self {
+        match text {
+            "ORIGINAL" => Self::Original,
+            "RETIRADA" => Self::Retirada,
+            "MED_OPERACIONAL" => Self::MedOperacional,
+            "MED_FRAUDE" => Self::MedFraude,
+            "MED_PIX_AUTOMATICO" => Self::MedPixAutomatico,
+            other => Self::Other(other.to_owned()),
+        }
+    }
+}
+
+impl Serialize for Natureza {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Natureza {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Self::parse(&String::deserialize(d)?))
+    }
+}
+
+/// Where a devolução is (`status` of a `Devolucao`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum DevolucaoStatus {
+    /// Asked, not settled yet: read it again.
+    EmProcessamento,
+    /// The money went back to the payer.
+    Devolvido,
+    /// It did not happen; `motivo` says why.
+    NaoRealizado,
+}
+
+/// The body of `PUT /pix/{e2eid}/devolucao/{id}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DevolucaoSolicitada {
+    pub valor: Amount,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub natureza: Option<Natureza>,
+    /// Shown to the payer (pacs.004 RemittanceInformation): at most 140 characters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub descricao: Option<String>,
+}
+
+/// `horario` of a devolução: asked, and settled once it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DevolucaoHorario {
+    pub solicitacao: Timestamp,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub liquidacao: Option<Timestamp>,
+}
+
+/// A devolução as the PSP keeps it: the answer of `PUT` and `GET
+/// /pix/{e2eid}/devolucao/{id}`, and an element of a pix's `devolucoes[]`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Devolucao {
+    /// The receiver's id for it: 1 to 35 of `[a-zA-Z0-9]` ([`devolucao_id_for`]).
+    pub id: String,
+    /// The SPI's ReturnIdentification (pacs.004): `D` + ISPB + `yyyyMMddHHmm` + 11 characters.
+    pub rtr_id: String,
+    pub valor: Amount,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub natureza: Option<Natureza>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub descricao: Option<String>,
+    pub horario: DevolucaoHorario,
+    pub status: DevolucaoStatus,
+    /// Why it was `NAO_REALIZADO`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub motivo: Option<String>,
+}
+
+impl Devolucao {
+    /// Its nature, `ORIGINAL` when the PSP left it out (as the standard says).
+    pub fn natureza(&self) -> Natureza {
+        self.natureza.clone().unwrap_or(Natureza::Original)
+    }
+}
+
+/// Whether `id` may name a devolução: 1 to 35 characters of `[a-zA-Z0-9]`.
+pub fn valid_devolucao_id(id: &str) -> bool {
+    (1..=35).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
 /// A charge as the PSP keeps it: the answer of `GET /cob/{txid}` (`CobCompleta`), and of

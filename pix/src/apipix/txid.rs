@@ -64,6 +64,13 @@ pub fn txid_for(store_id: &str, charge: &str) -> String {
     hex::encode(&hash.finalize()[..16])
 }
 
+/// The `id` of a refund's devolução: the refund's UUID without its hyphens (32 lowercase hex
+/// characters). The refund id is fixed before the first PUT and kept with the refund, so every
+/// retry of that PUT names the same devolução and the PSP never pays it back twice.
+pub fn devolucao_id_for(refund_id: uuid::Uuid) -> String {
+    refund_id.simple().to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,5 +105,15 @@ mod tests {
         assert_ne!(a, txid_for("store-1", "checkout-10042-2"));
         assert_ne!(txid_for("ab", "c"), txid_for("a", "bc"));
         assert!(Txid::parse(&txid_for("", "")).is_ok());
+    }
+
+    #[test]
+    fn devolucao_ids_follow_the_standard() {
+        let id = uuid::Uuid::parse_str("0f8fad5b-d9cb-469f-a165-70867728950e").unwrap();
+        assert_eq!(devolucao_id_for(id), "0f8fad5bd9cb469fa16570867728950e");
+        assert!(super::super::valid_devolucao_id(&devolucao_id_for(id)));
+        assert!(!super::super::valid_devolucao_id(""));
+        assert!(!super::super::valid_devolucao_id(&"a".repeat(36)));
+        assert!(!super::super::valid_devolucao_id("a-b"));
     }
 }
