@@ -12,6 +12,7 @@ pub mod charge;
 pub mod evaluate;
 pub mod json;
 pub mod money;
+pub mod refund;
 mod outcome;
 mod status;
 mod step;

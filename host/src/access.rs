@@ -28,13 +28,19 @@ pub enum Scope {
     /// Every webhook-endpoint operation.
     #[serde(rename = "webhooks:manage")]
     WebhooksManage,
+    /// Refunds: money leaving the merchant's account. Never in [`Scope::DEFAULT`]: an
+    /// administrator names it at key creation, so a key leaked from a checkout page (which
+    /// only charges) cannot give the merchant's money away.
+    #[serde(rename = "payments:refund")]
+    PaymentsRefund,
 }
 
 impl Scope {
-    pub const ALL: [Scope; 3] = [
+    pub const ALL: [Scope; 4] = [
         Scope::PaymentsCreate,
         Scope::PaymentsRead,
         Scope::WebhooksManage,
+        Scope::PaymentsRefund,
     ];
     /// What a new key gets when the administrator names no scopes (the contract's default).
     pub const DEFAULT: [Scope; 2] = [Scope::PaymentsCreate, Scope::WebhooksManage];
@@ -44,6 +50,7 @@ impl Scope {
             Scope::PaymentsCreate => "payments:create",
             Scope::PaymentsRead => "payments:read",
             Scope::WebhooksManage => "webhooks:manage",
+            Scope::PaymentsRefund => "payments:refund",
         }
     }
 

@@ -24,6 +24,7 @@ use crate::db::{self, Db};
 use crate::metrics::Metrics;
 use crate::psp::live::LiveExecution;
 use crate::psp::providers::{ProviderAdmin, Providers};
+use crate::refunds::Refunds;
 use crate::retention::RetentionArgs;
 use crate::webhooks::endpoints::Endpoints;
 use crate::webhooks::{Delivery, Wake, Webhooks};
@@ -35,6 +36,8 @@ pub struct AppState {
     /// Merchants, stores, gateways and API keys (the admin catalog).
     pub catalog: Catalog,
     pub charges: Charges,
+    /// Refunds, and the admin's exit for a charge paid with the wrong amount.
+    pub refunds: Refunds,
     pub components: ComponentService,
     pub providers: ProviderAdmin,
     pub live: LiveExecution,
@@ -76,6 +79,7 @@ handle!(
     access: Access,
     catalog: Catalog,
     charges: Charges,
+    refunds: Refunds,
     components: ComponentService,
     providers: ProviderAdmin,
     live: LiveExecution,
@@ -190,10 +194,12 @@ impl App {
             delivery.clone(),
             webhooks.wake(),
         );
+        let refunds = Refunds::new(db.clone(), live.clone(), webhooks.wake());
         let state = AppState {
             access: Access::new(db.clone(), keys.clone(), admin_token_hash, rate_limiter),
             catalog: Catalog::new(db.clone(), stores, keys),
             charges,
+            refunds,
             components,
             providers: ProviderAdmin::new(db.clone(), master_key, live.clone()),
             live,

@@ -28,5 +28,6 @@ pub mod db;
 pub mod http;
 pub mod metrics;
 pub mod psp;
+pub mod refunds;
 pub mod retention;
 pub mod webhooks;

@@ -33,6 +33,7 @@ use crate::db::store_cache::{StoreCache, StoreRoute};
 use crate::db::{self, Db, DbError, catalog, group_commit, idempotency, intents};
 use crate::metrics::Metrics;
 use crate::psp::live::LiveExecution;
+use crate::psp::live::cancel::CancelOutcome;
 use crate::psp::providers::Providers;
 use crate::webhooks::Wake;
 use pixgate_domain::Step;
@@ -66,6 +67,11 @@ pub enum ChargeError {
     IntentNotFound,
     #[error("this payment intent's trace is past PIXGATE_TRACE_RETENTION")]
     TracePurged,
+    #[error("{0}")]
+    NotCancelable(String),
+    /// The PSP could not be reached or read; nothing changed.
+    #[error("{0}")]
+    PspUnavailable(String),
     /// Details go to the log, never to the client.
     #[error("{0}")]
     Internal(String),
@@ -299,6 +305,7 @@ impl Charges {
             pix_copy_paste: None,
             pix_expires_at: None,
             reconcile_at: None,
+            money_back: Default::default(),
         })
     }
 
@@ -449,6 +456,41 @@ impl Charges {
             success: true,
             data: PaymentIntent::from_row(&intent, &store, false),
         })
+    }
+}
+
+impl Charges {
+    /// Cancels a `PENDING` LIVE payment at its PSP (DESIGN.md section 11). Idempotent: an
+    /// intent already `CANCELED` answers as it is.
+    #[tracing::instrument(skip_all, fields(merchant = %principal.merchant_id, intent = %id))]
+    pub async fn cancel(
+        &self,
+        principal: &Principal,
+        id: &str,
+    ) -> Result<PaymentIntentEnvelope, ChargeError> {
+        let before = self.get(principal, id).await?.data;
+        match before.status {
+            IntentStatus::Canceled => {}
+            IntentStatus::Pending => {
+                match self.deps.live.cancel(&before.payment_intent_id).await {
+                    Ok(CancelOutcome::Canceled) => {}
+                    Ok(CancelOutcome::NotCancelable { why, .. }) => {
+                        return Err(ChargeError::NotCancelable(why));
+                    }
+                    Ok(CancelOutcome::Unavailable(why)) => {
+                        return Err(ChargeError::PspUnavailable(why));
+                    }
+                    Err(e) => return Err(ChargeError::Internal(e.to_string())),
+                }
+            }
+            status => {
+                return Err(ChargeError::NotCancelable(format!(
+                    "only a PENDING payment can be canceled; this one is {}",
+                    status.as_str()
+                )));
+            }
+        }
+        self.get(principal, id).await
     }
 }
 

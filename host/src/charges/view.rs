@@ -106,6 +106,13 @@ pub struct PaymentIntent {
     pub provider: Option<ProviderRef>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub failure: Option<Failure>,
+    /// The sum of the payment's `SUCCEEDED` refunds, in BRL.
+    #[schema(example = 0.0)]
+    pub amount_refunded: f64,
+    /// A pix of another amount than `amount` was received for this charge (in BRL): it stays
+    /// `PENDING` until an admin resolves it, and keeps this once accepted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub amount_received: Option<f64>,
     /// The merchant's metadata, as sent.
     #[schema(value_type = Object)]
     pub metadata: serde_json::Value,
@@ -168,6 +175,11 @@ impl PaymentIntent {
                 }
             }),
             failure,
+            amount_refunded: brl(intent.money_back.refunded_centavos.max(0) as u64),
+            amount_received: intent
+                .money_back
+                .received_centavos
+                .map(|c| brl(c.max(0) as u64)),
             metadata: serde_json::from_str(&intent.metadata).unwrap_or(serde_json::Value::Null),
             created_at: iso8601(intent.created_at),
             updated_at: iso8601(intent.updated_at),

@@ -365,6 +365,7 @@ mod tests {
                 pix_copy_paste: None,
                 pix_expires_at: None,
                 reconcile_at: None,
+                money_back: Default::default(),
             },
             trace: "{}".into(),
         }

@@ -44,6 +44,25 @@ pub struct Intent {
     pub pix_expires_at: Option<i64>,
     /// A `PENDING` intent is re-read at its PSP from this time on (the reconciler's lease).
     pub reconcile_at: Option<i64>,
+    /// Refunds and the wrong-amount exit; written by their own statements, never by
+    /// [`insert`] (a new intent has none).
+    #[sqlx(flatten)]
+    pub money_back: MoneyBack,
+}
+
+/// What an intent has given back, and a pix of the wrong amount it received.
+#[derive(Debug, Clone, Default, sqlx::FromRow)]
+pub struct MoneyBack {
+    /// `PENDING` and `SUCCEEDED` refunds.
+    pub refund_reserved_centavos: i64,
+    /// `SUCCEEDED` refunds: `amountRefunded`.
+    pub refunded_centavos: i64,
+    /// A pix of another amount than the charge's, as first read at the PSP.
+    pub received_centavos: Option<i64>,
+    pub received_e2eid: Option<String>,
+    /// `accept` or `refund`, once an admin resolved the wrong amount.
+    pub resolution: Option<String>,
+    pub resolution_reason: Option<String>,
 }
 
 const COLUMNS: &str = "id, merchant_id, store_id, status, amount_centavos, currency, reference, \
@@ -52,6 +71,15 @@ const COLUMNS: &str = "id, merchant_id, store_id, status, amount_centavos, curre
     fee_centavos, net_centavos, settlement_date, provider_payment_id, failure_code, \
     failure_message, created_at, updated_at, completed_at, txid, pix_location, pix_copy_paste, \
     pix_expires_at, reconcile_at";
+
+/// [`COLUMNS`] and the [`MoneyBack`] ones: what a read selects.
+pub(crate) const READ_COLUMNS: &str = "id, merchant_id, store_id, status, amount_centavos, currency, \
+    reference, description, payer_kind, payer_sealed, metadata, idempotency_key, routing_mode, \
+    routing_policy, provider_code, gateway_alias, release_class, cross_class_failover, \
+    fee_centavos, net_centavos, settlement_date, provider_payment_id, failure_code, \
+    failure_message, created_at, updated_at, completed_at, txid, pix_location, pix_copy_paste, \
+    pix_expires_at, reconcile_at, refund_reserved_centavos, refunded_centavos, \
+    received_centavos, received_e2eid, resolution, resolution_reason";
 
 type IntentQuery<'q> = sqlx::query::Query<'q, Any, <Any as sqlx::Database>::Arguments>;
 
@@ -133,7 +161,7 @@ pub async fn by_id<'e>(
     id: &str,
 ) -> sqlx::Result<Option<Intent>> {
     sqlx::query_as(AssertSqlSafe(format!(
-        "select {COLUMNS} from payment_intents where id = $1"
+        "select {READ_COLUMNS} from payment_intents where id = $1"
     )))
     .bind(id)
     .fetch_optional(ex)
@@ -295,6 +323,44 @@ pub async fn pending_by_txid<'e>(
     .await
 }
 
+/// Records the first read of a charge concluded with a pix of the wrong amount. Returns
+/// whether this read was the first (the anomaly is counted once per charge).
+pub async fn record_wrong_amount<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    id: &str,
+    received_centavos: i64,
+    e2eid: &str,
+) -> sqlx::Result<bool> {
+    let done = sqlx::query(
+        "update payment_intents set received_centavos = $2, received_e2eid = $3 \
+         where id = $1 and status = 'PENDING' and received_e2eid is null",
+    )
+    .bind(id)
+    .bind(received_centavos)
+    .bind(e2eid)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Records an admin's resolution of a wrong amount, with the pix it settles on.
+pub async fn record_resolution<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    id: &str,
+    resolution: &str,
+    reason: &str,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "update payment_intents set resolution = $2, resolution_reason = $3 where id = $1",
+    )
+    .bind(id)
+    .bind(resolution)
+    .bind(reason)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -302,6 +368,7 @@ mod tests {
     #[test]
     fn the_insert_binds_one_value_per_column() {
         assert_eq!(COLUMNS.split(',').count(), COLUMN_COUNT);
+        assert!(READ_COLUMNS.starts_with(COLUMNS));
         let sql = insert_sql(2, Params::Numbered);
         assert!(sql.ends_with(&format!("${})", 2 * COLUMN_COUNT)));
     }

@@ -10,6 +10,7 @@ pub mod key_cache;
 pub mod keys;
 pub mod providers;
 pub mod psp_calls;
+pub mod refunds;
 pub mod retention;
 pub mod settings;
 pub mod store_cache;

@@ -24,13 +24,33 @@ pub async fn insert<'e>(
     payment_intent_id: Option<&str>,
     call: &PspCall,
 ) -> sqlx::Result<()> {
+    insert_row(ex, payment_intent_id, None, call).await
+}
+
+/// A call made for one of an intent's refunds.
+pub async fn insert_for_refund<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    payment_intent_id: &str,
+    refund_id: &str,
+    call: &PspCall,
+) -> sqlx::Result<()> {
+    insert_row(ex, Some(payment_intent_id), Some(refund_id), call).await
+}
+
+async fn insert_row<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    payment_intent_id: Option<&str>,
+    refund_id: Option<&str>,
+    call: &PspCall,
+) -> sqlx::Result<()> {
     sqlx::query(
-        "insert into psp_calls (id, payment_intent_id, provider_code, gateway_alias, operation, \
-           outcome, duration_ms, error, created_at) \
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        "insert into psp_calls (id, payment_intent_id, refund_id, provider_code, gateway_alias, \
+           operation, outcome, duration_ms, error, created_at) \
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
     )
     .bind(uuid::Uuid::now_v7().to_string())
     .bind(payment_intent_id)
+    .bind(refund_id)
     .bind(&call.provider_code)
     .bind(&call.gateway_alias)
     .bind(call.operation.as_str())

@@ -183,6 +183,52 @@ impl From<crate::charges::ChargeError> for ApiError {
                 code: "trace_purged",
                 message,
             },
+            E::NotCancelable(_) => Self::Conflict {
+                code: "payment_not_cancelable",
+                message,
+            },
+            E::PspUnavailable(_) => Self::Unavailable {
+                code: "psp_unavailable",
+                message,
+            },
+            E::Internal(detail) => Self::Internal(detail),
+        }
+    }
+}
+
+impl From<crate::refunds::RefundError> for ApiError {
+    fn from(e: crate::refunds::RefundError) -> Self {
+        use crate::refunds::RefundError as E;
+        let message = e.to_string();
+        match e {
+            E::Invalid(invalid) => invalid.into(),
+            E::MissingScope(missing) => missing.into(),
+            E::IntentNotFound => Self::not_found("payment_intent_not_found", message),
+            E::RefundNotFound => Self::not_found("refund_not_found", message),
+            E::NotRefundable(_) => Self::Conflict {
+                code: "payment_not_refundable",
+                message,
+            },
+            E::ExceedsRefundable(_) => Self::Conflict {
+                code: "refund_exceeds_refundable",
+                message,
+            },
+            E::KeyReused => Self::Conflict {
+                code: "idempotency_key_reused",
+                message,
+            },
+            E::KeyInUse => Self::Conflict {
+                code: "idempotency_key_in_use",
+                message,
+            },
+            E::NotResolvable(_) => Self::Conflict {
+                code: "payment_not_resolvable",
+                message,
+            },
+            E::Busy(_) => Self::Conflict {
+                code: "payment_busy",
+                message,
+            },
             E::Internal(detail) => Self::Internal(detail),
         }
     }

@@ -8,6 +8,7 @@ mod callbacks;
 mod error;
 mod extract;
 pub mod payments;
+mod refunds;
 pub mod responses;
 pub mod serve;
 pub mod webhooks;

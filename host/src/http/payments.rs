@@ -80,6 +80,8 @@ fn openapi_router() -> OpenApiRouter<Arc<AppState>> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(charge))
         .routes(routes!(get_payment))
+        .routes(routes!(cancel_payment))
+        .merge(super::refunds::routes())
         .merge(super::webhooks::routes())
 }
 
@@ -137,7 +139,7 @@ async fn charge(
     Ok((status, Json(charged.body)).into_response())
 }
 
-fn idempotency_key(headers: &HeaderMap) -> Result<IdempotencyKey, ApiError> {
+pub(super) fn idempotency_key(headers: &HeaderMap) -> Result<IdempotencyKey, ApiError> {
     let invalid = |message: &str| ApiError::Invalid {
         code: "invalid_idempotency_key",
         message: message.into(),
@@ -181,6 +183,38 @@ async fn get_payment(
     // A malformed id (bad encoding) is as unknown as any other.
     let Path(id) = id.map_err(|_| ChargeError::IntentNotFound)?;
     Ok(Json(charges.get(&principal, &id).await?))
+}
+
+/// Cancels a PENDING payment nobody has paid.
+///
+/// LIVE: the charge is removed at its PSP (API Pix `PATCH /cob/{txid}` to
+/// `REMOVIDA_PELO_USUARIO_RECEBEDOR`), then the intent is `CANCELED` and `payment.canceled` is
+/// sent. If the payment landed first, the PSP refuses the removal: the payment is settled as
+/// paid (`SUCCEEDED`, `payment.succeeded`) and the answer is 409 `payment_not_cancelable`.
+/// Idempotent: an intent already `CANCELED` answers 200 as it is, and nothing is sent again.
+#[utoipa::path(
+    post,
+    path = "/payments/{paymentIntentId}/cancel",
+    tag = "payments",
+    params(("paymentIntentId" = String, Path, format = Uuid, description = "The PaymentIntent's id")),
+    responses(
+        (status = 200, description = "The PaymentIntent, `CANCELED`", body = PaymentIntentEnvelope),
+        Unauthorized,
+        (status = 403, description = "The key lacks `payments:create` (`insufficient_scope`)", body = ErrorEnvelope),
+        (status = 404, description = "Unknown, malformed, or not granted to the key (`payment_intent_not_found`)", body = ErrorEnvelope),
+        (status = 409, description = "`SUCCEEDED`, `FAILED` or `SHADOW_ONLY`, paid in the meantime, or refused by the PSP (`payment_not_cancelable`)", body = ErrorEnvelope),
+        RateLimited,
+        (status = 503, description = "The PSP could not be reached or did not confirm; the intent is unchanged: retry (`psp_unavailable`)", body = ErrorEnvelope),
+    )
+)]
+async fn cancel_payment(
+    State(charges): State<Charges>,
+    principal: Principal,
+    id: Result<Path<String>, axum::extract::rejection::PathRejection>,
+) -> Result<Json<PaymentIntentEnvelope>, ApiError> {
+    principal.require_any(&[Scope::PaymentsCreate])?;
+    let Path(id) = id.map_err(|_| ChargeError::IntentNotFound)?;
+    Ok(Json(charges.cancel(&principal, &id).await?))
 }
 
 #[cfg(test)]

@@ -26,6 +26,8 @@ pub enum EventType {
     PaymentSucceeded,
     PaymentFailed,
     PaymentCanceled,
+    RefundSucceeded,
+    RefundFailed,
     WebhookTest,
 }
 
@@ -38,19 +40,32 @@ impl EventType {
         Self::PaymentCanceled,
     ];
 
+    /// Every event an endpoint may name in `events` (payment and refund events); an endpoint
+    /// that names none gets [`Self::PAYMENT`], as before refunds existed.
+    pub const SUBSCRIBABLE: [Self; 6] = [
+        Self::PaymentPending,
+        Self::PaymentSucceeded,
+        Self::PaymentFailed,
+        Self::PaymentCanceled,
+        Self::RefundSucceeded,
+        Self::RefundFailed,
+    ];
+
     pub const fn as_str(self) -> &'static str {
         match self {
             Self::PaymentPending => "payment.pending",
             Self::PaymentSucceeded => "payment.succeeded",
             Self::PaymentFailed => "payment.failed",
             Self::PaymentCanceled => "payment.canceled",
+            Self::RefundSucceeded => "refund.succeeded",
+            Self::RefundFailed => "refund.failed",
             Self::WebhookTest => "webhook.test",
         }
     }
 
-    /// A payment event by its name.
-    pub fn payment(name: &str) -> Option<Self> {
-        Self::PAYMENT.into_iter().find(|e| e.as_str() == name)
+    /// An event an endpoint may subscribe to, by its name.
+    pub fn subscribable(name: &str) -> Option<Self> {
+        Self::SUBSCRIBABLE.into_iter().find(|e| e.as_str() == name)
     }
 }
 

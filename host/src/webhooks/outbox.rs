@@ -10,6 +10,7 @@
 use serde_json::{Value, json};
 use sqlx::AnyConnection;
 
+use crate::db::refunds::{Refund, RefundStatus};
 use crate::db::{catalog, intents, intents::Intent, webhooks as sql};
 use crate::webhooks::EventType;
 use pixgate_domain::IntentStatus;
@@ -146,9 +147,41 @@ async fn emit(
         created_at: intent.updated_at,
     };
     sql::insert_event(&mut *conn, &event).await?;
+    let delivery_ids = fan_out(
+        conn,
+        &intent.merchant_id,
+        event_type,
+        EventRef::Payment(&event.id),
+        &data,
+        event.created_at,
+    )
+    .await?;
+    Ok(Recorded {
+        intent,
+        event_id: Some(event.id),
+        delivery_ids,
+    })
+}
 
+/// Which event a delivery carries.
+#[derive(Debug, Clone, Copy)]
+enum EventRef<'a> {
+    Payment(&'a str),
+    Refund(&'a str),
+}
+
+/// One delivery of the event to each ACTIVE endpoint of the merchant that subscribed to its
+/// type, in the caller's transaction. Returns their ids.
+async fn fan_out(
+    conn: &mut AnyConnection,
+    merchant_id: &str,
+    event_type: EventType,
+    event: EventRef<'_>,
+    data: &Value,
+    created_at: i64,
+) -> Result<Vec<String>, OutboxError> {
     let mut delivery_ids = Vec::new();
-    for endpoint in sql::active_endpoints(&mut *conn, &intent.merchant_id).await? {
+    for endpoint in sql::active_endpoints(&mut *conn, merchant_id).await? {
         let events: Vec<String> = serde_json::from_str(&endpoint.events)
             .map_err(|e| OutboxError::Corrupt(format!("endpoint {} events: {e}", endpoint.id)))?;
         if !events.iter().any(|e| e == event_type.as_str()) {
@@ -158,37 +191,102 @@ async fn emit(
         let body = json!({
             "id": id,
             "type": event_type.as_str(),
-            "createdAt": iso8601(event.created_at),
+            "createdAt": iso8601(created_at),
             "data": data,
         });
+        let (event_id, refund_event_id) = match event {
+            EventRef::Payment(id) => (Some(id.to_owned()), None),
+            EventRef::Refund(id) => (None, Some(id.to_owned())),
+        };
         sql::insert_delivery(
             &mut *conn,
             &sql::Delivery {
                 id: id.clone(),
                 endpoint_id: endpoint.id,
-                event_id: Some(event.id.clone()),
+                event_id,
+                refund_event_id,
                 event_type: event_type.as_str().to_owned(),
                 body: body.to_string(),
                 status: sql::DeliveryStatus::Pending,
                 attempts: 0,
-                next_attempt_at: Some(event.created_at),
+                next_attempt_at: Some(created_at),
                 claim_token: None,
                 last_attempt_at: None,
                 last_http_status: None,
                 last_error: None,
-                created_at: event.created_at,
-                updated_at: event.created_at,
+                created_at,
+                updated_at: created_at,
                 completed_at: None,
             },
         )
         .await?;
         delivery_ids.push(id);
     }
-    Ok(Recorded {
-        intent,
-        event_id: Some(event.id),
-        delivery_ids,
-    })
+    Ok(delivery_ids)
+}
+
+/// Records `refund.succeeded` or `refund.failed` for a refund that just settled (its row
+/// already moved in this transaction), with its deliveries. Returns their ids.
+pub async fn record_refund_settled(
+    conn: &mut AnyConnection,
+    refund: &Refund,
+) -> Result<Vec<String>, OutboxError> {
+    let event_type = match refund.status {
+        RefundStatus::Succeeded => EventType::RefundSucceeded,
+        RefundStatus::Failed => EventType::RefundFailed,
+        RefundStatus::Pending => return Ok(Vec::new()),
+    };
+    let intent = intents::by_id(&mut *conn, &refund.payment_intent_id)
+        .await?
+        .ok_or_else(|| OutboxError::NotFound(refund.payment_intent_id.clone()))?;
+    let store = catalog::store_by_id(&mut *conn, &intent.store_id)
+        .await?
+        .ok_or_else(|| OutboxError::Corrupt(format!("intent {} has no store", intent.id)))?;
+    let data = refund_event_data(refund, &intent, &store.code);
+    let id = uuid::Uuid::now_v7().to_string();
+    let created_at = refund.updated_at;
+    sql::insert_refund_event(
+        &mut *conn,
+        &id,
+        &refund.merchant_id,
+        &refund.id,
+        event_type.as_str(),
+        &data.to_string(),
+        created_at,
+    )
+    .await?;
+    fan_out(
+        conn,
+        &refund.merchant_id,
+        event_type,
+        EventRef::Refund(&id),
+        &data,
+        created_at,
+    )
+    .await
+}
+
+/// The payload's `data` for a refund event (DESIGN.md section 11).
+pub fn refund_event_data(refund: &Refund, intent: &Intent, store_code: &str) -> Value {
+    let mut data = json!({
+        "refundId": refund.id,
+        "paymentIntentId": intent.id,
+        "reference": intent.reference,
+        "amount": brl(refund.amount_centavos as u64),
+        "currency": refund.currency,
+        "status": refund.status,
+        "store": {"code": store_code},
+        "provider": {"code": refund.provider_code, "refundId": refund.devolucao_id,
+                     "rtrId": refund.rtr_id},
+        "metadata": serde_json::from_str::<Value>(&refund.metadata).unwrap_or(Value::Null),
+    });
+    if let Some(at) = refund.completed_at {
+        data["completedAt"] = json!(iso8601(at));
+    }
+    if let (Some(code), Some(message)) = (&refund.failure_code, &refund.failure_message) {
+        data["failure"] = json!({"code": code, "message": message});
+    }
+    data
 }
 
 /// The payload's `data` for a payment event (DESIGN.md section 8).

@@ -250,6 +250,7 @@ impl Delivery {
                 id: id.clone(),
                 endpoint_id: endpoint.id.clone(),
                 event_id: None,
+                refund_event_id: None,
                 event_type: EventType::WebhookTest.as_str().to_owned(),
                 body: body.clone(),
                 status: DeliveryStatus::Pending,

@@ -76,7 +76,10 @@ pub async fn cancel_pending<'e>(
 pub struct Delivery {
     pub id: String,
     pub endpoint_id: String,
+    /// The payment event it carries, or
     pub event_id: Option<String>,
+    /// the refund event (neither for a test delivery).
+    pub refund_event_id: Option<String>,
     pub event_type: String,
     pub body: String,
     #[sqlx(try_from = "String")]
@@ -92,9 +95,9 @@ pub struct Delivery {
     pub completed_at: Option<i64>,
 }
 
-const DELIVERY_COLUMNS: &str = "id, endpoint_id, event_id, event_type, body, status, attempts, \
-    next_attempt_at, claim_token, last_attempt_at, last_http_status, last_error, created_at, \
-    updated_at, completed_at";
+const DELIVERY_COLUMNS: &str = "id, endpoint_id, event_id, refund_event_id, event_type, body, \
+    status, attempts, next_attempt_at, claim_token, last_attempt_at, last_http_status, \
+    last_error, created_at, updated_at, completed_at";
 
 pub async fn insert_delivery<'e>(
     ex: impl Executor<'e, Database = Any>,
@@ -102,11 +105,12 @@ pub async fn insert_delivery<'e>(
 ) -> sqlx::Result<()> {
     sqlx::query(AssertSqlSafe(format!(
         "insert into webhook_deliveries ({DELIVERY_COLUMNS}) \
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
     )))
     .bind(&d.id)
     .bind(&d.endpoint_id)
     .bind(&d.event_id)
+    .bind(&d.refund_event_id)
     .bind(&d.event_type)
     .bind(&d.body)
     .bind(d.status.as_str())

@@ -1,4 +1,4 @@
-//! Payment events: the outbox's record of each transition.
+//! Payment and refund events: the outbox's record of each transition.
 
 use sqlx::{Any, Executor};
 
@@ -30,6 +30,31 @@ pub async fn insert_event<'e>(
     .bind(&e.to_status)
     .bind(&e.data)
     .bind(e.created_at)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+/// Records a refund event (`refund.succeeded`, `refund.failed`).
+pub async fn insert_refund_event<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    id: &str,
+    merchant_id: &str,
+    refund_id: &str,
+    event_type: &str,
+    data: &str,
+    created_at: i64,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "insert into refund_events (id, merchant_id, refund_id, type, data, created_at) \
+         values ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(id)
+    .bind(merchant_id)
+    .bind(refund_id)
+    .bind(event_type)
+    .bind(data)
+    .bind(created_at)
     .execute(ex)
     .await?;
     Ok(())

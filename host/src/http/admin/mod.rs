@@ -13,6 +13,7 @@ mod components;
 mod gateways;
 mod merchants;
 mod providers;
+mod resolutions;
 mod stores;
 mod traces;
 
@@ -107,6 +108,7 @@ fn openapi_router() -> OpenApiRouter<Arc<AppState>> {
         .merge(providers::routes())
         .merge(api_keys::routes())
         .merge(traces::routes())
+        .merge(resolutions::routes())
         .merge(components::routes())
 }
 

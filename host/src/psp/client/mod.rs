@@ -26,7 +26,8 @@ use url::Url;
 
 pub use error::{ErrorKind, PspError};
 use pixgate_pix::apipix::{
-    CobCompleta, CobGerada, CobSolicitada, TokenResponse, Txid, WebhookSolicitado,
+    CobCompleta, CobGerada, CobSolicitada, CobStatus, Devolucao, DevolucaoSolicitada, Pix,
+    TokenResponse, Txid, WebhookSolicitado,
 };
 pub use record::{CallOperation, CallOutcome};
 use token::{CachedToken, TokenCache};
@@ -100,7 +101,11 @@ pub enum Operation {
     Token,
     PutCob,
     GetCob,
+    PatchCob,
     PutWebhook,
+    PutDevolucao,
+    GetDevolucao,
+    GetPix,
 }
 
 impl Operation {
@@ -109,7 +114,11 @@ impl Operation {
             Self::Token => "token",
             Self::PutCob => "put_cob",
             Self::GetCob => "get_cob",
+            Self::PatchCob => "patch_cob",
             Self::PutWebhook => "put_webhook",
+            Self::PutDevolucao => "put_devolucao",
+            Self::GetDevolucao => "get_devolucao",
+            Self::GetPix => "get_pix",
         }
     }
 }
@@ -256,6 +265,73 @@ impl PspClient {
             )
             .await?;
         decode(Operation::GetCob, &answer)
+    }
+
+    /// `PATCH /cob/{txid}` `{"status": "REMOVIDA_PELO_USUARIO_RECEBEDOR"}`: removes an unpaid
+    /// charge. A PSP refuses it for a paid charge (400 `CobOperacaoInvalida`): read the charge
+    /// then. A transient failure leaves it unknown whether the removal happened.
+    pub async fn remove_cob(&self, txid: &Txid) -> Result<CobGerada, PspError> {
+        let body = serde_json::to_vec(&serde_json::json!({
+            "status": CobStatus::RemovidaPeloUsuarioRecebedor,
+        }))
+        .map_err(|e| PspError::Protocol {
+            operation: Operation::PatchCob,
+            detail: format!("the revision does not serialise: {e}"),
+        })?;
+        let answer = self
+            .authorized(
+                Operation::PatchCob,
+                Method::PATCH,
+                &["cob", txid.as_str()],
+                Some(body),
+            )
+            .await?;
+        decode(Operation::PatchCob, &answer)
+    }
+
+    /// `PUT /pix/{e2eid}/devolucao/{id}`: asks the PSP to give `valor` of the pix back. The
+    /// same `id` names the same devolução on a retry (a PSP on v2.9.0 refuses it with 400
+    /// once used: read it back with [`Self::get_devolucao`]).
+    pub async fn put_devolucao(
+        &self,
+        e2eid: &str,
+        id: &str,
+        devolucao: &DevolucaoSolicitada,
+    ) -> Result<Devolucao, PspError> {
+        let body = serde_json::to_vec(devolucao).map_err(|e| PspError::Protocol {
+            operation: Operation::PutDevolucao,
+            detail: format!("the devolução does not serialise: {e}"),
+        })?;
+        let answer = self
+            .authorized(
+                Operation::PutDevolucao,
+                Method::PUT,
+                &["pix", e2eid, "devolucao", id],
+                Some(body),
+            )
+            .await?;
+        decode(Operation::PutDevolucao, &answer)
+    }
+
+    /// `GET /pix/{e2eid}/devolucao/{id}`: the devolução as the PSP keeps it.
+    pub async fn get_devolucao(&self, e2eid: &str, id: &str) -> Result<Devolucao, PspError> {
+        let answer = self
+            .authorized(
+                Operation::GetDevolucao,
+                Method::GET,
+                &["pix", e2eid, "devolucao", id],
+                None,
+            )
+            .await?;
+        decode(Operation::GetDevolucao, &answer)
+    }
+
+    /// `GET /pix/{e2eid}`: the pix received, with its `devolucoes[]`.
+    pub async fn get_pix(&self, e2eid: &str) -> Result<Pix, PspError> {
+        let answer = self
+            .authorized(Operation::GetPix, Method::GET, &["pix", e2eid], None)
+            .await?;
+        decode(Operation::GetPix, &answer)
     }
 
     /// `PUT /webhook/{chave}`: asks the PSP to post the pix received on `chave` to

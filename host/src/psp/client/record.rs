@@ -10,7 +10,11 @@
 pub enum CallOperation {
     PutCob,
     GetCob,
+    PatchCob,
     PutWebhook,
+    PutDevolucao,
+    GetDevolucao,
+    GetPix,
 }
 
 /// How a recorded call ended: the PSP exchange's [`Outcome`](super::Outcome), or
@@ -58,7 +62,16 @@ macro_rules! text_enum {
     };
 }
 
-text_enum!(CallOperation, PutCob => "put_cob", GetCob => "get_cob", PutWebhook => "put_webhook");
+text_enum!(
+    CallOperation,
+    PutCob => "put_cob",
+    GetCob => "get_cob",
+    PatchCob => "patch_cob",
+    PutWebhook => "put_webhook",
+    PutDevolucao => "put_devolucao",
+    GetDevolucao => "get_devolucao",
+    GetPix => "get_pix",
+);
 text_enum!(
     CallOutcome,
     Success => "success",

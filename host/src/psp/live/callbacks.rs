@@ -2,14 +2,15 @@
 //! them, so a callback proves nothing: its path carries the provider's unguessable token,
 //! and a callback only triggers a read of each named charge at the PSP ([`super::settle`]).
 //! Batched, duplicated or out-of-order callbacks are therefore harmless: the read decides,
-//! and an intent moves once.
+//! and an intent moves once. A pix entry carrying `devolucoes[]` triggers a read of that pix's
+//! devoluções the same way ([`super::refunds`]).
 
 use std::collections::BTreeSet;
 
 use subtle::ConstantTimeEq;
 
 use super::LiveError;
-use crate::db::intents;
+use crate::db::{intents, refunds};
 use crate::psp::providers;
 use pixgate_pix::apipix::PixCallback;
 
@@ -56,7 +57,34 @@ impl super::LiveExecution {
                 )));
             }
         }
+        // A pix whose entry carries `devolucoes[]`: its refunds are read back (`GET /pix/{e2eid}`),
+        // never settled on the callback's word.
+        let mut refunded = BTreeSet::new();
+        for pix in callback.pix.iter().filter(|p| !p.devolucoes.is_empty()) {
+            if refunded.insert(pix.end_to_end_id.as_str()) && refunded.len() > MAX_TXIDS {
+                return Err(LiveError::InvalidCallback(format!(
+                    "a callback names at most {MAX_TXIDS} pix with devoluções"
+                )));
+            }
+        }
         let mut started = 0;
+        for e2eid in refunded {
+            if e2eid.is_empty() || e2eid.len() > 64 || !e2eid.bytes().all(|b| b.is_ascii_alphanumeric()) {
+                continue;
+            }
+            let Some(id) = refunds::intent_by_e2eid(&self.db.read, provider_code, e2eid).await?
+            else {
+                continue;
+            };
+            started += 1;
+            let (this, provider, e2eid) = (self.clone(), provider_code.to_owned(), e2eid.to_owned());
+            tokio::spawn(async move {
+                if let Err(e) = this.read_pix_devolucoes(&provider, &id, &e2eid).await {
+                    tracing::warn!(intent = %id, error = %e,
+                    "callback: devoluções not read; pending refunds settle by the reconciler");
+                }
+            });
+        }
         for txid in txids {
             let Some(id) = intents::pending_by_txid(&self.db.read, provider_code, txid).await?
             else {

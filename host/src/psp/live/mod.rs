@@ -4,8 +4,10 @@
 //! the [`reconciler`] are the two triggers of a settlement; [`verdict`] holds the rules.
 
 pub mod callbacks;
+pub mod cancel;
 pub mod execute;
 pub mod reconciler;
+pub mod refunds;
 pub mod settle;
 pub mod verdict;
 

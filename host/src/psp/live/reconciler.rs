@@ -1,14 +1,15 @@
 //! The reconciler: every `PIXGATE_RECONCILE_INTERVAL`, the `PENDING` charges due for a read
 //! are settled at their PSP, so a callback that never came (or was never sent) still ends
 //! in `SUCCEEDED` or `CANCELED`. Each charge is taken under its lease ([`super::settle`]),
-//! so instances sharing a PostgreSQL never process one charge at once.
+//! so instances sharing a PostgreSQL never process one charge at once. `PENDING` refunds are
+//! read again the same way ([`super::refunds`]).
 
 use super::LiveError;
 use super::settle::Settled;
 use crate::db::{self, intents};
 
 /// Charges settled per pass at most; the rest wait for the next pass.
-const PASS: i64 = 200;
+pub(super) const PASS: i64 = 200;
 
 impl super::LiveExecution {
     pub fn spawn_reconciler(&self) -> tokio::task::JoinHandle<()> {
@@ -25,8 +26,13 @@ impl super::LiveExecution {
         })
     }
 
-    /// One pass: how many charges moved.
+    /// One pass: how many charges and refunds moved.
     pub async fn pass(&self) -> Result<usize, LiveError> {
+        let refunds = self.refund_pass().await?;
+        Ok(self.charge_pass().await? + refunds)
+    }
+
+    async fn charge_pass(&self) -> Result<usize, LiveError> {
         let due = intents::due_for_reconcile(&self.db.read, db::now_ms(), PASS).await?;
         let mut moved = 0;
         for id in due {

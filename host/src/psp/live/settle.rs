@@ -14,7 +14,7 @@ use crate::psp::client::PspError;
 use crate::psp::client::{CallOperation, CallOutcome};
 use crate::webhooks::outbox::{self, Transition};
 use pixgate_domain::IntentStatus;
-use pixgate_pix::apipix::Txid;
+use pixgate_pix::apipix::{CobCompleta, Txid};
 
 /// What a settlement attempt did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,21 +61,9 @@ impl super::LiveExecution {
             .providers
             .client(&self.db, &self.master_key, &intent.provider_code)
             .await?;
-        let started = Instant::now();
-        let at = db::now_ms();
-        let read = client.get_cob(&txid).await;
-        let call = PspCall {
-            provider_code: intent.provider_code.clone(),
-            gateway_alias: Some(intent.gateway_alias.clone()),
-            operation: CallOperation::GetCob,
-            outcome: read
-                .as_ref()
-                .map_or_else(|e| e.outcome().into(), |_| CallOutcome::Success),
-            duration_ms: started.elapsed().as_millis() as u64,
-            error: read.as_ref().err().map(ToString::to_string),
-            at,
-        };
-        psp_calls::insert(&self.db.write, Some(id), &call).await?;
+        let read = self
+            .call_cob(&intent, CallOperation::GetCob, client.get_cob(&txid))
+            .await?;
         let cob = match read {
             Ok(cob) => cob,
             // The PSP says it has no such charge. A wrong base URL or another PSP account answers
@@ -93,17 +81,70 @@ impl super::LiveExecution {
                 return Ok(Settled::StillPending);
             }
         };
+        self.move_on_read(&intent, &cob).await
+    }
+
+    /// Makes a call about the intent's charge and records it in the intent's trace.
+    pub(super) async fn call_cob<T>(
+        &self,
+        intent: &intents::Intent,
+        operation: CallOperation,
+        call: impl std::future::Future<Output = Result<T, PspError>>,
+    ) -> Result<Result<T, PspError>, LiveError> {
+        let started = Instant::now();
+        let at = db::now_ms();
+        let result = call.await;
+        let record = PspCall {
+            provider_code: intent.provider_code.clone(),
+            gateway_alias: Some(intent.gateway_alias.clone()),
+            operation,
+            outcome: result
+                .as_ref()
+                .map_or_else(|e| e.outcome().into(), |_| CallOutcome::Success),
+            duration_ms: started.elapsed().as_millis() as u64,
+            error: result.as_ref().err().map(ToString::to_string),
+            at,
+        };
+        psp_calls::insert(&self.db.write, Some(&intent.id), &record).await?;
+        Ok(result)
+    }
+
+    /// Moves the `PENDING` intent as a read of its charge (`cob`) says.
+    pub(super) async fn move_on_read(
+        &self,
+        intent: &intents::Intent,
+        cob: &CobCompleta,
+    ) -> Result<Settled, LiveError> {
+        let id = intent.id.as_str();
         let now = db::now_ms();
-        let (to, payment_id, completed_at) = match verdict(&cob, intent.amount_centavos as u64, now)
+        let (to, payment_id, completed_at) = match verdict(cob, intent.amount_centavos as u64, now)
         {
             Verdict::Pending => return Ok(Settled::StillPending),
             Verdict::AmountMismatch { received_centavos } => {
-                tracing::warn!(intent = %id, provider = %intent.provider_code,
-                    expected = intent.amount_centavos, ?received_centavos,
-                    "settlement: concluded at the PSP without a pix of the charge's amount; \
-                     left PENDING for a person to look at");
-                self.metrics
-                    .live_anomaly(&intent.provider_code, "amount_mismatch");
+                // Counted and logged on the first read that sees it; an admin resolves it
+                // (`POST /admin/v1/payment-intents/{id}/resolve`).
+                let first = match cob.pix.first() {
+                    Some(pix) => {
+                        intents::record_wrong_amount(
+                            &self.db.write,
+                            id,
+                            pix.valor.centavos() as i64,
+                            &pix.end_to_end_id,
+                        )
+                        .await?
+                    }
+                    // Concluded without any pix: nothing to refund or accept; logged once per
+                    // read at debug level only, the charge stays PENDING.
+                    None => false,
+                };
+                if first {
+                    tracing::warn!(intent = %id, provider = %intent.provider_code,
+                        expected = intent.amount_centavos, ?received_centavos,
+                        "settlement: concluded at the PSP without a pix of the charge's amount; \
+                         left PENDING for an admin to resolve");
+                    self.metrics
+                        .live_anomaly(&intent.provider_code, "amount_mismatch");
+                }
                 return Ok(Settled::StillPending);
             }
             Verdict::Succeeded {
@@ -125,7 +166,7 @@ impl super::LiveExecution {
     }
 
     /// Moves the intent through the outbox (the transition and its event in one transaction).
-    async fn commit(
+    pub(super) async fn commit(
         &self,
         intent: &intents::Intent,
         transition: Transition<'_>,

@@ -151,18 +151,20 @@ impl<'de, T: DeserializeOwned> Deserialize<'de> for Sent<T> {
     }
 }
 
-/// An event an endpoint may subscribe to, by its name: one of [`EventType::PAYMENT`]
+/// An event an endpoint may subscribe to, by its name: one of [`EventType::SUBSCRIBABLE`]
 /// (`webhook.test` is sent on request, never subscribed to). Its schema is named `EventType`,
-/// the names listed from [`EventType::PAYMENT`].
+/// the names listed from [`EventType::SUBSCRIBABLE`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PaymentEvent(EventType);
 
 impl<'de> Deserialize<'de> for PaymentEvent {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let name = Cow::<str>::deserialize(deserializer)?;
-        EventType::payment(&name)
+        EventType::subscribable(&name)
             .map(Self)
-            .ok_or_else(|| serde::de::Error::custom(format!("`{name}` is not a payment event")))
+            .ok_or_else(|| {
+                serde::de::Error::custom(format!("`{name}` is not a payment or refund event"))
+            })
     }
 }
 
@@ -170,7 +172,7 @@ impl utoipa::PartialSchema for PaymentEvent {
     fn schema() -> RefOr<Schema> {
         ObjectBuilder::new()
             .schema_type(Type::String)
-            .enum_values(Some(EventType::PAYMENT.map(EventType::as_str)))
+            .enum_values(Some(EventType::SUBSCRIBABLE.map(EventType::as_str)))
             .into()
     }
 }
@@ -336,7 +338,8 @@ fn not_a_string(field: &str) -> Invalid {
     )
 }
 
-/// The subscribed events: all four when none are named.
+/// The subscribed events: the four payment events when none are named (refund events are
+/// named to be had).
 fn events(sent: Option<Sent<Vec<Sent<PaymentEvent>>>>) -> Result<Vec<EventType>, Invalid> {
     let invalid = |message: String| Invalid::new("invalid_events", "events", message);
     let list = match sent {
@@ -360,7 +363,7 @@ fn events(sent: Option<Sent<Vec<Sent<PaymentEvent>>>>) -> Result<Vec<EventType>,
             Sent::Other(item) => {
                 return Err(invalid(format!(
                     "`events` may hold only {}; got {item}",
-                    EventType::PAYMENT.map(EventType::as_str).join(", ")
+                    EventType::SUBSCRIBABLE.map(EventType::as_str).join(", ")
                 )));
             }
         }
@@ -523,8 +526,14 @@ mod tests {
                 .events,
             [EventType::PaymentFailed]
         );
+        assert_eq!(
+            validate(json!({"endpointUrl": url, "events": ["refund.succeeded", "refund.failed"]}))
+                .unwrap()
+                .events,
+            [EventType::RefundSucceeded, EventType::RefundFailed]
+        );
         let only = "`events` may hold only payment.pending, payment.succeeded, payment.failed, \
-                    payment.canceled; got";
+                    payment.canceled, refund.succeeded, refund.failed; got";
         for (events, message) in [
             (
                 json!([]),

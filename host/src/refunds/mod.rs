@@ -1,0 +1,486 @@
+//! The refund service (DESIGN.md section 11): a merchant's refunds of a paid LIVE payment,
+//! idempotent under the merchant's Idempotency-Key (a key space of its own), never more than
+//! the amount paid however many requests race, on any number of instances; and an admin's
+//! exit for a charge paid with the wrong amount (`accept` or `refund`).
+//!
+//! A refund is reserved and recorded (`PENDING`, held by this request) in one transaction,
+//! then driven at its PSP ([`crate::psp::live::refunds`]); the answer is kept for the key.
+//! A request that dies after the reservation leaves a `PENDING` refund that a retry with the
+//! same key, or the reconciler, takes over once its lease ran out, with the same devolução
+//! id: the PSP never sees a second devolução.
+
+pub mod view;
+
+use serde_json::Value;
+
+use crate::access::{MissingScope, Principal, Scope};
+use crate::charges::view::{PaymentIntent, PaymentIntentEnvelope};
+use crate::db::refunds::{self, Origin, Refund, RefundStatus};
+use crate::db::{self, Db, DbError, Flag, catalog, intents};
+use crate::psp::live::{LiveError, LiveExecution};
+use crate::webhooks::Wake;
+use crate::webhooks::outbox::{self, OutboxError, Transition};
+use pixgate_domain::json::Invalid;
+use pixgate_domain::money::brl;
+use pixgate_domain::refund::RefundRequest;
+use pixgate_domain::{IdempotencyKey, IntentStatus, StoreMode};
+use pixgate_pix::apipix::{Natureza, devolucao_id_for};
+use view::{RefundEnvelope, RefundListEnvelope, RefundView};
+
+/// How long after its payment a pix can be refunded (the SPI's limit for a devolução).
+pub const REFUND_WINDOW_MS: i64 = 90 * 24 * 60 * 60 * 1000;
+
+#[derive(Debug, thiserror::Error)]
+pub enum RefundError {
+    #[error(transparent)]
+    Invalid(#[from] Invalid),
+    #[error(transparent)]
+    MissingScope(#[from] MissingScope),
+    #[error("payment intent not found")]
+    IntentNotFound,
+    #[error("refund not found")]
+    RefundNotFound,
+    #[error("{0}")]
+    NotRefundable(String),
+    #[error("{0}")]
+    ExceedsRefundable(String),
+    #[error("this Idempotency-Key was used with a different request")]
+    KeyReused,
+    #[error("a request with this Idempotency-Key is in progress; retry")]
+    KeyInUse,
+    #[error("{0}")]
+    NotResolvable(String),
+    #[error("{0}")]
+    Busy(String),
+    /// Details go to the log, never to the client.
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl From<sqlx::Error> for RefundError {
+    fn from(e: sqlx::Error) -> Self {
+        Self::Internal(format!("database: {e}"))
+    }
+}
+
+impl From<DbError> for RefundError {
+    fn from(e: DbError) -> Self {
+        Self::Internal(e.to_string())
+    }
+}
+
+impl From<LiveError> for RefundError {
+    fn from(e: LiveError) -> Self {
+        Self::Internal(e.to_string())
+    }
+}
+
+impl From<OutboxError> for RefundError {
+    fn from(e: OutboxError) -> Self {
+        Self::Internal(e.to_string())
+    }
+}
+
+/// The answer to send: a fresh refund or a replayed one.
+#[derive(Debug)]
+pub struct Refunded {
+    pub status: u16,
+    /// The envelope `{"success": true, "data": Refund}`.
+    pub body: Value,
+}
+
+/// How an admin resolves a charge paid with the wrong amount.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Resolution {
+    /// Keep the money: `SUCCEEDED`, with the amount received beside the amount asked.
+    Accept,
+    /// Give all of it back (a devolução of the pix's `valor`) and end the intent `CANCELED`.
+    Refund,
+}
+
+impl Resolution {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Accept => "accept",
+            Self::Refund => "refund",
+        }
+    }
+}
+
+/// The refund service. Built once by the composition root; cheap to clone.
+#[derive(Clone)]
+pub struct Refunds {
+    db: Db,
+    /// Drives refunds at their PSP.
+    live: LiveExecution,
+    /// Wakes this instance's webhook sender after a resolution's event is committed.
+    wake: Wake,
+}
+
+impl std::fmt::Debug for Refunds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Refunds").finish_non_exhaustive()
+    }
+}
+
+impl Refunds {
+    pub fn new(db: Db, live: LiveExecution, wake: Wake) -> Self {
+        Self { db, live, wake }
+    }
+
+    /// Refunds `request` of payment `intent_id`, or replays what this Idempotency-Key did.
+    #[tracing::instrument(skip_all, fields(merchant = %principal.merchant_id, intent = %intent_id, refund = tracing::field::Empty))]
+    pub async fn create(
+        &self,
+        principal: &Principal,
+        key: &IdempotencyKey,
+        intent_id: &str,
+        request: RefundRequest,
+    ) -> Result<Refunded, RefundError> {
+        principal.require_any(&[Scope::PaymentsRefund])?;
+        let intent = self.intent(principal, intent_id).await?;
+        let fingerprint = request.fingerprint(&intent.id);
+        if let Some(existing) =
+            refunds::by_key(&self.db.read, &principal.merchant_id, key.as_str()).await?
+        {
+            return self.replay_or_resume(existing, &fingerprint).await;
+        }
+
+        let now = db::now_ms();
+        if intent.routing_mode != StoreMode::Live || intent.status != IntentStatus::Succeeded {
+            return Err(RefundError::NotRefundable(match intent.routing_mode {
+                StoreMode::Shadow => "a SHADOW payment moved no money: nothing to refund".into(),
+                StoreMode::Live => format!(
+                    "only a SUCCEEDED payment can be refunded; this one is {}",
+                    intent.status.as_str()
+                ),
+            }));
+        }
+        let (Some(e2eid), Some(paid_at)) = (&intent.provider_payment_id, intent.completed_at)
+        else {
+            return Err(RefundError::Internal(format!(
+                "succeeded intent {} without its pix",
+                intent.id
+            )));
+        };
+        if now >= paid_at + REFUND_WINDOW_MS {
+            return Err(RefundError::NotRefundable(format!(
+                "a pix can be refunded within 90 days of its payment; this one was paid at {}",
+                pixgate_pix::time::iso8601(paid_at)
+            )));
+        }
+        let paid = paid_centavos(&intent);
+        let amount = match request.amount {
+            Some(amount) => amount.centavos() as i64,
+            None => paid - refunds::reserved(&self.db.read, &intent.id).await?,
+        };
+        if amount <= 0 {
+            return Err(RefundError::ExceedsRefundable(
+                "nothing is left to refund on this payment".into(),
+            ));
+        }
+
+        let id = uuid::Uuid::now_v7();
+        tracing::Span::current().record("refund", tracing::field::display(id));
+        let mine = now + self.live.lease().as_millis() as i64;
+        let refund = Refund {
+            id: id.to_string(),
+            merchant_id: principal.merchant_id.clone(),
+            payment_intent_id: intent.id.clone(),
+            status: RefundStatus::Pending,
+            amount_centavos: amount,
+            currency: intent.currency.clone(),
+            reason: request.reason.clone(),
+            metadata: request.metadata.clone(),
+            origin: Origin::Merchant,
+            idempotency_key: Some(key.as_str().to_owned()),
+            request_hash: Some(fingerprint.clone()),
+            response_body: None,
+            natureza: Natureza::Original.as_str().to_owned(),
+            provider_code: intent.provider_code.clone(),
+            e2eid: e2eid.clone(),
+            devolucao_id: devolucao_id_for(id),
+            rtr_id: None,
+            failure_code: None,
+            failure_message: None,
+            psp_attempted: Flag(false),
+            lease_until: Some(mine),
+            // After a crash, the reconciler takes it over once the lease ran out.
+            reconcile_at: Some(mine),
+            created_at: now,
+            updated_at: now,
+            completed_at: None,
+        };
+        let mut tx = self.db.write.begin().await?;
+        if !refunds::reserve(&mut *tx, &intent.id, amount, paid).await? {
+            let reserved = refunds::reserved(&mut *tx, &intent.id).await?;
+            tx.rollback().await?;
+            return Err(RefundError::ExceedsRefundable(format!(
+                "{:.2} of this payment's {:.2} is left to refund (counting refunds in progress)",
+                brl((paid - reserved).max(0) as u64),
+                brl(paid as u64)
+            )));
+        }
+        match refunds::insert(&mut *tx, &refund).await {
+            Ok(()) => tx.commit().await?,
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                // A concurrent request with this key recorded its refund first.
+                tx.rollback().await?;
+                let winner =
+                    refunds::by_key(&self.db.read, &principal.merchant_id, key.as_str())
+                        .await?
+                        .ok_or(RefundError::KeyInUse)?;
+                return self.replay_or_resume(winner, &fingerprint).await;
+            }
+            Err(e) => return Err(e.into()),
+        }
+        if let Err(e) = self.live.drive_held_refund(&refund.id, mine).await {
+            tracing::warn!(error = %e, "refund: not driven; the reconciler tries again");
+        }
+        self.answer(&refund.id, false).await
+    }
+
+    /// The answer for a key that already made a refund: its stored answer (replayed), 409 for
+    /// another body or while its request is still in progress, or, when its request died
+    /// before answering, the refund taken over and answered now.
+    async fn replay_or_resume(
+        &self,
+        existing: Refund,
+        fingerprint: &str,
+    ) -> Result<Refunded, RefundError> {
+        if existing.request_hash.as_deref() != Some(fingerprint) {
+            return Err(RefundError::KeyReused);
+        }
+        if let Some(body) = &existing.response_body {
+            let mut body: Value = serde_json::from_str(body)
+                .map_err(|e| RefundError::Internal(format!("stored refund answer: {e}")))?;
+            body["data"]["idempotentReplay"] = Value::Bool(true);
+            return Ok(Refunded { status: 200, body });
+        }
+        let now = db::now_ms();
+        if existing.status == RefundStatus::Pending {
+            let mine = now + self.live.lease().as_millis() as i64;
+            if !refunds::take_lease(&self.db.write, &existing.id, now, mine).await? {
+                return Err(RefundError::KeyInUse);
+            }
+            if let Err(e) = self.live.drive_held_refund(&existing.id, mine).await {
+                tracing::warn!(refund = %existing.id, error = %e,
+                    "refund: not driven; the reconciler tries again");
+            }
+        }
+        self.answer(&existing.id, false).await
+    }
+
+    /// The refund as it is now, kept as the key's answer.
+    async fn answer(&self, id: &str, replay: bool) -> Result<Refunded, RefundError> {
+        let refund = refunds::by_id(&self.db.write, id)
+            .await?
+            .ok_or_else(|| RefundError::Internal(format!("refund {id} vanished")))?;
+        let body = serde_json::to_value(RefundEnvelope {
+            success: true,
+            data: RefundView::from_row(&refund, replay),
+        })
+        .map_err(|e| RefundError::Internal(e.to_string()))?;
+        refunds::set_response(&self.db.write, id, &body.to_string()).await?;
+        Ok(Refunded { status: 200, body })
+    }
+
+    /// A payment's refunds, oldest first.
+    pub async fn list(
+        &self,
+        principal: &Principal,
+        intent_id: &str,
+    ) -> Result<RefundListEnvelope, RefundError> {
+        principal.require_any(&READ_SCOPES)?;
+        let intent = self.intent(principal, intent_id).await?;
+        let data = refunds::for_intent(&self.db.read, &intent.id)
+            .await?
+            .iter()
+            .map(|r| RefundView::from_row(r, false))
+            .collect();
+        Ok(RefundListEnvelope {
+            success: true,
+            data,
+        })
+    }
+
+    /// One refund, if its payment's store is granted to the key.
+    pub async fn get(
+        &self,
+        principal: &Principal,
+        refund_id: &str,
+    ) -> Result<RefundEnvelope, RefundError> {
+        principal.require_any(&READ_SCOPES)?;
+        let id = uuid::Uuid::parse_str(refund_id)
+            .map_err(|_| RefundError::RefundNotFound)?
+            .to_string();
+        let refund = refunds::by_id(&self.db.read, &id)
+            .await?
+            .filter(|r| r.merchant_id == principal.merchant_id)
+            .ok_or(RefundError::RefundNotFound)?;
+        self.intent(principal, &refund.payment_intent_id)
+            .await
+            .map_err(|_| RefundError::RefundNotFound)?;
+        Ok(RefundEnvelope {
+            success: true,
+            data: RefundView::from_row(&refund, false),
+        })
+    }
+
+    /// The key's merchant's intent, if its store is granted (404 otherwise, as for reads).
+    async fn intent(
+        &self,
+        principal: &Principal,
+        intent_id: &str,
+    ) -> Result<intents::Intent, RefundError> {
+        let id = uuid::Uuid::parse_str(intent_id)
+            .map_err(|_| RefundError::IntentNotFound)?
+            .to_string();
+        intents::by_id(&self.db.read, &id)
+            .await?
+            .filter(|i| i.merchant_id == principal.merchant_id && principal.granted(&i.store_id))
+            .ok_or(RefundError::IntentNotFound)
+    }
+
+    /// An admin's resolution of a charge concluded at its PSP with a pix of another amount:
+    /// `accept` ends it `SUCCEEDED` with the amount received kept beside the amount asked;
+    /// `refund` gives the whole pix back and ends it `CANCELED`. Either writes its event and
+    /// the resolution (action and reason) on the intent, in one transaction.
+    #[tracing::instrument(skip_all, fields(intent = %intent_id, action = action.as_str()))]
+    pub async fn resolve(
+        &self,
+        intent_id: &str,
+        action: Resolution,
+        reason: &str,
+    ) -> Result<PaymentIntentEnvelope, RefundError> {
+        let id = uuid::Uuid::parse_str(intent_id)
+            .map_err(|_| RefundError::IntentNotFound)?
+            .to_string();
+        let intent = intents::by_id(&self.db.read, &id)
+            .await?
+            .ok_or(RefundError::IntentNotFound)?;
+        let (Some(received), Some(e2eid)) = (
+            intent.money_back.received_centavos,
+            intent.money_back.received_e2eid.clone(),
+        ) else {
+            return Err(RefundError::NotResolvable(format!(
+                "only a PENDING payment that received a pix of another amount can be resolved; \
+                 this one is {} and received none",
+                intent.status.as_str()
+            )));
+        };
+        if intent.status != IntentStatus::Pending {
+            return Err(RefundError::NotResolvable(format!(
+                "this payment was already resolved: it is {}",
+                intent.status.as_str()
+            )));
+        }
+        // The settlement lease keeps the reconciler and callbacks off the intent meanwhile.
+        let now = db::now_ms();
+        let mine = now + self.live.lease().as_millis() as i64;
+        if !intents::take_lease(&self.db.write, &id, now, mine).await? {
+            return Err(RefundError::Busy(
+                "the payment is being settled right now; retry".into(),
+            ));
+        }
+        let refund_id = uuid::Uuid::now_v7();
+        let mut tx = self.db.write.begin().await?;
+        intents::record_resolution(&mut *tx, &id, action.as_str(), reason).await?;
+        let transition = match action {
+            Resolution::Accept => Transition {
+                to: IntentStatus::Succeeded,
+                provider_payment_id: Some(&e2eid),
+                failure: None,
+                at: now.max(intent.created_at),
+            },
+            Resolution::Refund => {
+                refunds::reserve(&mut *tx, &id, received, received).await?;
+                refunds::insert(
+                    &mut *tx,
+                    &Refund {
+                        id: refund_id.to_string(),
+                        merchant_id: intent.merchant_id.clone(),
+                        payment_intent_id: id.clone(),
+                        status: RefundStatus::Pending,
+                        amount_centavos: received,
+                        currency: intent.currency.clone(),
+                        reason: Some(reason.to_owned()),
+                        metadata: "{}".to_owned(),
+                        origin: Origin::Admin,
+                        idempotency_key: None,
+                        request_hash: None,
+                        response_body: None,
+                        natureza: Natureza::Original.as_str().to_owned(),
+                        provider_code: intent.provider_code.clone(),
+                        e2eid: e2eid.clone(),
+                        devolucao_id: devolucao_id_for(refund_id),
+                        rtr_id: None,
+                        failure_code: None,
+                        failure_message: None,
+                        psp_attempted: Flag(false),
+                        lease_until: Some(mine),
+                        reconcile_at: Some(mine),
+                        created_at: now,
+                        updated_at: now,
+                        completed_at: None,
+                    },
+                )
+                .await?;
+                Transition {
+                    to: IntentStatus::Canceled,
+                    provider_payment_id: None,
+                    failure: None,
+                    at: now.max(intent.created_at),
+                }
+            }
+        };
+        let recorded = outbox::record_transition(&mut tx, &id, transition).await;
+        match recorded {
+            Ok(_) => tx.commit().await?,
+            Err(e) => {
+                tx.rollback().await?;
+                intents::release_lease(&self.db.write, &id, mine, now).await?;
+                return Err(e.into());
+            }
+        }
+        self.wake.wake();
+        tracing::info!(reason = %reason, "payment with a wrong amount resolved by an admin");
+        if action == Resolution::Refund
+            && let Err(e) = self
+                .live
+                .drive_held_refund(&refund_id.to_string(), mine)
+                .await
+        {
+            tracing::warn!(error = %e, "resolution refund: not driven; the reconciler tries again");
+        }
+        let intent = intents::by_id(&self.db.read, &id)
+            .await?
+            .ok_or(RefundError::IntentNotFound)?;
+        let store = catalog::store_by_id(&self.db.read, &intent.store_id)
+            .await?
+            .ok_or_else(|| RefundError::Internal(format!("intent {id} without its store")))?;
+        Ok(PaymentIntentEnvelope {
+            success: true,
+            data: PaymentIntent::from_row(&intent, &store, false),
+        })
+    }
+}
+
+/// Any of these may read refunds.
+const READ_SCOPES: [Scope; 3] = [
+    Scope::PaymentsCreate,
+    Scope::PaymentsRead,
+    Scope::PaymentsRefund,
+];
+
+/// What the payer paid: the charge's amount, or the pix an admin accepted in its place.
+fn paid_centavos(intent: &intents::Intent) -> i64 {
+    match (
+        intent.money_back.resolution.as_deref(),
+        intent.money_back.received_centavos,
+    ) {
+        (Some("accept"), Some(received)) => received,
+        _ => intent.amount_centavos,
+    }
+}
