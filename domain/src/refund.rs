@@ -21,7 +21,11 @@ pub struct CreateRefundRequest {
     #[schema(value_type = Option<f64>, minimum = 0.01, maximum = 100000000.0, multiple_of = 0.01, example = 30.0)]
     pub amount: Option<Reais>,
     /// Shown to the payer (API Pix `descricao`): at most 140 characters, no control characters.
-    #[schema(max_length = 140, pattern = r"^[^\u0000-\u001F\u007F-\u009F]*$", example = "Item returned")]
+    #[schema(
+        max_length = 140,
+        pattern = r"^[^\u0000-\u001F\u007F-\u009F]*$",
+        example = "Item returned"
+    )]
     pub reason: Option<String>,
     /// Free-form object of at most 16 KB, echoed in the refund and its events, with the
     /// charge's rules for numbers.
@@ -61,7 +65,9 @@ impl CreateRefundRequest {
                         "amount",
                         match e {
                             MoneyError::NotFinite => "`amount` is not a usable number",
-                            MoneyError::TooManyDecimals => "`amount` must have at most two decimals",
+                            MoneyError::TooManyDecimals => {
+                                "`amount` must have at most two decimals"
+                            }
                             MoneyError::BelowMinimum => "`amount` must be at least 0.01",
                             MoneyError::AboveMaximum => "`amount` must be at most 100000000.00",
                         },
@@ -82,7 +88,10 @@ impl CreateRefundRequest {
                     return Err(Invalid::new(
                         "metadata_too_large",
                         "metadata",
-                        format!("`metadata` is {} bytes as JSON; the limit is 16 KB", text.len()),
+                        format!(
+                            "`metadata` is {} bytes as JSON; the limit is 16 KB",
+                            text.len()
+                        ),
                     ));
                 }
                 text
@@ -131,7 +140,11 @@ mod tests {
     #[test]
     fn amounts_follow_the_charge_rules() {
         assert_eq!(
-            validate(json!({"amount": 30})).unwrap().amount.unwrap().centavos(),
+            validate(json!({"amount": 30}))
+                .unwrap()
+                .amount
+                .unwrap()
+                .centavos(),
             3000
         );
         for (amount, code) in [
@@ -147,8 +160,14 @@ mod tests {
     fn reasons_are_at_most_140_characters() {
         assert!(validate(json!({"reason": "é".repeat(140)})).is_ok());
         let e = validate(json!({"reason": "a".repeat(141)})).unwrap_err();
-        assert_eq!((e.code, e.field.as_deref()), ("invalid_reason", Some("reason")));
-        assert_eq!(validate(json!({"unknown": 1})).unwrap_err().code, "unknown_field");
+        assert_eq!(
+            (e.code, e.field.as_deref()),
+            ("invalid_reason", Some("reason"))
+        );
+        assert_eq!(
+            validate(json!({"unknown": 1})).unwrap_err().code,
+            "unknown_field"
+        );
     }
 
     #[test]

@@ -223,6 +223,16 @@ pub struct Live {
 
 pub const STORE: &str = "shop-live";
 
+/// What the harness's endpoint subscribes to: every payment and refund event.
+pub const EVENTS: [&str; 6] = [
+    "payment.pending",
+    "payment.succeeded",
+    "payment.failed",
+    "payment.canceled",
+    "refund.succeeded",
+    "refund.failed",
+];
+
 impl Live {
     /// `env` adds to pixgate's environment (e.g. `PIXGATE_RECONCILE_INTERVAL`).
     pub async fn start(backend: Backend, env: &[(&str, &str)]) -> Live {
@@ -254,7 +264,7 @@ impl Live {
             .await;
         assert_eq!(status, 200, "{body}");
         let (status, endpoint) = server
-            .create_endpoint(&key, &receiver.url("/hooks/pix"), None)
+            .create_endpoint(&key, &receiver.url("/hooks/pix"), Some(&EVENTS))
             .await;
         assert_eq!(status, 201, "{endpoint}");
         let secret = endpoint["data"]["signingSecret"]
@@ -329,6 +339,107 @@ impl Live {
                 &crate::server::charge_body(STORE),
             )
             .await
+    }
+
+    /// A key of the shop granted its store with `scopes`.
+    pub async fn key_with(&self, scopes: &[&str]) -> String {
+        let (status, body) = self
+            .server
+            .admin_post(
+                "/api-keys",
+                json!({"merchant": "shop", "stores": [STORE], "scopes": scopes}),
+            )
+            .await;
+        assert_eq!(status, 201, "{body}");
+        body["data"]["apiKey"].as_str().unwrap().to_owned()
+    }
+
+    /// A LIVE charge under `idempotency_key`, paid at its simulator and settled: its intent.
+    pub async fn paid_charge(&self, idempotency_key: &str) -> Value {
+        let (status, charge) = self.charge(idempotency_key).await;
+        assert_eq!(status, 200, "{charge}\n{}", self.server.logs());
+        let data = &charge["data"];
+        let provider = data["routing"]["providerCode"].as_str().unwrap();
+        let txid = data["pix"]["txid"].as_str().unwrap();
+        self.sim(provider)
+            .post(&format!("/cob/{txid}/pay"), json!({}))
+            .await;
+        self.wait_status(
+            data["paymentIntentId"].as_str().unwrap(),
+            "SUCCEEDED",
+            Duration::from_secs(15),
+        )
+        .await
+    }
+
+    /// `method` on `path` of the merchant API with `key`, an Idempotency-Key when given.
+    pub async fn merchant(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        key: &str,
+        idempotency_key: Option<&str>,
+        body: Option<Value>,
+    ) -> (u16, Value) {
+        let mut request = reqwest::Client::new()
+            .request(
+                method,
+                format!("{}/api/v1{path}", self.server.merchant_root()),
+            )
+            .bearer_auth(key);
+        if let Some(k) = idempotency_key {
+            request = request.header("Idempotency-Key", k);
+        }
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let r = request.send().await.unwrap();
+        (r.status().as_u16(), r.json().await.unwrap_or(Value::Null))
+    }
+
+    /// `POST /payments/{id}/refunds` with `key`.
+    pub async fn refund(
+        &self,
+        key: &str,
+        id: &str,
+        idempotency_key: &str,
+        body: Value,
+    ) -> (u16, Value) {
+        self.merchant(
+            reqwest::Method::POST,
+            &format!("/payments/{id}/refunds"),
+            key,
+            Some(idempotency_key),
+            Some(body),
+        )
+        .await
+    }
+
+    /// Waits until refund `id` reaches `status`; its body.
+    pub async fn wait_refund(&self, key: &str, id: &str, status: &str, timeout: Duration) -> Value {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let (code, body) = self
+                .merchant(
+                    reqwest::Method::GET,
+                    &format!("/refunds/{id}"),
+                    key,
+                    None,
+                    None,
+                )
+                .await;
+            assert_eq!(code, 200, "{body}");
+            if body["data"]["status"] == status {
+                return body["data"].clone();
+            }
+            assert!(
+                Instant::now() < deadline,
+                "refund {id} is {} after {timeout:?}, not {status}\n{}",
+                body["data"]["status"],
+                self.server.logs()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
     }
 
     /// Waits until the intent reaches `status`; its body.

@@ -152,6 +152,7 @@ pub async fn pending_intent(db: &pixgate::db::Db, store: &str, reference: &str) 
         pix_expires_at: None,
         // Never due: these tests move the intent themselves, not the reconciler.
         reconcile_at: None,
+        money_back: Default::default(),
     };
     let mut tx = db.write.begin().await.unwrap();
     intents::insert(&mut *tx, &intent).await.unwrap();

@@ -471,18 +471,16 @@ impl Charges {
         let before = self.get(principal, id).await?.data;
         match before.status {
             IntentStatus::Canceled => {}
-            IntentStatus::Pending => {
-                match self.deps.live.cancel(&before.payment_intent_id).await {
-                    Ok(CancelOutcome::Canceled) => {}
-                    Ok(CancelOutcome::NotCancelable { why, .. }) => {
-                        return Err(ChargeError::NotCancelable(why));
-                    }
-                    Ok(CancelOutcome::Unavailable(why)) => {
-                        return Err(ChargeError::PspUnavailable(why));
-                    }
-                    Err(e) => return Err(ChargeError::Internal(e.to_string())),
+            IntentStatus::Pending => match self.deps.live.cancel(&before.payment_intent_id).await {
+                Ok(CancelOutcome::Canceled) => {}
+                Ok(CancelOutcome::NotCancelable { why, .. }) => {
+                    return Err(ChargeError::NotCancelable(why));
                 }
-            }
+                Ok(CancelOutcome::Unavailable(why)) => {
+                    return Err(ChargeError::PspUnavailable(why));
+                }
+                Err(e) => return Err(ChargeError::Internal(e.to_string())),
+            },
             status => {
                 return Err(ChargeError::NotCancelable(format!(
                     "only a PENDING payment can be canceled; this one is {}",

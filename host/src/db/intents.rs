@@ -350,14 +350,12 @@ pub async fn record_resolution<'e>(
     resolution: &str,
     reason: &str,
 ) -> sqlx::Result<()> {
-    sqlx::query(
-        "update payment_intents set resolution = $2, resolution_reason = $3 where id = $1",
-    )
-    .bind(id)
-    .bind(resolution)
-    .bind(reason)
-    .execute(ex)
-    .await?;
+    sqlx::query("update payment_intents set resolution = $2, resolution_reason = $3 where id = $1")
+        .bind(id)
+        .bind(resolution)
+        .bind(reason)
+        .execute(ex)
+        .await?;
     Ok(())
 }
 

@@ -5,7 +5,9 @@ use sqlx::{Any, AssertSqlSafe, Executor};
 use super::Flag;
 
 /// Where a refund is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
+)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum RefundStatus {
     /// Asked at the PSP, not settled yet.
@@ -289,7 +291,10 @@ pub async fn finish<'e>(
 
 /// Records that a PUT of the refund's devolução is about to be sent: from now on it may
 /// have reached the PSP.
-pub async fn mark_attempted<'e>(ex: impl Executor<'e, Database = Any>, id: &str) -> sqlx::Result<()> {
+pub async fn mark_attempted<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    id: &str,
+) -> sqlx::Result<()> {
     sqlx::query("update refunds set psp_attempted = 1 where id = $1")
         .bind(id)
         .execute(ex)
@@ -382,7 +387,11 @@ pub async fn due_for_reconcile<'e>(
 
 /// The intent a provider's pix (`endToEndId`) paid: settled with it, or holding it as a pix of
 /// the wrong amount.
-pub async fn intent_by_e2eid<'e, E>(ex: E, provider_code: &str, e2eid: &str) -> sqlx::Result<Option<String>>
+pub async fn intent_by_e2eid<'e, E>(
+    ex: E,
+    provider_code: &str,
+    e2eid: &str,
+) -> sqlx::Result<Option<String>>
 where
     E: Executor<'e, Database = Any> + Copy,
 {

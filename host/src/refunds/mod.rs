@@ -90,7 +90,9 @@ pub struct Refunded {
 }
 
 /// How an admin resolves a charge paid with the wrong amount.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, serde::Serialize, utoipa::ToSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, serde::Serialize, utoipa::ToSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Resolution {
     /// Keep the money: `SUCCEEDED`, with the amount received beside the amount asked.
@@ -227,10 +229,9 @@ impl Refunds {
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
                 // A concurrent request with this key recorded its refund first.
                 tx.rollback().await?;
-                let winner =
-                    refunds::by_key(&self.db.read, &principal.merchant_id, key.as_str())
-                        .await?
-                        .ok_or(RefundError::KeyInUse)?;
+                let winner = refunds::by_key(&self.db.read, &principal.merchant_id, key.as_str())
+                    .await?
+                    .ok_or(RefundError::KeyInUse)?;
                 return self.replay_or_resume(winner, &fingerprint).await;
             }
             Err(e) => return Err(e.into()),

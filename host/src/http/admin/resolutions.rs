@@ -32,7 +32,11 @@ struct ResolveRequest {
     /// keep it and end the intent `SUCCEEDED`, with `amountReceived` beside `amount`.
     action: Resolution,
     /// Why, for the record: 1 to 200 characters, no control characters.
-    #[schema(min_length = 1, max_length = 200, pattern = r"^[^\u0000-\u001F\u007F-\u009F]+$")]
+    #[schema(
+        min_length = 1,
+        max_length = 200,
+        pattern = r"^[^\u0000-\u001F\u007F-\u009F]+$"
+    )]
     reason: String,
 }
 

@@ -69,7 +69,10 @@ impl super::LiveExecution {
         }
         let mut started = 0;
         for e2eid in refunded {
-            if e2eid.is_empty() || e2eid.len() > 64 || !e2eid.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            if e2eid.is_empty()
+                || e2eid.len() > 64
+                || !e2eid.bytes().all(|b| b.is_ascii_alphanumeric())
+            {
                 continue;
             }
             let Some(id) = refunds::intent_by_e2eid(&self.db.read, provider_code, e2eid).await?
@@ -77,7 +80,8 @@ impl super::LiveExecution {
                 continue;
             };
             started += 1;
-            let (this, provider, e2eid) = (self.clone(), provider_code.to_owned(), e2eid.to_owned());
+            let (this, provider, e2eid) =
+                (self.clone(), provider_code.to_owned(), e2eid.to_owned());
             tokio::spawn(async move {
                 if let Err(e) = this.read_pix_devolucoes(&provider, &id, &e2eid).await {
                     tracing::warn!(intent = %id, error = %e,

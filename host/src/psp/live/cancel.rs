@@ -100,7 +100,10 @@ impl super::LiveExecution {
                     },
                 )
                 .await?;
-            tracing::info!(reason = CancelReason::RemovedByReceiver.as_str(), "canceled");
+            tracing::info!(
+                reason = CancelReason::RemovedByReceiver.as_str(),
+                "canceled"
+            );
             return Ok(match moved {
                 Settled::Moved(_) => CancelOutcome::Canceled,
                 _ => self.as_now(id).await?,

@@ -16,9 +16,7 @@ use crate::db::refunds::{self, Origin, Refund, RefundStatus};
 use crate::db::{self, intents};
 use crate::psp::client::{CallOperation, CallOutcome, PspClient, PspError};
 use crate::webhooks::outbox;
-use pixgate_pix::apipix::{
-    Amount, Devolucao, DevolucaoSolicitada, DevolucaoStatus, Natureza, Pix,
-};
+use pixgate_pix::apipix::{Amount, Devolucao, DevolucaoSolicitada, DevolucaoStatus, Natureza, Pix};
 
 /// Where a refund is after it was driven.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,15 +98,27 @@ impl super::LiveExecution {
             // Refused on its first PUT: it was never made, and the same PUT would be refused
             // again (past the 90 days, more than the pix, ...).
             Err(e @ PspError::Refused { .. }) if !refund.psp_attempted.0 => {
-                self.finish(&refund, RefundStatus::Failed, None, Some((REFUSED, &e.to_string())), at)
-                    .await
+                self.finish(
+                    &refund,
+                    RefundStatus::Failed,
+                    None,
+                    Some((REFUSED, &e.to_string())),
+                    at,
+                )
+                .await
             }
             Err(e @ (PspError::Connect { .. } | PspError::Unauthorized { .. }))
                 if !refund.psp_attempted.0 =>
             {
                 let message = format!("the PSP could not be reached; nothing was refunded: {e}");
-                self.finish(&refund, RefundStatus::Failed, None, Some((UNREACHABLE, &message)), at)
-                    .await
+                self.finish(
+                    &refund,
+                    RefundStatus::Failed,
+                    None,
+                    Some((UNREACHABLE, &message)),
+                    at,
+                )
+                .await
             }
             // No answer, a 5xx, an unreadable one, or a refusal of a repeated PUT (v2.9.0
             // refuses an id it already has): it may exist, so it is read back.
@@ -123,7 +133,9 @@ impl super::LiveExecution {
     async fn read(&self, client: &PspClient, refund: &Refund) -> Result<Read, LiveError> {
         let started = Instant::now();
         let at = db::now_ms();
-        let read = client.get_devolucao(&refund.e2eid, &refund.devolucao_id).await;
+        let read = client
+            .get_devolucao(&refund.e2eid, &refund.devolucao_id)
+            .await;
         self.record_call(refund, CallOperation::GetDevolucao, &read, started, at)
             .await?;
         Ok(match read {
@@ -138,7 +150,11 @@ impl super::LiveExecution {
     }
 
     /// What the PSP's devolução means for the refund.
-    async fn apply(&self, refund: &Refund, devolucao: &Devolucao) -> Result<RefundDriven, LiveError> {
+    async fn apply(
+        &self,
+        refund: &Refund,
+        devolucao: &Devolucao,
+    ) -> Result<RefundDriven, LiveError> {
         if devolucao.valor.centavos() != refund.amount_centavos as u64 {
             // The PSP's devolução under this id is not the one asked: a person looks at it.
             tracing::warn!(refund = %refund.id, provider = %refund.provider_code,
@@ -159,8 +175,14 @@ impl super::LiveExecution {
                     .liquidacao
                     .map_or(now, |t| t.unix_ms())
                     .max(refund.created_at);
-                self.finish(refund, RefundStatus::Succeeded, Some(&devolucao.rtr_id), None, at)
-                    .await
+                self.finish(
+                    refund,
+                    RefundStatus::Succeeded,
+                    Some(&devolucao.rtr_id),
+                    None,
+                    at,
+                )
+                .await
             }
             DevolucaoStatus::NaoRealizado => {
                 let motivo = devolucao
@@ -232,13 +254,8 @@ impl super::LiveExecution {
             error: result.as_ref().err().map(ToString::to_string),
             at,
         };
-        psp_calls::insert_for_refund(
-            &self.db.write,
-            &refund.payment_intent_id,
-            &refund.id,
-            &call,
-        )
-        .await?;
+        psp_calls::insert_for_refund(&self.db.write, &refund.payment_intent_id, &refund.id, &call)
+            .await?;
         Ok(())
     }
 
@@ -251,7 +268,9 @@ impl super::LiveExecution {
             match self.settle_refund(&id).await {
                 Ok(RefundDriven::Finished(_)) => settled += 1,
                 Ok(_) => {}
-                Err(e) => tracing::warn!(refund = %id, error = %e, "reconciler: refund not settled"),
+                Err(e) => {
+                    tracing::warn!(refund = %id, error = %e, "reconciler: refund not settled")
+                }
             }
         }
         Ok(settled)
@@ -295,7 +314,10 @@ impl super::LiveExecution {
                     }
                 }
                 Some(_) => {}
-                None => self.record_unasked(provider_code, intent_id, e2eid, devolucao).await?,
+                None => {
+                    self.record_unasked(provider_code, intent_id, e2eid, devolucao)
+                        .await?
+                }
             }
         }
         Ok(())
@@ -339,7 +361,11 @@ impl super::LiveExecution {
             psp_attempted: crate::db::Flag(true),
             lease_until: None,
             reconcile_at: Some(now),
-            created_at: devolucao.horario.solicitacao.unix_ms().max(intent.created_at),
+            created_at: devolucao
+                .horario
+                .solicitacao
+                .unix_ms()
+                .max(intent.created_at),
             updated_at: now,
             completed_at: None,
         };

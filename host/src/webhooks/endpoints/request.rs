@@ -160,11 +160,9 @@ pub struct PaymentEvent(EventType);
 impl<'de> Deserialize<'de> for PaymentEvent {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let name = Cow::<str>::deserialize(deserializer)?;
-        EventType::subscribable(&name)
-            .map(Self)
-            .ok_or_else(|| {
-                serde::de::Error::custom(format!("`{name}` is not a payment or refund event"))
-            })
+        EventType::subscribable(&name).map(Self).ok_or_else(|| {
+            serde::de::Error::custom(format!("`{name}` is not a payment or refund event"))
+        })
     }
 }
 

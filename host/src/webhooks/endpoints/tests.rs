@@ -83,7 +83,7 @@ async fn delivery(db: &Db, endpoint: &str, status: DeliveryStatus, claimed: bool
             id: id.clone(),
             endpoint_id: endpoint.to_owned(),
             event_id: None,
-                refund_event_id: None,
+            refund_event_id: None,
             event_type: "payment.succeeded".into(),
             body: "{}".into(),
             status,

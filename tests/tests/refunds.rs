@@ -1,0 +1,615 @@
+//! Money back end to end (DESIGN.md section 11) against the real `pixgate psp-sim` over https
+//! with mTLS, on SQLite and PostgreSQL: cancel (and its race with a payment), full and partial
+//! refunds through API Pix devolução, replay and 409s, the refund scope, tenant isolation,
+//! concurrent refunds that never over-refund, and the admin's exit for a wrong amount.
+
+use std::time::Duration;
+
+use pixgate_e2e::live::{Live, STORE};
+use pixgate_e2e::server::{Options, Server, backends};
+use reqwest::Method;
+use serde_json::{Value, json};
+
+const SETTLE: Duration = Duration::from_secs(15);
+
+fn id(intent: &Value) -> String {
+    intent["paymentIntentId"].as_str().unwrap().to_owned()
+}
+
+fn provider(intent: &Value) -> String {
+    intent["routing"]["providerCode"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// The simulator's record of pix `e2eid`, with its `devolucoes[]`.
+async fn pix_at_psp(live: &Live, intent: &Value) -> Value {
+    let e2eid = intent["provider"]["paymentId"].as_str().unwrap();
+    let (status, pix) = live
+        .sim(&provider(intent))
+        .control(Method::GET, &format!("/pix/{e2eid}"), Value::Null)
+        .await;
+    assert_eq!(status, 200, "{pix}");
+    pix
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_paid_charge_is_refunded_in_part_then_in_full_with_signed_events() {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        let key = live.key_with(&["payments:create", "payments:refund"]).await;
+        let intent = live.paid_charge("order-r1").await;
+        let id = id(&intent);
+
+        let (status, part) = live
+            .refund(
+                &key,
+                &id,
+                "refund-r1-a",
+                json!({"amount": 30, "reason": "Item returned", "metadata": {"returnId": "r-1"}}),
+            )
+            .await;
+        assert_eq!(status, 200, "{part}\n{}", live.server.logs());
+        let part = &part["data"];
+        assert_eq!(part["status"], "SUCCEEDED", "{part}");
+        assert_eq!(part["amount"], 30.0);
+        assert_eq!(part["idempotentReplay"], false);
+        assert_eq!(part["reason"], "Item returned");
+        assert_eq!(part["metadata"], json!({"returnId": "r-1"}));
+        assert_eq!(part["provider"]["code"], provider(&intent));
+        assert_eq!(
+            part["provider"]["refundId"],
+            part["refundId"].as_str().unwrap().replace('-', "")
+        );
+        assert!(part["provider"]["rtrId"].as_str().unwrap().starts_with('D'));
+        assert!(part["completedAt"].is_string());
+
+        // The rest, by leaving the amount out.
+        let (status, rest) = live.refund(&key, &id, "refund-r1-b", json!({})).await;
+        assert_eq!(status, 200, "{rest}");
+        assert_eq!(rest["data"]["amount"], 99.9);
+        assert_eq!(rest["data"]["status"], "SUCCEEDED");
+
+        let (status, none_left) = live.refund(&key, &id, "refund-r1-c", json!({})).await;
+        assert_eq!(status, 409, "{none_left}");
+        assert_eq!(none_left["error"]["code"], "refund_exceeds_refundable");
+        let (status, too_much) = live
+            .refund(&key, &id, "refund-r1-d", json!({"amount": 0.01}))
+            .await;
+        assert_eq!(status, 409);
+        assert_eq!(too_much["error"]["code"], "refund_exceeds_refundable");
+
+        let (_, now) = live.server.get_payment(&live.key, &id).await;
+        assert_eq!(now["data"]["status"], "SUCCEEDED");
+        assert_eq!(now["data"]["amountRefunded"], 129.9);
+        let (status, list) = live
+            .merchant(
+                Method::GET,
+                &format!("/payments/{id}/refunds"),
+                &live.key,
+                None,
+                None,
+            )
+            .await;
+        assert_eq!(status, 200, "{list}");
+        let amounts: Vec<f64> = list["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["amount"].as_f64().unwrap())
+            .collect();
+        assert_eq!(amounts, [30.0, 99.9], "oldest first");
+
+        // The PSP holds exactly these two devoluções.
+        let pix = pix_at_psp(&live, &intent).await;
+        let valores: Vec<&str> = pix["devolucoes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["valor"].as_str().unwrap())
+            .collect();
+        assert_eq!(valores, ["30.00", "99.90"], "{pix}");
+
+        live.wait_events(
+            &id,
+            &[
+                "payment.pending",
+                "payment.succeeded",
+                "refund.succeeded",
+                "refund.succeeded",
+            ],
+        )
+        .await;
+        let refund_event = live
+            .receiver
+            .received()
+            .into_iter()
+            .map(|r| r.json())
+            .find(|e| e["type"] == "refund.succeeded")
+            .unwrap();
+        let data = &refund_event["data"];
+        assert_eq!(data["refundId"], part["refundId"]);
+        assert_eq!(data["paymentIntentId"], json!(id));
+        assert_eq!(data["amount"], 30.0);
+        assert_eq!(data["status"], "SUCCEEDED");
+        assert_eq!(data["store"]["code"], STORE);
+        assert_eq!(data["reference"], intent["reference"]);
+        assert_eq!(data["metadata"], json!({"returnId": "r-1"}));
+        assert_eq!(data["provider"]["refundId"], part["provider"]["refundId"]);
+        assert!(data["completedAt"].is_string());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_refund_is_replayed_for_the_same_key_and_refused_for_another_body() {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        let key = live.key_with(&["payments:refund"]).await;
+        let intent = live.paid_charge("order-r2").await;
+        let id = id(&intent);
+        let (_, first) = live
+            .refund(
+                &key,
+                &id,
+                "refund-r2",
+                json!({"amount": 10, "metadata": {"a": 1, "b": 2}}),
+            )
+            .await;
+        // The same refund written another way: the stored answer, flagged as a replay.
+        let (status, again) = live
+            .refund(
+                &key,
+                &id,
+                "refund-r2",
+                json!({"metadata": {"b": 2, "a": 1}, "amount": 10.0}),
+            )
+            .await;
+        assert_eq!(status, 200, "{again}");
+        assert_eq!(again["data"]["idempotentReplay"], true);
+        assert_eq!(again["data"]["refundId"], first["data"]["refundId"]);
+        let (status, other) = live
+            .refund(&key, &id, "refund-r2", json!({"amount": 11}))
+            .await;
+        assert_eq!(status, 409);
+        assert_eq!(other["error"]["code"], "idempotency_key_reused");
+        // Refund keys are their own key space: a charge may use the same key.
+        let (status, charge) = live.charge("refund-r2").await;
+        assert_eq!(status, 200, "{charge}");
+        assert_eq!(charge["data"]["idempotentReplay"], false);
+        let pix = pix_at_psp(&live, &intent).await;
+        assert_eq!(pix["devolucoes"].as_array().unwrap().len(), 1, "{pix}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn refunds_need_their_scope_a_granted_store_and_a_paid_live_payment() {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        let refunder = live.key_with(&["payments:refund"]).await;
+        let intent = live.paid_charge("order-r3").await;
+        let id = id(&intent);
+        // The harness's key has the default scopes: never payments:refund.
+        let (status, body) = live.refund(&live.key, &id, "k1", json!({})).await;
+        assert_eq!(status, 403, "{body}");
+        assert_eq!(body["error"]["code"], "insufficient_scope");
+
+        // Another merchant's key learns nothing of the payment or its refunds.
+        let stranger = live
+            .server
+            .merchant_with_store("other", "other-store", "LIVE")
+            .await;
+        let (status, body) = live.server
+            .admin_post("/api-keys", json!({"merchant": "other", "stores": ["other-store"], "scopes": ["payments:refund", "payments:read"]}))
+            .await;
+        assert_eq!(status, 201, "{body}");
+        let stranger_refunder = body["data"]["apiKey"].as_str().unwrap().to_owned();
+        let (status, body) = live.refund(&stranger_refunder, &id, "k2", json!({})).await;
+        assert_eq!(
+            (status, body["error"]["code"].as_str()),
+            (404, Some("payment_intent_not_found"))
+        );
+        let (_, refund) = live
+            .refund(&refunder, &id, "k3", json!({"amount": 1}))
+            .await;
+        let refund_id = refund["data"]["refundId"].as_str().unwrap();
+        for key in [&stranger, &stranger_refunder] {
+            let (status, body) = live
+                .merchant(
+                    Method::GET,
+                    &format!("/refunds/{refund_id}"),
+                    key,
+                    None,
+                    None,
+                )
+                .await;
+            assert_eq!(
+                (status, body["error"]["code"].as_str()),
+                (404, Some("refund_not_found"))
+            );
+            let (status, _) = live
+                .merchant(
+                    Method::GET,
+                    &format!("/payments/{id}/refunds"),
+                    key,
+                    None,
+                    None,
+                )
+                .await;
+            assert_eq!(status, 404);
+        }
+        // Any of the payment scopes reads refunds.
+        let (status, _) = live
+            .merchant(
+                Method::GET,
+                &format!("/refunds/{refund_id}"),
+                &live.key,
+                None,
+                None,
+            )
+            .await;
+        assert_eq!(status, 200);
+
+        // Not paid yet: not refundable.
+        let (_, pending) = live.charge("order-r3-pending").await;
+        let pending_id = pending["data"]["paymentIntentId"].as_str().unwrap();
+        let (status, body) = live.refund(&refunder, pending_id, "k4", json!({})).await;
+        assert_eq!(status, 409, "{body}");
+        assert_eq!(body["error"]["code"], "payment_not_refundable");
+        // Bad bodies are 400s naming the field.
+        for (body, code) in [
+            (json!({"amount": 0}), "invalid_amount"),
+            (json!({"amount": 1.001}), "invalid_amount"),
+            (json!({"reason": "x".repeat(141)}), "invalid_reason"),
+            (json!({"refund": true}), "unknown_field"),
+        ] {
+            let (status, answer) = live.refund(&refunder, &id, "k5", body).await;
+            assert_eq!(
+                (status, answer["error"]["code"].as_str()),
+                (400, Some(code)),
+                "{answer}"
+            );
+        }
+        let (status, body) = live
+            .merchant(
+                Method::POST,
+                &format!("/payments/{id}/refunds"),
+                &refunder,
+                None,
+                Some(json!({})),
+            )
+            .await;
+        assert_eq!(
+            (status, body["error"]["code"].as_str()),
+            (400, Some("missing_idempotency_key"))
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_shadow_payment_is_not_refundable() {
+    for backend in backends() {
+        let server = Server::start(backend).await;
+        let _ = server
+            .merchant_with_store("m", "shadow-store", "SHADOW")
+            .await;
+        let (status, body) = server
+            .admin_post("/api-keys", json!({"merchant": "m", "stores": ["shadow-store"], "scopes": ["payments:create", "payments:refund"]}))
+            .await;
+        assert_eq!(status, 201, "{body}");
+        let key = body["data"]["apiKey"].as_str().unwrap().to_owned();
+        let (_, charge) = server
+            .charge(
+                &key,
+                "s-1",
+                &pixgate_e2e::server::charge_body("shadow-store"),
+            )
+            .await;
+        let id = charge["data"]["paymentIntentId"].as_str().unwrap();
+        let r = reqwest::Client::new()
+            .post(format!(
+                "{}/api/v1/payments/{id}/refunds",
+                server.merchant_root()
+            ))
+            .bearer_auth(&key)
+            .header("Idempotency-Key", "r")
+            .json(&json!({}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 409);
+        let body: Value = r.json().await.unwrap();
+        assert_eq!(body["error"]["code"], "payment_not_refundable");
+        let r = reqwest::Client::new()
+            .post(format!(
+                "{}/api/v1/payments/{id}/cancel",
+                server.merchant_root()
+            ))
+            .bearer_auth(&key)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 409);
+        let body: Value = r.json().await.unwrap();
+        assert_eq!(body["error"]["code"], "payment_not_cancelable");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_pending_charge_is_canceled_at_the_psp_once() {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        let (_, charge) = live.charge("order-c1").await;
+        let intent = &charge["data"];
+        let id = id(intent);
+        let path = format!("/payments/{id}/cancel");
+        let cancel = || live.merchant(Method::POST, &path, &live.key, None, None);
+        let (status, canceled) = cancel().await;
+        assert_eq!(status, 200, "{canceled}\n{}", live.server.logs());
+        assert_eq!(canceled["data"]["status"], "CANCELED");
+        assert!(canceled["data"]["completedAt"].is_string());
+        // Idempotent by nature: the same answer, nothing sent again.
+        let (status, again) = cancel().await;
+        assert_eq!(status, 200);
+        assert_eq!(again["data"]["status"], "CANCELED");
+        live.wait_events(&id, &["payment.pending", "payment.canceled"])
+            .await;
+        // The PSP removed it: it cannot be paid any more.
+        let txid = intent["pix"]["txid"].as_str().unwrap();
+        let (status, _) = live
+            .sim(&provider(intent))
+            .control(Method::POST, &format!("/cob/{txid}/pay"), json!({}))
+            .await;
+        assert!(status >= 400, "a removed charge is not payable");
+        // A reader may not cancel.
+        let reader = live.key_with(&["payments:read"]).await;
+        let (status, body) = live
+            .merchant(
+                Method::POST,
+                &format!("/payments/{id}/cancel"),
+                &reader,
+                None,
+                None,
+            )
+            .await;
+        assert_eq!(
+            (status, body["error"]["code"].as_str()),
+            (403, Some("insufficient_scope"))
+        );
+        let (status, body) = live
+            .merchant(
+                Method::POST,
+                "/payments/00000000-0000-0000-0000-000000000000/cancel",
+                &live.key,
+                None,
+                None,
+            )
+            .await;
+        assert_eq!(
+            (status, body["error"]["code"].as_str()),
+            (404, Some("payment_intent_not_found"))
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_cancel_racing_a_payment_ends_with_the_payment() {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        let (_, charge) = live.charge("order-c2").await;
+        let intent = &charge["data"];
+        let id = id(intent);
+        let sim = live.sim(&provider(intent));
+        // The payer pays; the callback has not arrived when the merchant cancels.
+        sim.switches(json!({"callbacks": {"hold": true}})).await;
+        let txid = intent["pix"]["txid"].as_str().unwrap();
+        sim.post(&format!("/cob/{txid}/pay"), json!({})).await;
+        let (status, body) = live
+            .merchant(
+                Method::POST,
+                &format!("/payments/{id}/cancel"),
+                &live.key,
+                None,
+                None,
+            )
+            .await;
+        assert_eq!(status, 409, "{body}\n{}", live.server.logs());
+        assert_eq!(body["error"]["code"], "payment_not_cancelable");
+        let (_, now) = live.server.get_payment(&live.key, &id).await;
+        assert_eq!(now["data"]["status"], "SUCCEEDED");
+        live.wait_events(&id, &["payment.pending", "payment.succeeded"])
+            .await;
+        // Once succeeded, cancel stays refused.
+        let (status, _) = live
+            .merchant(
+                Method::POST,
+                &format!("/payments/{id}/cancel"),
+                &live.key,
+                None,
+                None,
+            )
+            .await;
+        assert_eq!(status, 409);
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        assert_eq!(
+            live.events_for(&id),
+            ["payment.pending", "payment.succeeded"]
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sixteen_concurrent_refunds_of_sixty_percent_refund_once() {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        let key = live.key_with(&["payments:refund"]).await;
+        let intent = live.paid_charge("order-r4").await;
+        let id = id(&intent);
+        let answers = futures::future::join_all((0..16).map(|n| {
+            let (live, key, id) = (&live, &key, &id);
+            async move {
+                live.refund(key, id, &format!("refund-r4-{n}"), json!({"amount": 77.94}))
+                    .await
+            }
+        }))
+        .await;
+        let ok: Vec<&Value> = answers
+            .iter()
+            .filter(|(s, _)| *s == 200)
+            .map(|(_, b)| b)
+            .collect();
+        assert_eq!(ok.len(), 1, "{answers:?}");
+        assert_eq!(ok[0]["data"]["status"], "SUCCEEDED");
+        for (status, body) in answers.iter().filter(|(s, _)| *s != 200) {
+            assert_eq!(*status, 409);
+            assert_eq!(body["error"]["code"], "refund_exceeds_refundable");
+        }
+        let pix = pix_at_psp(&live, &intent).await;
+        assert_eq!(pix["devolucoes"].as_array().unwrap().len(), 1, "{pix}");
+    }
+}
+
+/// Issue 19: two instances sharing a PostgreSQL still refund at most what was paid.
+#[tokio::test(flavor = "multi_thread")]
+async fn concurrent_refunds_across_two_instances_never_over_refund() {
+    if pixgate_e2e::server::postgres_admin_url().is_none() {
+        return;
+    }
+    let shared = [(
+        "PIXGATE_MASTER_KEY",
+        "cGl4Z2F0ZS10ZXN0LW1hc3Rlci1rZXktMzItYnl0ZXM=",
+    )];
+    let live = Live::start(pixgate_e2e::server::Backend::Postgres, &shared).await;
+    let second = Server::launch(Options {
+        database_url: Some(live.server.database_url.clone()),
+        env: live.server.env.clone(),
+        data_dir: None,
+    });
+    let key = live.key_with(&["payments:refund"]).await;
+    let intent = live.paid_charge("order-r5").await;
+    let id = id(&intent);
+    let roots = [live.server.merchant_root(), second.merchant_root()];
+    let answers = futures::future::join_all((0..16).map(|n| {
+        let (root, key, id) = (roots[n % 2].clone(), key.clone(), id.clone());
+        async move {
+            let r = reqwest::Client::new()
+                .post(format!("{root}/api/v1/payments/{id}/refunds"))
+                .bearer_auth(&key)
+                .header("Idempotency-Key", format!("refund-r5-{n}"))
+                .json(&json!({"amount": 77.94}))
+                .send()
+                .await
+                .unwrap();
+            (r.status().as_u16(), r.json::<Value>().await.unwrap())
+        }
+    }))
+    .await;
+    let ok = answers.iter().filter(|(s, _)| *s == 200).count();
+    assert_eq!(ok, 1, "{answers:?}");
+    assert!(
+        answers
+            .iter()
+            .all(|(s, b)| *s == 200 || b["error"]["code"] == "refund_exceeds_refundable")
+    );
+    let pix = pix_at_psp(&live, &intent).await;
+    let total: f64 = pix["devolucoes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["valor"].as_str().unwrap().parse::<f64>().unwrap())
+        .sum();
+    assert!((total - 77.94).abs() < 1e-9, "{pix}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_charge_paid_with_the_wrong_amount_is_resolved_by_an_admin() {
+    for backend in backends() {
+        let live = Live::start(backend, &[("PIXGATE_RECONCILE_INTERVAL", "200ms")]).await;
+        let mut ids = Vec::new();
+        for key in ["order-w1", "order-w2"] {
+            let (_, charge) = live.charge(key).await;
+            let intent = charge["data"].clone();
+            let txid = intent["pix"]["txid"].as_str().unwrap();
+            live.sim(&provider(&intent))
+                .post(&format!("/cob/{txid}/pay"), json!({"valor": "100.00"}))
+                .await;
+            ids.push(id(&intent));
+        }
+        for id in &ids {
+            let deadline = std::time::Instant::now() + SETTLE;
+            loop {
+                let (_, now) = live.server.get_payment(&live.key, id).await;
+                if now["data"]["amountReceived"] == 100.0 {
+                    assert_eq!(now["data"]["status"], "PENDING");
+                    break;
+                }
+                assert!(std::time::Instant::now() < deadline, "{now}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+        // Read every 200 ms, counted once per charge.
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let metrics = live.server.metrics().await;
+        let counted: f64 = metrics
+            .lines()
+            .filter(|l| l.contains("amount_mismatch") && !l.starts_with('#'))
+            .map(|l| l.rsplit(' ').next().unwrap().parse::<f64>().unwrap())
+            .sum();
+        assert_eq!(counted, 2.0, "{metrics}");
+
+        let (status, body) = live
+            .server
+            .admin_post(
+                &format!("/payment-intents/{}/resolve", ids[0]),
+                json!({"action": "accept", "reason": "customer confirmed"}),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["data"]["status"], "SUCCEEDED");
+        assert_eq!(body["data"]["amount"], 129.9);
+        assert_eq!(body["data"]["amountReceived"], 100.0);
+        live.wait_events(&ids[0], &["payment.pending", "payment.succeeded"])
+            .await;
+
+        let (status, body) = live
+            .server
+            .admin_post(
+                &format!("/payment-intents/{}/resolve", ids[1]),
+                json!({"action": "refund", "reason": "wrong amount"}),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["data"]["status"], "CANCELED");
+        live.wait_events(
+            &ids[1],
+            &["payment.pending", "payment.canceled", "refund.succeeded"],
+        )
+        .await;
+        let (_, now) = live.server.get_payment(&live.key, &ids[1]).await;
+        assert_eq!(now["data"]["amountRefunded"], 100.0);
+
+        // Resolved once.
+        let (status, body) = live
+            .server
+            .admin_post(
+                &format!("/payment-intents/{}/resolve", ids[1]),
+                json!({"action": "accept", "reason": "again"}),
+            )
+            .await;
+        assert_eq!(
+            (status, body["error"]["code"].as_str()),
+            (409, Some("payment_not_resolvable"))
+        );
+        let (status, body) = live
+            .server
+            .admin_post(
+                &format!("/payment-intents/{}/resolve", ids[1]),
+                json!({"action": "keep", "reason": "x"}),
+            )
+            .await;
+        assert_eq!(
+            (status, body["error"]["code"].as_str()),
+            (400, Some("invalid_action"))
+        );
+    }
+}
