@@ -1,10 +1,12 @@
 //! The API Pix routes of the simulator, as the standard defines them, plus the OAuth2 token
 //! endpoint that guards them, and the middleware that injects the faults `/_sim/faults` asks
-//! for.
+//! for (and loses devolução answers when the switches say so). The `/pix` routes live in
+//! `devolucao.rs`.
 //!
-//! Requests are checked against the standard's schema (what its `CobOperacaoInvalida` and
-//! `WebhookOperacaoInvalida` list), every violation reported in `violacoes`, so a client bug
-//! shows up here rather than at a real PSP. Scopes are not enforced: every token carries all.
+//! Requests are checked against the standard's schema (what its `CobOperacaoInvalida`,
+//! `PixDevolucaoInvalida` and `WebhookOperacaoInvalida` list), every violation reported in
+//! `violacoes`, so a client bug shows up here rather than at a real PSP. Scopes are not
+//! enforced: every token carries all.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,11 +17,12 @@ use axum::extract::{MatchedPath, Path, Request, State};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{post, put};
+use axum::routing::{get, post, put};
 use base64::Engine as _;
 use serde::de::DeserializeOwned;
 use subtle::ConstantTimeEq;
 
+use super::devolucao;
 use super::state::{FaultKind, Faults, Sim, State as SimState, Webhook, now_ms, random_alnum};
 use pixgate_pix::apipix::{
     Calendario, CalendarioSolicitado, CobCompleta, CobRevisada, CobSolicitada, CobStatus,
@@ -30,11 +33,18 @@ use pixgate_pix::apipix::{
 /// The API Pix base path; the token endpoint sits beside it, as at most PSPs.
 pub(super) const BASE: &str = "/api/v2";
 /// What every token may do (reported in the token answer; not enforced).
-const SCOPES: &str = "cob.write cob.read webhook.write webhook.read";
+const SCOPES: &str = "cob.write cob.read pix.write pix.read webhook.write webhook.read";
+/// The route whose answers the `devolucoes.dropAnswer` switch loses, as [`route_label`] names it.
+const PUT_DEVOLUCAO: &str = "PUT /pix/{e2eid}/devolucao/{id}";
 
 pub(super) fn router(sim: Arc<Sim>) -> Router {
     let api = Router::new()
         .route("/cob/{txid}", put(put_cob).get(get_cob).patch(patch_cob))
+        .route("/pix/{e2eid}", get(devolucao::get_pix))
+        .route(
+            "/pix/{e2eid}/devolucao/{id}",
+            put(devolucao::put_devolucao).get(devolucao::get_devolucao),
+        )
         .route(
             "/webhook/{chave}",
             put(put_webhook).get(get_webhook).delete(delete_webhook),
@@ -87,6 +97,17 @@ impl ApiError {
         }
     }
 
+    pub fn invalid_devolucao(violacoes: Vec<Violacao>) -> Self {
+        Self::Invalid {
+            name: "PixDevolucaoInvalida",
+            title: "Devolução inválida.",
+            detail: "A presente requisição de devolução não respeita o schema ou não faz \
+                     sentido semanticamente."
+                .to_owned(),
+            violacoes,
+        }
+    }
+
     fn invalid_webhook(violacoes: Vec<Violacao>) -> Self {
         Self::Invalid {
             name: "WebhookOperacaoInvalida",
@@ -102,6 +123,20 @@ impl ApiError {
         Self::NotFound {
             name: "CobNaoEncontrado",
             detail: "Cobrança não encontrada para o txid informado.",
+        }
+    }
+
+    pub fn pix_not_found() -> Self {
+        Self::NotFound {
+            name: "PixNaoEncontrado",
+            detail: "Pix não encontrado para o e2eid informado.",
+        }
+    }
+
+    pub fn devolucao_not_found() -> Self {
+        Self::NotFound {
+            name: "PixDevolucaoNaoEncontrada",
+            detail: "Devolução representada por {id} não encontrada para o e2eid informado.",
         }
     }
 }
@@ -191,7 +226,7 @@ impl IntoResponse for ApiError {
     }
 }
 
-fn violation(propriedade: &str, razao: impl Into<String>) -> Violacao {
+pub(super) fn violation(propriedade: &str, razao: impl Into<String>) -> Violacao {
     Violacao {
         razao: Some(razao.into()),
         propriedade: Some(propriedade.to_owned()),
@@ -217,24 +252,30 @@ const STANDARD_FIELDS: &[&str] = &[
     "infoAdicionais",
     "status",
     "webhookUrl",
+    "natureza",
+    "descricao",
 ];
 
-/// The standard's top-level fields that are objects (`valor` is a string elsewhere). serde
-/// also reads a struct from a JSON array (its fields in order), which the standard does not
-/// allow.
+/// The standard's top-level fields that are objects in the charge and webhook requests (`valor`
+/// is a string elsewhere: a devolução's). serde also reads a struct from a JSON array (its
+/// fields in order), which the standard does not allow.
 const OBJECT_FIELDS: &[&str] = &["calendario", "devedor", "valor"];
 
 /// The first place where a body breaks the standard's shapes in a way serde would let pass:
-/// a `null` standard field, an array where an object belongs; as (`cob.devedor.nome`, why).
-fn shape_violation(value: &serde_json::Value, path: &str) -> Option<(String, &'static str)> {
+/// a `null` standard field, an array where an object belongs (`objects`, the body's top-level
+/// fields that are objects); as (`cob.devedor.nome`, why).
+fn shape_violation(
+    value: &serde_json::Value,
+    path: &str,
+    objects: &[&str],
+) -> Option<(String, &'static str)> {
     match value {
         serde_json::Value::Object(map) => map.iter().find_map(|(key, v)| {
             let here = format!("{path}.{key}");
             let known = STANDARD_FIELDS.contains(&key.as_str());
             if known && v.is_null() {
                 Some((here, "null não é um valor permitido"))
-            } else if !path.contains('.') && OBJECT_FIELDS.contains(&key.as_str()) && !v.is_object()
-            {
+            } else if !path.contains('.') && objects.contains(&key.as_str()) && !v.is_object() {
                 Some((here, "deve ser um objeto"))
             } else if key == "infoAdicionais"
                 && !v
@@ -243,22 +284,23 @@ fn shape_violation(value: &serde_json::Value, path: &str) -> Option<(String, &'s
             {
                 Some((here, "deve ser uma lista de objetos"))
             } else {
-                shape_violation(v, &here)
+                shape_violation(v, &here, objects)
             }
         }),
         serde_json::Value::Array(items) => items
             .iter()
             .enumerate()
-            .find_map(|(i, v)| shape_violation(v, &format!("{path}[{i}]"))),
+            .find_map(|(i, v)| shape_violation(v, &format!("{path}[{i}]"), objects)),
         _ => None,
     }
 }
 
 /// Reads a body of the standard: a JSON object with no `null` field and no array where an
 /// object belongs (see [`shape_violation`]), that fits the type.
-fn parse_standard<T: DeserializeOwned>(
+pub(super) fn parse_standard<T: DeserializeOwned>(
     body: &[u8],
     root: &str,
+    objects: &[&str],
     error: fn(Vec<Violacao>) -> ApiError,
 ) -> Result<T, ApiError> {
     let value = parse_value(body, root, error)?;
@@ -268,7 +310,7 @@ fn parse_standard<T: DeserializeOwned>(
             "o corpo deve ser um objeto JSON",
         )]));
     }
-    if let Some((path, why)) = shape_violation(&value, root) {
+    if let Some((path, why)) = shape_violation(&value, root, objects) {
         return Err(error(vec![violation(&path, why)]));
     }
     from_value(value, root, error)
@@ -309,7 +351,7 @@ fn from_value<T: DeserializeOwned>(
     })
 }
 
-fn json<T: serde::Serialize>(status: StatusCode, value: &T) -> Response {
+pub(super) fn json<T: serde::Serialize>(status: StatusCode, value: &T) -> Response {
     match serde_json::to_vec(value) {
         Ok(body) => (status, [(header::CONTENT_TYPE, "application/json")], body).into_response(),
         Err(e) => ApiError::Internal(e.to_string()).into_response(),
@@ -443,15 +485,28 @@ fn route_label(method: &Method, matched: Option<&MatchedPath>) -> String {
 /// Counts the request, adds the latency, and injects the next fault if one is due.
 async fn faults(State(sim): State<Arc<Sim>>, request: Request, next: Next) -> Response {
     let label = route_label(request.method(), request.extensions().get::<MatchedPath>());
-    let (latency_ms, fault) = {
+    let (latency_ms, fault, drop_answer) = {
         let mut state = sim.state();
         *state.stats.routes.entry(label.clone()).or_default() += 1;
-        (state.switches.latency_ms, take_fault(&mut state, &label))
+        let drop_answer = label == PUT_DEVOLUCAO && state.switches.devolucoes.drop_answer;
+        (
+            state.switches.latency_ms,
+            take_fault(&mut state, &label),
+            drop_answer,
+        )
     };
     if latency_ms > 0 {
         tokio::time::sleep(Duration::from_millis(latency_ms)).await;
     }
     match fault {
+        None if drop_answer => {
+            // Done and then lost, as an `afterProcessing` fault does, for every request while
+            // the switch is on: what a gateway in front of a PSP answers when the PSP's
+            // answer did not come back in time.
+            drop(next.run(request).await);
+            sim.state().stats.answers_dropped += 1;
+            ApiError::Simulated(StatusCode::GATEWAY_TIMEOUT).into_response()
+        }
         None => next.run(request).await,
         Some(fault) => {
             if fault.after_processing {
@@ -592,7 +647,8 @@ async fn put_cob(
 ) -> Result<Response, ApiError> {
     let txid = Txid::parse(&txid)
         .map_err(|e| ApiError::invalid_cob(vec![violation("txid", e.to_string())]))?;
-    let request: CobSolicitada = parse_standard(&body, "cob", ApiError::invalid_cob)?;
+    let request: CobSolicitada =
+        parse_standard(&body, "cob", OBJECT_FIELDS, ApiError::invalid_cob)?;
     let violacoes = check_cob_fields(
         Some(&request.calendario),
         request.devedor.as_ref(),
@@ -673,13 +729,14 @@ async fn put_cob(
     Ok(response)
 }
 
-/// `GET /cob/{txid}`.
+/// `GET /cob/{txid}`: with each pix's `devolucoes[]`, those due settled first.
 async fn get_cob(
     State(sim): State<Arc<Sim>>,
     Path(txid): Path<String>,
 ) -> Result<Response, ApiError> {
     let txid = Txid::parse(&txid).map_err(|_| ApiError::cob_not_found())?;
-    let state = sim.state();
+    let mut state = sim.state();
+    devolucao::settle_due(&sim, &mut state, now_ms());
     let cob = state.cobs.get(&txid).ok_or_else(ApiError::cob_not_found)?;
     Ok(json(StatusCode::OK, cob))
 }
@@ -692,7 +749,7 @@ async fn patch_cob(
     body: Bytes,
 ) -> Result<Response, ApiError> {
     let txid = Txid::parse(&txid).map_err(|_| ApiError::cob_not_found())?;
-    let revision: CobRevisada = parse_standard(&body, "cob", ApiError::invalid_cob)?;
+    let revision: CobRevisada = parse_standard(&body, "cob", OBJECT_FIELDS, ApiError::invalid_cob)?;
     let mut violacoes = check_cob_fields(
         revision.calendario.as_ref(),
         revision.devedor.as_ref(),
@@ -813,7 +870,8 @@ async fn put_webhook(
     body: Bytes,
 ) -> Result<Response, ApiError> {
     check_chave(&chave)?;
-    let request: WebhookSolicitado = parse_standard(&body, "webhook", ApiError::invalid_webhook)?;
+    let request: WebhookSolicitado =
+        parse_standard(&body, "webhook", OBJECT_FIELDS, ApiError::invalid_webhook)?;
     loopback_url(&request.webhook_url)
         .map_err(|e| ApiError::invalid_webhook(vec![violation("webhook.webhookUrl", e)]))?;
     sim.state().webhooks.insert(
@@ -886,6 +944,7 @@ mod tests {
         let err = parse_standard::<CobSolicitada>(
             br#"{"calendario": {}, "valor": {"original": "1.0"}, "chave": "k"}"#,
             "cob",
+            OBJECT_FIELDS,
             ApiError::invalid_cob,
         )
         .unwrap_err();
@@ -900,6 +959,7 @@ mod tests {
             parse_standard::<CobSolicitada>(
                 br#"{"calendario": {}, "valor": {"original": "1.00"}, "chave": "k"} x"#,
                 "cob",
+                OBJECT_FIELDS,
                 ApiError::invalid_cob
             )
             .is_err()
@@ -908,6 +968,7 @@ mod tests {
             br#"{"calendario": {}, "valor": {"original": "1.00"}, "chave": "k",
                  "devedor": {"cpf": "52998224725", "nome": null}}"#,
             "cob",
+            OBJECT_FIELDS,
             ApiError::invalid_cob,
         )
         .unwrap_err();
@@ -924,8 +985,13 @@ mod tests {
             r#"{"calendario": {}, "valor": {"original": "1.00"}, "chave": "k", "infoAdicionais": [["a", "b"]]}"#,
         ] {
             assert!(
-                parse_standard::<CobRevisada>(body.as_bytes(), "cob", ApiError::invalid_cob)
-                    .is_err(),
+                parse_standard::<CobRevisada>(
+                    body.as_bytes(),
+                    "cob",
+                    OBJECT_FIELDS,
+                    ApiError::invalid_cob
+                )
+                .is_err(),
                 "{body}"
             );
         }

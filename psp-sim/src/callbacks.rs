@@ -1,5 +1,6 @@
-//! The simulator's side of the standard's callback: after a payment, `POST {webhookUrl}/pix`
-//! with `{"pix": [...]}`, steered by the callback switches (drop, duplicate, hold) so a test
+//! The simulator's side of the standard's callback: after a payment, and after a devolução
+//! settles (the pix then carries its `devolucoes[]`), `POST {webhookUrl}/pix` with
+//! `{"pix": [...]}`, steered by the callback switches (drop, duplicate, hold) so a test
 //! can make callbacks go missing, arrive twice, late, out of order or batched.
 //!
 //! Delivery is one attempt, no retry: a real PSP's retry schedule is its own, and pixgate must
@@ -65,8 +66,9 @@ impl Sender {
     }
 }
 
-/// A pix was received for a charge of `chave`: send, drop or hold its callback as the
-/// switches say. Called with the state locked, so the decision and the payment are one step;
+/// A pix was received for a charge of `chave`, or one of its devoluções settled: send, drop or
+/// hold its callback as the switches say. Called with the state locked, so the decision and
+/// the change are one step;
 /// the sending itself runs in its own task.
 pub(super) fn notify(sim: &Arc<Sim>, state: &mut State, chave: &str, pix: Pix) {
     // No webhook for the key: the standard sends nothing.

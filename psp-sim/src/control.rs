@@ -17,15 +17,22 @@ use serde::{Deserialize, Serialize};
 
 use super::api::{ApiError, parse_json};
 use super::callbacks;
+use super::devolucao::{self, spi_id};
 use super::state::{Faults, Sim, Switches, now_ms, random_alnum};
-use pixgate_pix::apipix::{Amount, CobStatus, Pix, Timestamp, Txid, Violacao};
-use pixgate_pix::time::iso8601;
+use pixgate_pix::apipix::{
+    Amount, CobStatus, Devolucao, DevolucaoHorario, DevolucaoStatus, Natureza, Pix, Timestamp,
+    Txid, Violacao, valid_devolucao_id,
+};
 
 pub(super) fn router(sim: Arc<Sim>) -> Router {
     Router::new()
         .route("/_sim/cob/{txid}/pay", post(pay))
         .route("/_sim/cob/{txid}/remove", post(remove))
         .route("/_sim/cob/{txid}/expire", post(expire))
+        .route("/_sim/pix/{e2eid}/backdate", post(backdate))
+        .route("/_sim/pix/{e2eid}/med", post(med))
+        .route("/_sim/pix/{e2eid}/devolucao/{id}/settle", post(settle))
+        .route("/_sim/pix/{e2eid}/devolucao/{id}/fail", post(fail))
         .route("/_sim/switches", get(get_switches).put(put_switches))
         .route(
             "/_sim/faults",
@@ -104,7 +111,7 @@ async fn pay(
         ));
     }
     let pix = Pix {
-        end_to_end_id: end_to_end_id(&sim.settings.payer_ispb, now, &suffix),
+        end_to_end_id: spi_id('E', &sim.settings.payer_ispb, now, &suffix),
         txid: Some(txid.as_str().to_owned()),
         valor: request.valor.unwrap_or(cob.valor.original),
         chave: Some(cob.chave.clone()),
@@ -115,24 +122,9 @@ async fn pay(
     cob.status = CobStatus::Concluida;
     cob.pix.push(pix.clone());
     let chave = cob.chave.clone();
+    state.pix_index.insert(pix.end_to_end_id.clone(), txid);
     callbacks::notify(&sim, &mut state, &chave, pix.clone());
     Ok(ok_json(&pix))
-}
-
-/// `E` + the paying PSP's ISPB + `yyyyMMddHHmm` (UTC) + 11 random characters: the shape of the
-/// SPI's end-to-end ids, 32 characters.
-fn end_to_end_id(ispb: &str, at_ms: i64, suffix: &str) -> String {
-    // 2026-11-23T12:34:56.789Z
-    let iso = iso8601(at_ms);
-    let stamp: String = [
-        &iso[0..4],
-        &iso[5..7],
-        &iso[8..10],
-        &iso[11..13],
-        &iso[14..16],
-    ]
-    .concat();
-    format!("E{ispb}{stamp}{suffix}")
 }
 
 /// `POST /_sim/cob/{txid}/remove`: the PSP removes an `ATIVA` charge (`REMOVIDA_PELO_PSP`).
@@ -174,6 +166,155 @@ async fn expire(
     Ok(ok_json(cob))
 }
 
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BackdateRequest {
+    days: u32,
+}
+
+/// `POST /_sim/pix/{e2eid}/backdate`: moves the pix's `horario` `days` back, so that the
+/// 90 days within which its receiver may give money back can be over. The charge and its
+/// devoluções stay as they are.
+async fn backdate(
+    State(sim): State<Arc<Sim>>,
+    Path(e2eid): Path<String>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let request: BackdateRequest = parse_json(&body, "body", invalid)?;
+    let mut state = sim.state();
+    let (pix, _) = state.pix_mut(&e2eid).ok_or_else(ApiError::pix_not_found)?;
+    let back_ms = i64::from(request.days) * 86_400_000;
+    pix.horario = Timestamp::from_unix_ms(pix.horario.unix_ms().saturating_sub(back_ms));
+    Ok(ok_json(pix))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct MedRequest {
+    valor: Amount,
+    /// `MED_FRAUDE` or `MED_OPERACIONAL`.
+    natureza: Natureza,
+    /// The devolução's id; made up when absent.
+    id: Option<String>,
+    descricao: Option<String>,
+}
+
+/// `POST /_sim/pix/{e2eid}/med`: the MED (the Central Bank's special return mechanism) takes
+/// money of the pix back without the receiver asking: a devolução `DEVOLVIDO` at once, whatever
+/// the switches, with its callback. 409 when it would take more than is left of the pix.
+async fn med(
+    State(sim): State<Arc<Sim>>,
+    Path(e2eid): Path<String>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let request: MedRequest = parse_json(&body, "body", invalid)?;
+    let field = |name: &str, why: &str| {
+        invalid(vec![Violacao {
+            razao: Some(why.to_owned()),
+            propriedade: Some(format!("body.{name}")),
+            valor: None,
+        }])
+    };
+    if !matches!(
+        request.natureza,
+        Natureza::MedFraude | Natureza::MedOperacional
+    ) {
+        return Err(field("natureza", "MED_FRAUDE or MED_OPERACIONAL"));
+    }
+    if request.valor.centavos() == 0 {
+        return Err(field("valor", "more than zero"));
+    }
+    if request
+        .descricao
+        .as_ref()
+        .is_some_and(|d| d.chars().count() > 140)
+    {
+        return Err(field("descricao", "at most 140 characters"));
+    }
+    let id = match request.id {
+        Some(id) if valid_devolucao_id(&id) => id,
+        Some(_) => return Err(field("id", "1 to 35 of a-z, A-Z, 0-9")),
+        None => random_alnum(32)?,
+    };
+    let now = now_ms();
+    let mut state = sim.state();
+    devolucao::settle_due(&sim, &mut state, now);
+    let (pix, _) = state.pix_mut(&e2eid).ok_or_else(ApiError::pix_not_found)?;
+    if pix.devolucoes.iter().any(|d| d.id == id) {
+        return Err(ApiError::Conflict(format!(
+            "the pix has a devolução {id} already"
+        )));
+    }
+    if !devolucao::has_room(pix, request.valor) {
+        return Err(ApiError::Conflict(
+            "the pix's devoluções would exceed its valor".to_owned(),
+        ));
+    }
+    let recorded = devolucao::record(
+        &sim,
+        &mut state,
+        &e2eid,
+        Devolucao {
+            id,
+            rtr_id: String::new(),
+            valor: request.valor,
+            natureza: Some(request.natureza),
+            descricao: request.descricao,
+            horario: DevolucaoHorario {
+                solicitacao: Timestamp::from_unix_ms(now),
+                liquidacao: None,
+            },
+            status: DevolucaoStatus::EmProcessamento,
+            motivo: None,
+        },
+    )?;
+    let settled = devolucao::settle(&sim, &mut state, &e2eid, &recorded.id, None, now)?;
+    Ok(ok_json(&settled))
+}
+
+/// `POST /_sim/pix/{e2eid}/devolucao/{id}/settle`: a devolução `EM_PROCESSAMENTO` becomes
+/// `DEVOLVIDO` now, whatever its delay was to end in; its callback goes out. 409 if it is
+/// settled already.
+async fn settle(
+    State(sim): State<Arc<Sim>>,
+    Path((e2eid, id)): Path<(String, String)>,
+) -> Result<Response, ApiError> {
+    let now = now_ms();
+    let mut state = sim.state();
+    devolucao::settle_due(&sim, &mut state, now);
+    let settled = devolucao::settle(&sim, &mut state, &e2eid, &id, None, now)?;
+    Ok(ok_json(&settled))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FailRequest {
+    motivo: String,
+}
+
+/// `POST /_sim/pix/{e2eid}/devolucao/{id}/fail` `{"motivo": "..."}`: a devolução
+/// `EM_PROCESSAMENTO` becomes `NAO_REALIZADO` with that `motivo`; its callback goes out. 409 if
+/// it is settled already: money given back does not come back.
+async fn fail(
+    State(sim): State<Arc<Sim>>,
+    Path((e2eid, id)): Path<(String, String)>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let request: FailRequest = parse_json(&body, "body", invalid)?;
+    if request.motivo.is_empty() || request.motivo.chars().count() > 140 {
+        return Err(invalid(vec![Violacao {
+            razao: Some("1 to 140 characters".to_owned()),
+            propriedade: Some("body.motivo".to_owned()),
+            valor: None,
+        }]));
+    }
+    let now = now_ms();
+    let mut state = sim.state();
+    devolucao::settle_due(&sim, &mut state, now);
+    let settled = devolucao::settle(&sim, &mut state, &e2eid, &id, Some(request.motivo), now)?;
+    Ok(ok_json(&settled))
+}
+
 async fn get_switches(State(sim): State<Arc<Sim>>) -> Response {
     ok_json(&sim.state().switches)
 }
@@ -186,6 +327,13 @@ async fn put_switches(State(sim): State<Arc<Sim>>, body: Bytes) -> Result<Respon
         serde_json::to_value(&state.switches).map_err(|e| ApiError::Internal(e.to_string()))?;
     merge_patch(&mut current, patch);
     let switches: Switches = parse_json(current.to_string().as_bytes(), "body", invalid)?;
+    switches.check().map_err(|(propriedade, razao)| {
+        invalid(vec![Violacao {
+            razao: Some(razao.to_owned()),
+            propriedade: Some(propriedade.to_owned()),
+            valor: None,
+        }])
+    })?;
     state.switches = switches;
     Ok(ok_json(&state.switches))
 }
@@ -300,14 +448,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn end_to_end_ids_have_the_spi_shape() {
-        // 2026-11-23T12:34:56.789Z
-        let id = end_to_end_id("12345678", 1_795_437_296_789, "AbCdEfGh123");
-        assert_eq!(id, "E12345678202611231234AbCdEfGh123");
-        assert_eq!(id.len(), 32);
-    }
-
-    #[test]
     fn merge_patches_replace_only_what_they_name() {
         let mut switches = serde_json::to_value(Switches::default()).unwrap();
         merge_patch(
@@ -318,5 +458,22 @@ mod tests {
         assert!(switches.callbacks.hold);
         assert!(!switches.callbacks.duplicate);
         assert_eq!(switches.latency_ms, 5);
+    }
+
+    #[test]
+    fn a_refusal_switch_needs_its_motivo() {
+        let set = |patch| {
+            let mut value = serde_json::to_value(Switches::default()).unwrap();
+            merge_patch(&mut value, patch);
+            serde_json::from_value::<Switches>(value).unwrap().check()
+        };
+        assert!(set(serde_json::json!({})).is_ok());
+        assert!(set(serde_json::json!({"devolucoes": {"settleAs": "NAO_REALIZADO"}})).is_err());
+        assert!(
+            set(serde_json::json!({"devolucoes": {"settleAs": "NAO_REALIZADO", "motivo": "x"}}))
+                .is_ok()
+        );
+        assert!(set(serde_json::json!({"devolucoes": {"motivo": ""}})).is_err());
+        assert!(set(serde_json::json!({"devolucoes": {"motivo": "x".repeat(141)}})).is_err());
     }
 }

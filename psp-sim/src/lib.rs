@@ -4,14 +4,16 @@
 //! pixgate must work with any PSP that follows the Central Bank's standard, and its failure
 //! handling (retries, idempotent re-creation, missed or duplicated callbacks, expiry) can only
 //! be proven against a PSP that fails on demand. The simulator is that PSP: it serves
-//! `POST /oauth/token`, and under `/api/v2` `PUT|GET|PATCH /cob/{txid}` and
-//! `PUT|GET|DELETE /webhook/{chave}` with the standard's bodies ([`pixgate_pix::apipix`]) and
-//! problem+json errors, builds each charge's BR Code with [`pixgate_pix::brcode::dynamic`],
-//! and posts `{"pix": [...]}` to `{webhookUrl}/pix` when a charge is paid. Everything about
-//! it a test needs to steer or observe is under `/_sim/` (see this crate's `README.md`):
-//! paying (with the right or a wrong amount), removing, expiring, latency, 5xx, hangs,
-//! dropped, duplicated, held and reordered or batched callbacks, and counters that prove
-//! "one charge at the PSP".
+//! `POST /oauth/token`, and under `/api/v2` `PUT|GET|PATCH /cob/{txid}`, `GET /pix/{e2eid}`,
+//! `PUT|GET /pix/{e2eid}/devolucao/{id}` and `PUT|GET|DELETE /webhook/{chave}` with the
+//! standard's bodies ([`pixgate_pix::apipix`]) and problem+json errors, builds each charge's
+//! BR Code with [`pixgate_pix::brcode::dynamic`], and posts `{"pix": [...]}` to
+//! `{webhookUrl}/pix` when a charge is paid and when a devolução settles. Everything about it
+//! a test needs to steer or observe is under `/_sim/` (see this crate's `README.md`): paying
+//! (with the right or a wrong amount), removing, expiring, devoluções that settle late or not
+//! at all and the MED's, latency, 5xx, hangs, lost answers, dropped, duplicated, held and
+//! reordered or batched callbacks, and counters that prove "one charge at the PSP" and
+//! "never more given back than was paid".
 //!
 //! It serves https with a certificate it is given or one it issues from a CA it generates
 //! (written as PEM files for the other side to trust), optionally requiring client
@@ -22,6 +24,7 @@
 mod api;
 mod callbacks;
 mod control;
+mod devolucao;
 mod state;
 mod tls;
 
@@ -83,6 +86,9 @@ pub struct SimArgs {
     /// ISPB (8 digits) of the paying PSP, in the endToEndIds of simulated payments.
     #[arg(long, default_value = "12345678")]
     pub payer_ispb: String,
+    /// ISPB (8 digits) of the simulated PSP itself, in the rtrIds of its devoluções.
+    #[arg(long, default_value = "87654321")]
+    pub ispb: String,
 }
 
 /// Why the simulator cannot start.

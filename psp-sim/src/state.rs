@@ -1,5 +1,5 @@
-//! What the simulator holds: charges, webhooks, tokens, the switches the control routes set,
-//! and the counters they read. One mutex over all of it: the simulator serves tests, and one
+//! What the simulator holds: charges (with the pix they received and those pix's devoluções),
+//! webhooks, tokens, the switches the control routes set, and the counters they read. One mutex over all of it: the simulator serves tests, and one
 //! lock makes every request see a consistent PSP (never a charge half paid).
 
 use std::collections::{BTreeMap, HashMap};
@@ -27,6 +27,8 @@ pub(super) struct Settings {
     pub merchant_city: String,
     pub location_base: String,
     pub payer_ispb: String,
+    /// The simulated PSP's own ISPB, in the rtrIds of its devoluções.
+    pub ispb: String,
 }
 
 /// A registered webhook.
@@ -37,7 +39,13 @@ pub(super) struct Webhook {
 
 #[derive(Default)]
 pub(super) struct State {
+    /// Each charge holds the pix it received, and each pix its devoluções: `GET /cob` shows
+    /// them as the standard nests them, with no second copy to keep in step.
     pub cobs: HashMap<Txid, CobCompleta>,
+    /// endToEndId -> the charge whose `pix[]` holds that pix.
+    pub pix_index: HashMap<String, Txid>,
+    /// Devoluções answered `EM_PROCESSAMENTO`, by (endToEndId, id): how and when each settles.
+    pub pending: BTreeMap<(String, String), Pending>,
     pub next_loc_id: i64,
     pub webhooks: HashMap<String, Webhook>,
     /// Access token -> when it expires (Unix ms).
@@ -59,6 +67,25 @@ pub(super) struct Switches {
     /// Leave `pixCopiaECola` out of charges, as PSPs on versions before 2.x of the standard do.
     pub omit_pix_copia_e_cola: bool,
     pub callbacks: CallbackSwitches,
+    pub devolucoes: DevolucaoSwitches,
+}
+
+impl Switches {
+    /// What no merge patch may leave behind: a refusal needs its reason.
+    pub fn check(&self) -> Result<(), (&'static str, &'static str)> {
+        let d = &self.devolucoes;
+        match &d.motivo {
+            None if d.settle_as == SettleAs::NaoRealizado => Err((
+                "body.devolucoes.motivo",
+                "settleAs NAO_REALIZADO needs a motivo",
+            )),
+            Some(m) if m.is_empty() || m.chars().count() > 140 => Err((
+                "body.devolucoes.motivo",
+                "motivo must be 1 to 140 characters",
+            )),
+            _ => Ok(()),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -70,6 +97,41 @@ pub(super) struct CallbackSwitches {
     pub duplicate: bool,
     /// Keep callbacks back until `POST /_sim/callbacks/flush`, which can reorder and batch them.
     pub hold: bool,
+}
+
+/// How the devoluções asked from now on settle, and whether their answers get lost.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(super) struct DevolucaoSwitches {
+    /// What a new devolução ends as.
+    pub settle_as: SettleAs,
+    /// 0: settled within the PUT, whose answer says so. More: the PUT answers
+    /// `EM_PROCESSAMENTO`, and the devolução settles (with its callback) this much later, or
+    /// sooner through `POST /_sim/pix/{e2eid}/devolucao/{id}/settle` or `/fail`.
+    pub settle_after_ms: u64,
+    /// The `motivo` of a devolução that ends `NAO_REALIZADO` (required then).
+    pub motivo: Option<String>,
+    /// Process every `PUT /pix/{e2eid}/devolucao/{id}` as usual, then answer 504 instead of
+    /// its answer: the PSP acted, the client cannot know it (see [`FaultKind`] for the same
+    /// loss on demand, once).
+    pub drop_answer: bool,
+}
+
+/// The end a devolução is given by the switches.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub(super) enum SettleAs {
+    #[default]
+    Devolvido,
+    NaoRealizado,
+}
+
+/// A devolução still `EM_PROCESSAMENTO`: when it settles by itself, and as what.
+#[derive(Debug, Clone)]
+pub(super) struct Pending {
+    pub at_ms: i64,
+    /// `None`: `DEVOLVIDO`; `Some(motivo)`: `NAO_REALIZADO`.
+    pub refusal: Option<String>,
 }
 
 /// Faults for the next `remaining` API requests (`POST /_sim/faults`).
@@ -133,6 +195,15 @@ pub(super) struct Stats {
     pub tokens_issued: u64,
     pub rejected_tokens: u64,
     pub faults_injected: u64,
+    /// `PUT /pix/{e2eid}/devolucao/{id}` requests processed for a pix the simulator received,
+    /// per `{e2eid}/{id}`: refused ones (an id used already) included.
+    pub put_devolucao: BTreeMap<String, u64>,
+    /// Devoluções recorded, the MED's included.
+    pub devolucoes_created: u64,
+    /// `GET /pix/{e2eid}/devolucao/{id}` requests answered, found or not.
+    pub get_devolucao: u64,
+    /// Answers lost on purpose by the `devolucoes.dropAnswer` switch.
+    pub answers_dropped: u64,
     pub callbacks: CallbackStats,
 }
 
@@ -156,8 +227,12 @@ impl Sim {
                 "--location-base must be 1 to 44 characters".to_owned(),
             ));
         }
-        if args.payer_ispb.len() != 8 || !args.payer_ispb.bytes().all(|b| b.is_ascii_digit()) {
+        let eight_digits = |s: &str| s.len() == 8 && s.bytes().all(|b| b.is_ascii_digit());
+        if !eight_digits(&args.payer_ispb) {
             return Err(SimError::Usage("--payer-ispb must be 8 digits".to_owned()));
+        }
+        if !eight_digits(&args.ispb) {
+            return Err(SimError::Usage("--ispb must be 8 digits".to_owned()));
         }
         // Every charge's code is built from these: refuse at start what no code could carry.
         pixgate_pix::brcode::dynamic(
@@ -175,6 +250,7 @@ impl Sim {
                 merchant_city: args.merchant_city.clone(),
                 location_base,
                 payer_ispb: args.payer_ispb.clone(),
+                ispb: args.ispb.clone(),
             },
             callbacks: super::callbacks::Sender::new(args.callback_ca.as_deref())?,
             state: Mutex::new(State {
@@ -188,6 +264,16 @@ impl Sim {
         // A panic while holding the lock leaves plain data behind, still consistent enough for
         // a simulator; serving on beats failing every later request.
         self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl State {
+    /// The pix of that endToEndId, and the key of the charge it paid (where callbacks go).
+    pub fn pix_mut(&mut self, e2eid: &str) -> Option<(&mut Pix, &str)> {
+        let txid = self.pix_index.get(e2eid)?;
+        let cob = self.cobs.get_mut(txid)?;
+        let pix = cob.pix.iter_mut().find(|p| p.end_to_end_id == e2eid)?;
+        Some((pix, &cob.chave))
     }
 }
 
