@@ -110,6 +110,36 @@ impl Sim {
             .1
     }
 
+    /// `GET /pix/{e2eid}` of the API with a fresh token: the pix with its `devolucoes[]`.
+    pub async fn pix(&self, e2eid: &str) -> Value {
+        self.api_get(&format!("/pix/{e2eid}")).await
+    }
+
+    /// `GET {path}` of the API Pix with a fresh token.
+    async fn api_get(&self, path: &str) -> Value {
+        let token: Value = self
+            .client
+            .post(format!("{}/oauth/token", self.origin))
+            .basic_auth("psp-sim-client", Some("psp-sim-secret"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body("grant_type=client_credentials")
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        self.client
+            .get(format!("{}/api/v2{path}", self.origin))
+            .bearer_auth(token["access_token"].as_str().unwrap())
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap_or(Value::Null)
+    }
+
     /// `GET /webhook/{chave}` with a fresh token: the callback URL registered for `chave`.
     pub async fn registered_webhook(&self, chave: &str) -> Value {
         let token: Value = self

@@ -26,11 +26,8 @@ fn provider(intent: &Value) -> String {
 /// The simulator's record of pix `e2eid`, with its `devolucoes[]`.
 async fn pix_at_psp(live: &Live, intent: &Value) -> Value {
     let e2eid = intent["provider"]["paymentId"].as_str().unwrap();
-    let (status, pix) = live
-        .sim(&provider(intent))
-        .control(Method::GET, &format!("/pix/{e2eid}"), Value::Null)
-        .await;
-    assert_eq!(status, 200, "{pix}");
+    let pix = live.sim(&provider(intent)).pix(e2eid).await;
+    assert_eq!(pix["endToEndId"], e2eid, "{pix}");
     pix
 }
 
@@ -611,5 +608,197 @@ async fn a_charge_paid_with_the_wrong_amount_is_resolved_by_an_admin() {
             (status, body["error"]["code"].as_str()),
             (400, Some("invalid_action"))
         );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_refund_the_psp_does_not_make_fails_with_its_motivo() {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        let key = live.key_with(&["payments:refund"]).await;
+        let intent = live.paid_charge("order-r6").await;
+        let id = id(&intent);
+        live.sim(&provider(&intent))
+            .switches(json!({"devolucoes": {"settleAs": "NAO_REALIZADO", "motivo": "Conta do pagador encerrada"}}))
+            .await;
+        let (status, refund) = live
+            .refund(&key, &id, "refund-r6", json!({"amount": 50}))
+            .await;
+        assert_eq!(status, 200, "{refund}");
+        assert_eq!(refund["data"]["status"], "FAILED", "{refund}");
+        assert_eq!(refund["data"]["failure"]["code"], "refund_not_made");
+        assert!(
+            refund["data"]["failure"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("Conta do pagador encerrada")
+        );
+        live.wait_events(
+            &id,
+            &["payment.pending", "payment.succeeded", "refund.failed"],
+        )
+        .await;
+        // What failed is refundable again.
+        live.sim(&provider(&intent))
+            .switches(json!({"devolucoes": {"settleAs": "DEVOLVIDO"}}))
+            .await;
+        let (_, again) = live.refund(&key, &id, "refund-r6-b", json!({})).await;
+        assert_eq!(again["data"]["status"], "SUCCEEDED", "{again}");
+        assert_eq!(again["data"]["amount"], 129.9);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_lost_put_answer_is_read_back_and_never_refunded_twice() {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        let key = live.key_with(&["payments:refund"]).await;
+        let intent = live.paid_charge("order-r7").await;
+        let id = id(&intent);
+        let sim = live.sim(&provider(&intent));
+        sim.switches(json!({"devolucoes": {"dropAnswer": true}}))
+            .await;
+        let (status, refund) = live
+            .refund(&key, &id, "refund-r7", json!({"amount": 20}))
+            .await;
+        assert_eq!(status, 200, "{refund}\n{}", live.server.logs());
+        // The PUT's answer was lost; the GET that followed it found the devolução.
+        assert_eq!(refund["data"]["status"], "SUCCEEDED", "{refund}");
+        sim.switches(json!({"devolucoes": {"dropAnswer": false}}))
+            .await;
+        let (_, again) = live
+            .refund(&key, &id, "refund-r7", json!({"amount": 20}))
+            .await;
+        assert_eq!(again["data"]["idempotentReplay"], true);
+        let pix = pix_at_psp(&live, &intent).await;
+        assert_eq!(pix["devolucoes"].as_array().unwrap().len(), 1, "{pix}");
+        let (_, trace) = live
+            .server
+            .admin_get(&format!("/payment-intents/{id}/trace"))
+            .await;
+        let calls: Vec<String> = trace["data"]["pspCalls"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                format!(
+                    "{} {}",
+                    c["operation"].as_str().unwrap(),
+                    c["outcome"].as_str().unwrap()
+                )
+            })
+            .collect();
+        // The lost PUT, then the read that found it (the callback's read of the pix may follow).
+        assert!(
+            calls
+                .windows(2)
+                .any(|w| w == ["put_devolucao unavailable", "get_devolucao success"]),
+            "{calls:?}"
+        );
+        assert_eq!(
+            calls
+                .iter()
+                .filter(|c| c.starts_with("put_devolucao"))
+                .count(),
+            1
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_refund_in_processing_is_settled_by_the_psp_callback() {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        let key = live.key_with(&["payments:refund"]).await;
+        let intent = live.paid_charge("order-r8").await;
+        let id = id(&intent);
+        live.sim(&provider(&intent))
+            .switches(json!({"devolucoes": {"settleAfterMs": 300}}))
+            .await;
+        let (_, refund) = live
+            .refund(&key, &id, "refund-r8", json!({"amount": 9.9}))
+            .await;
+        assert_eq!(refund["data"]["status"], "PENDING", "{refund}");
+        let refund_id = refund["data"]["refundId"].as_str().unwrap();
+        let done = live.wait_refund(&key, refund_id, "SUCCEEDED", SETTLE).await;
+        assert!(done["completedAt"].is_string());
+        let (_, now) = live.server.get_payment(&live.key, &id).await;
+        assert_eq!(now["data"]["amountRefunded"], 9.9);
+        live.wait_events(
+            &id,
+            &["payment.pending", "payment.succeeded", "refund.succeeded"],
+        )
+        .await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_refund_whose_callback_is_lost_is_settled_by_the_reconciler() {
+    for backend in backends() {
+        let live = Live::start(backend, &[("PIXGATE_RECONCILE_INTERVAL", "300ms")]).await;
+        let key = live.key_with(&["payments:refund"]).await;
+        let intent = live.paid_charge("order-r9").await;
+        let id = id(&intent);
+        let sim = live.sim(&provider(&intent));
+        sim.switches(json!({"callbacks": {"drop": true}, "devolucoes": {"settleAfterMs": 60000}}))
+            .await;
+        let (_, refund) = live
+            .refund(&key, &id, "refund-r9", json!({"amount": 1}))
+            .await;
+        assert_eq!(refund["data"]["status"], "PENDING", "{refund}");
+        let refund_id = refund["data"]["refundId"].as_str().unwrap();
+        let e2eid = intent["provider"]["paymentId"].as_str().unwrap();
+        let devolucao = refund["data"]["provider"]["refundId"].as_str().unwrap();
+        sim.post(
+            &format!("/pix/{e2eid}/devolucao/{devolucao}/settle"),
+            json!({}),
+        )
+        .await;
+        live.wait_refund(&key, refund_id, "SUCCEEDED", SETTLE).await;
+        live.wait_events(
+            &id,
+            &["payment.pending", "payment.succeeded", "refund.succeeded"],
+        )
+        .await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_devolucao_the_psp_made_on_its_own_is_recorded_as_a_refund() {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        let intent = live.paid_charge("order-r10").await;
+        let id = id(&intent);
+        let e2eid = intent["provider"]["paymentId"].as_str().unwrap();
+        live.sim(&provider(&intent))
+            .post(
+                &format!("/pix/{e2eid}/med"),
+                json!({"valor": "29.90", "natureza": "MED_FRAUDE"}),
+            )
+            .await;
+        live.wait_events(
+            &id,
+            &["payment.pending", "payment.succeeded", "refund.succeeded"],
+        )
+        .await;
+        let (_, list) = live
+            .merchant(
+                Method::GET,
+                &format!("/payments/{id}/refunds"),
+                &live.key,
+                None,
+                None,
+            )
+            .await;
+        let med = &list["data"][0];
+        assert_eq!(med["amount"], 29.9, "{list}");
+        assert_eq!(med["status"], "SUCCEEDED");
+        assert!(med["reason"].as_str().unwrap().contains("MED_FRAUDE"));
+        let (_, now) = live.server.get_payment(&live.key, &id).await;
+        assert_eq!(now["data"]["amountRefunded"], 29.9);
+        // What the MED took is no longer refundable.
+        let key = live.key_with(&["payments:refund"]).await;
+        let (_, rest) = live.refund(&key, &id, "refund-r10", json!({})).await;
+        assert_eq!(rest["data"]["amount"], 100.0, "{rest}");
     }
 }
