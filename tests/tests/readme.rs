@@ -287,6 +287,10 @@ fn the_readme_live_demo_runs_as_written() {
         "{}",
         context()
     );
+    // Part of it refunded at the PSP, and the signed refund.succeeded verified.
+    assert!(stdout.contains(r#""amount": 12.0"#), "{}", context());
+    assert!(line("verified refund.succeeded SUCCEEDED D"), "{}", context());
+    assert!(line("SUCCEEDED amountRefunded 12.0"), "{}", context());
 }
 
 /// The words of the line after the first line at or below `from` that starts (trimmed) with

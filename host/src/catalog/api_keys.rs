@@ -23,7 +23,8 @@ pub struct CreateApiKey {
     /// Codes of that merchant's stores the key may use.
     #[schema(schema_with = code_list_schema)]
     stores: Vec<String>,
-    /// Null or absent: `payments:create` and `webhooks:manage`.
+    /// Null or absent: `payments:create` and `webhooks:manage`. `payments:refund` (money
+    /// leaving the merchant's account) is never a default: name it to grant it.
     scopes: Option<Vec<Scope>>,
 }
 
