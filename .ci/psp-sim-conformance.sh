@@ -2,9 +2,10 @@
 # Checks `pixgate psp-sim` against the Central Bank's API Pix from two sides that are not
 # pixgate's own code: schemathesis fuzzes it with every check against .ci/apipix-subset.yaml
 # (hand-written from the standard's definitions), and pypix-api, a third-party API Pix client,
-# drives a charge and a webhook through it (.ci/psp_sim_pypix.py). Both over https with mTLS,
-# on loopback, with the certificates the simulator generates. The one allowance is explained
-# in .ci/schemathesis-psp-sim.toml.
+# drives a charge, its devoluções and a webhook through it (.ci/psp_sim_pypix.py). Both over
+# https with mTLS, on loopback, with the certificates the simulator generates. The allowances
+# (and the pix the devolução operations are fuzzed on) are explained in
+# .ci/schemathesis-psp-sim.toml.
 # Usage: .ci/psp-sim-conformance.sh <pixgate binary>
 # SCHEMATHESIS_MAX_EXAMPLES (default 60) bounds the test cases per operation and phase.
 set -euo pipefail
@@ -35,6 +36,18 @@ token=$(curl -sS "${tls[@]}" -u psp-sim-client:psp-sim-secret \
   -d grant_type=client_credentials "$origin/oauth/token" |
   sed -n 's/.*"access_token":"\([^"]*\)".*/\1/p')
 [ -n "$token" ] || { echo "no access token"; exit 1; }
+
+# The pix schemathesis asks devoluções of: a charge of the largest amount, paid.
+seed=pspsimconformance0seed0000001
+curl -sSf "${tls[@]}" -X PUT "$origin/api/v2/cob/$seed" -H "Authorization: Bearer $token" \
+  -H 'Content-Type: application/json' \
+  -d '{"calendario": {"expiracao": 86400}, "valor": {"original": "9999999999.99"},
+       "chave": "7d9f0335-8dcc-4054-9bf9-0dbd61d36906"}' >/dev/null
+PSP_SIM_E2EID=$(curl -sSf "${tls[@]}" -X POST "$origin/_sim/cob/$seed/pay" \
+  -H 'Content-Type: application/json' -d '{}' |
+  sed -n 's/.*"endToEndId":"\([^"]*\)".*/\1/p')
+[ -n "$PSP_SIM_E2EID" ] || { echo "the seed charge was not paid"; exit 1; }
+export PSP_SIM_E2EID
 
 status=0
 echo "== schemathesis against psp-sim ($origin/api/v2)"

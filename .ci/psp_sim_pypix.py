@@ -1,8 +1,9 @@
 """Drives a running `pixgate psp-sim` with pypix-api, a third-party API Pix client.
 
 pypix-api was written against real PSPs (Banco do Brasil, Sicoob, Sicredi, Inter), not against
-pixgate: if it can authenticate over mTLS, create, read, revise and remove a charge and manage a
-webhook here, the simulator speaks the standard as PSPs do, not only as pixgate reads it.
+pixgate: if it can authenticate over mTLS, create, read, revise and remove a charge, read the pix
+paid, ask for devoluções of it and read them back, and manage a webhook here, the simulator speaks
+the standard as PSPs do, not only as pixgate reads it.
 
 Usage: python3 psp_sim_pypix.py <origin> <cert dir>
 """
@@ -40,13 +41,29 @@ class PspSim(BankPixAPIBase):
         return self.BASE_URL
 
 
-def control(path: str) -> dict:
+def control(path: str, body: dict | None = None, method: str = "POST") -> dict:
     """A control route of the simulator, over the same mTLS."""
     context = ssl.create_default_context(cafile=CA)
     context.load_cert_chain(CERT, KEY)
-    request = urllib.request.Request(f"{origin}/_sim{path}", data=b"{}", method="POST")
+    request = urllib.request.Request(
+        f"{origin}/_sim{path}",
+        data=json.dumps(body or {}).encode(),
+        method=method,
+        headers={"Content-Type": "application/json"},
+    )
     with urllib.request.urlopen(request, context=context, timeout=10) as response:
         return json.load(response)
+
+
+def refused(call, status: int, name: str) -> str:
+    """Runs `call`, which must raise the standard's error `name` with `status`; its message."""
+    try:
+        call()
+    except PixAPIException as e:
+        check(e.status == status and e.type.endswith(f"/{name}"), f"{status} {name}: {e}")
+        return str(e)
+    check(False, f"expected {status} {name}, got no error")
+    return ""
 
 
 def check(condition: bool, what: str) -> None:
@@ -63,7 +80,7 @@ oauth = OAuth2Client(
     cert=CERT,
     pvk=KEY,
 )
-api = PspSim(oauth=oauth, scopes="cob.write cob.read webhook.write webhook.read")
+api = PspSim(oauth=oauth, scopes="cob.write cob.read pix.write pix.read webhook.write webhook.read")
 
 body = {
     "calendario": {"expiracao": 3600},
@@ -87,6 +104,46 @@ check(
     read["status"] == "CONCLUIDA" and read["pix"][0]["endToEndId"] == paid["endToEndId"],
     "consultar_cob after a payment: CONCLUIDA with pix[]",
 )
+
+# The pix, and devoluções of it: partial, read back, never more than was paid.
+E2EID = paid["endToEndId"]
+pix = api.consultar_pix_por_e2eid(E2EID)
+check(
+    pix["endToEndId"] == E2EID and pix["valor"] == "129.90" and "devolucoes" not in pix,
+    "consultar_pix_por_e2eid",
+)
+dev = api.solicitar_devolucao_pix(E2EID, "pypixdev1", {"valor": "29.90", "descricao": "troca"})
+check(
+    dev["id"] == "pypixdev1" and dev["valor"] == "29.90" and dev["status"] == "DEVOLVIDO"
+    and len(dev["rtrId"]) == 32 and "liquidacao" in dev["horario"],
+    "solicitar_devolucao_pix: DEVOLVIDO at once",
+)
+check(api.consultar_devolucao_pix(E2EID, "pypixdev1") == dev, "consultar_devolucao_pix")
+check(api.consultar_pix_por_e2eid(E2EID)["devolucoes"] == [dev], "the pix lists its devolucoes")
+check(api.consultar_cob(TXID)["pix"][0]["devolucoes"] == [dev], "so does the charge's pix[]")
+# More than is left of the pix; an id used already (refused even with the same body, as
+# v2.9.0 does: a client reads it back instead); unknown devolução; unknown pix.
+refused(
+    lambda: api.solicitar_devolucao_pix(E2EID, "pypixdev2", {"valor": "100.01"}),
+    400,
+    "PixDevolucaoInvalida",
+)
+refused(
+    lambda: api.solicitar_devolucao_pix(E2EID, "pypixdev1", {"valor": "29.90", "descricao": "troca"}),
+    400,
+    "PixDevolucaoInvalida",
+)
+refused(lambda: api.consultar_devolucao_pix(E2EID, "pypixdev9"), 404, "PixDevolucaoNaoEncontrada")
+refused(lambda: api.consultar_pix_por_e2eid("E" + "0" * 31), 404, "PixNaoEncontrado")
+
+# Settled later: EM_PROCESSAMENTO, then DEVOLVIDO (here through the control route).
+control("/switches", {"devolucoes": {"settleAfterMs": 3600000}}, method="PUT")
+dev = api.solicitar_devolucao_pix(E2EID, "pypixdev2", {"valor": "100.00", "natureza": "ORIGINAL"})
+check(dev["status"] == "EM_PROCESSAMENTO", "a devolução in processing")
+control(f"/pix/{E2EID}/devolucao/pypixdev2/settle")
+dev = api.consultar_devolucao_pix(E2EID, "pypixdev2")
+check(dev["status"] == "DEVOLVIDO", "read again: DEVOLVIDO")
+control("/switches", {"devolucoes": {"settleAfterMs": 0}}, method="PUT")
 
 other = TXID[:-1] + "2"
 api.criar_cob(other, body)

@@ -87,14 +87,16 @@ pub(super) async fn put_devolucao(
         .or_default() += 1;
     let switches = state.switches.devolucoes.clone();
     let (pix, _) = state.pix_mut(&e2eid).ok_or_else(ApiError::pix_not_found)?;
-    let mut violacoes = Vec::new();
+    // An id taken is the one thing said: the request names a devolução that exists, so how
+    // it would fit the pix is beside the point, and a client then reads that one back.
     if find(pix, &id).is_some() {
-        violacoes.push(violation(
+        return Err(ApiError::invalid_devolucao(vec![violation(
             "id",
             "A presente requisição de devolução apresenta um {id} já utilizado por outra \
              requisição de devolução para o {e2eid} em questão.",
-        ));
+        )]));
     }
+    let mut violacoes = Vec::new();
     if now > pix.horario.unix_ms().saturating_add(WINDOW_MS) {
         violacoes.push(violation(
             "e2eid",

@@ -1,9 +1,10 @@
 //! `pixgate psp-sim` end to end: the real binary over https with mTLS (its generated CA and
 //! client certificate), driven by a real client and posting callbacks to a real HTTPS receiver
 //! on loopback. What pixgate's PSP side will rely on: tokens that expire, idempotent
-//! `PUT /cob/{txid}`, reads, payments with the right and a wrong amount, removal, expiry, and
-//! every switch (latency, 5xx, hangs, dropped, duplicated, held, reordered and batched
-//! callbacks).
+//! `PUT /cob/{txid}`, reads, payments with the right and a wrong amount, removal (and its
+//! refusal once paid), expiry, devoluções (partial, several, never more than the pix, settled
+//! late or not at all, answers lost, the MED's) with their callbacks, and every switch
+//! (latency, 5xx, hangs, dropped, duplicated, held, reordered and batched callbacks).
 
 use std::process::{Child, Command};
 use std::sync::{Arc, Mutex};
@@ -12,7 +13,10 @@ use std::time::{Duration, Instant};
 use pixgate_e2e::live::{launch_sim as launch, sim_client as client};
 use pixgate_e2e::receiver::{Receiver, TestCa};
 use pixgate_e2e::{install_tls_provider, pixgate_bin};
-use pixgate_pix::apipix::{CobCompleta, CobStatus, Pix, Problema, TokenResponse, txid_for};
+use pixgate_pix::apipix::{
+    CobCompleta, CobStatus, Devolucao, DevolucaoStatus, Natureza, Pix, Problema, TokenResponse,
+    txid_for,
+};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
@@ -109,6 +113,52 @@ impl Sim {
         (r.status(), r.json().await.unwrap_or(Value::Null))
     }
 
+    /// An API read with `token`: the status and the JSON answer.
+    async fn api_get(&self, token: &str, path: &str) -> (StatusCode, Value) {
+        let r = self
+            .client
+            .get(self.api(path))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap();
+        (r.status(), r.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn put_devolucao(
+        &self,
+        token: &str,
+        e2eid: &str,
+        id: &str,
+        body: &Value,
+    ) -> (StatusCode, Value) {
+        let r = self
+            .client
+            .put(self.api(&format!("/pix/{e2eid}/devolucao/{id}")))
+            .bearer_auth(token)
+            .json(body)
+            .send()
+            .await
+            .unwrap();
+        (r.status(), r.json().await.unwrap_or(Value::Null))
+    }
+
+    /// A new charge of `original`, paid: its pix.
+    async fn paid_pix(&self, token: &str, name: &str, original: &str) -> Pix {
+        let txid = txid_for("store-1", name);
+        let (status, created) = self.put_cob(token, &txid, &cob_body(original)).await;
+        assert_eq!(status, StatusCode::CREATED, "{created}");
+        let (status, pix) = self.sim_post(&format!("/cob/{txid}/pay"), json!({})).await;
+        assert_eq!(status, 200, "{pix}");
+        serde_json::from_value(pix).unwrap()
+    }
+
+    async fn switches(&self, patch: Value) -> Value {
+        let (status, answer) = self.control(reqwest::Method::PUT, "/switches", patch).await;
+        assert_eq!(status, 200, "{answer}");
+        answer
+    }
+
     /// A control route; the status and the JSON answer.
     async fn control(&self, method: reqwest::Method, path: &str, body: Value) -> (u16, Value) {
         let r = self
@@ -144,6 +194,36 @@ fn cob_body(original: &str) -> Value {
         "chave": CHAVE,
         "solicitacaoPagador": "order-10042"
     })
+}
+
+fn devolucao(value: &Value) -> Devolucao {
+    serde_json::from_value(value.clone()).unwrap_or_else(|e| panic!("{e}: {value}"))
+}
+
+/// The standard's error name of a problem+json answer, and the properties its violations name.
+fn problem(value: &Value) -> (String, Vec<String>) {
+    let problem: Problema =
+        serde_json::from_value(value.clone()).unwrap_or_else(|e| panic!("{e}: {value}"));
+    let name = problem
+        .kind
+        .strip_prefix("https://pix.bcb.gov.br/api/v2/error/")
+        .unwrap_or_else(|| panic!("{value}"))
+        .to_owned();
+    let fields = problem
+        .violacoes
+        .into_iter()
+        .filter_map(|v| v.propriedade)
+        .collect();
+    (name, fields)
+}
+
+/// What the pix's devoluções that did not fail add up to, in centavos.
+fn given_back(pix: &Pix) -> u64 {
+    pix.devolucoes
+        .iter()
+        .filter(|d| d.status != DevolucaoStatus::NaoRealizado)
+        .map(|d| d.valor.centavos())
+        .sum()
 }
 
 fn cob(value: &Value) -> CobCompleta {
@@ -681,4 +761,552 @@ async fn given_certificates_and_client_ca() {
             .is_err(),
         "a client certificate is required"
     );
+}
+
+#[tokio::test]
+async fn patch_removes_an_active_charge_and_refuses_a_paid_one() {
+    let ca = TestCa::new();
+    let sim = Sim::start(&ca, &[]);
+    let token = sim.token().await;
+    let patch = async |txid: &str, body: Value| {
+        let r = sim
+            .client
+            .patch(sim.api(&format!("/cob/{txid}")))
+            .bearer_auth(&token)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        (r.status(), r.json::<Value>().await.unwrap())
+    };
+    let removal = json!({"status": "REMOVIDA_PELO_USUARIO_RECEBEDOR"});
+
+    // ATIVA: removed, and it stays so (a second removal is refused, the payer cannot pay).
+    let active = txid_for("store-1", "patch-active");
+    sim.put_cob(&token, &active, &cob_body("10.00")).await;
+    let (status, removed) = patch(&active, removal.clone()).await;
+    assert_eq!(status, StatusCode::OK, "{removed}");
+    assert_eq!(
+        cob(&removed).status,
+        CobStatus::RemovidaPeloUsuarioRecebedor
+    );
+    let (status, again) = patch(&active, removal.clone()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(problem(&again).0, "CobOperacaoInvalida");
+    let (status, _) = sim.sim_post(&format!("/cob/{active}/pay"), json!({})).await;
+    assert_eq!(status, 409);
+
+    // CONCLUIDA: the removal, and any revision, is 400 CobOperacaoInvalida; the charge stays
+    // paid, with its pix.
+    let paid = txid_for("store-1", "patch-paid");
+    sim.put_cob(&token, &paid, &cob_body("10.00")).await;
+    sim.sim_post(&format!("/cob/{paid}/pay"), json!({})).await;
+    for body in [removal, json!({"solicitacaoPagador": "outra"})] {
+        let (status, refused) = patch(&paid, body).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}");
+        assert_eq!(
+            problem(&refused),
+            (
+                "CobOperacaoInvalida".to_owned(),
+                vec!["cob.status".to_owned()]
+            )
+        );
+    }
+    let (_, read) = sim.get_cob(&token, &paid).await;
+    let read = cob(&read);
+    assert_eq!(read.status, CobStatus::Concluida);
+    assert_eq!(read.revisao, 0);
+    assert_eq!(read.pix.len(), 1);
+
+    // Unknown: 404.
+    let (status, missing) = patch(
+        &"d".repeat(32),
+        json!({"status": "REMOVIDA_PELO_USUARIO_RECEBEDOR"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(problem(&missing).0, "CobNaoEncontrado");
+}
+
+#[tokio::test]
+async fn devolucoes_partial_several_never_more_than_the_pix() {
+    let ca = TestCa::new();
+    let receiver = Receiver::start(&ca).await;
+    let sim = Sim::start(&ca, &[]);
+    let token = sim.token().await;
+    register_webhook(&sim, &token, &receiver).await;
+    let pix = sim.paid_pix(&token, "refunds-1", "100.00").await;
+    let e2eid = pix.end_to_end_id.clone();
+    receiver.wait_for(1, WAIT).await;
+
+    // Two partial devoluções, settled at once (the default): DEVOLVIDO with liquidacao.
+    let (status, first) = sim
+        .put_devolucao(
+            &token,
+            &e2eid,
+            "refund1",
+            &json!({"valor": "30.00", "natureza": "ORIGINAL", "descricao": "Pedido 10042"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{first}");
+    let first = devolucao(&first);
+    assert_eq!(first.id, "refund1");
+    assert_eq!(first.valor.centavos(), 3000);
+    assert_eq!(first.natureza, Some(Natureza::Original));
+    assert_eq!(first.descricao.as_deref(), Some("Pedido 10042"));
+    assert_eq!(first.status, DevolucaoStatus::Devolvido);
+    assert!(first.horario.liquidacao.unwrap() >= first.horario.solicitacao);
+    assert_eq!(first.motivo, None);
+    // Callbacks go out from their own tasks: waiting for each keeps their order known.
+    receiver.wait_for(2, WAIT).await;
+    // rtrId: D + the simulator's ISPB + yyyyMMddHHmm + 11 alphanumerics.
+    assert_eq!(first.rtr_id.len(), 32, "{}", first.rtr_id);
+    assert!(first.rtr_id.starts_with("D87654321"), "{}", first.rtr_id);
+    assert!(first.rtr_id[9..21].bytes().all(|b| b.is_ascii_digit()));
+    assert!(
+        first.rtr_id[21..]
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric())
+    );
+    // natureza defaults to ORIGINAL.
+    let (status, second) = sim
+        .put_devolucao(&token, &e2eid, "refund2", &json!({"valor": "69.99"}))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{second}");
+    let second = devolucao(&second);
+    assert_eq!(second.natureza, Some(Natureza::Original));
+    assert_ne!(second.rtr_id, first.rtr_id);
+    receiver.wait_for(3, WAIT).await;
+
+    // One centavo is left: two are refused, one is not.
+    let (status, refused) = sim
+        .put_devolucao(&token, &e2eid, "refund3", &json!({"valor": "0.02"}))
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        problem(&refused),
+        (
+            "PixDevolucaoInvalida".to_owned(),
+            vec!["devolucao.valor".to_owned()]
+        )
+    );
+    let (status, last) = sim
+        .put_devolucao(&token, &e2eid, "refund3", &json!({"valor": "0.01"}))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{last}");
+    let last = devolucao(&last);
+
+    // An id used already: 400 even with the same body (v2.9.0); the client reads it back.
+    let (status, refused) = sim
+        .put_devolucao(
+            &token,
+            &e2eid,
+            "refund1",
+            &json!({"valor": "30.00", "natureza": "ORIGINAL", "descricao": "Pedido 10042"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(problem(&refused).1, ["id"]);
+    let (status, read) = sim
+        .api_get(&token, &format!("/pix/{e2eid}/devolucao/refund1"))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(devolucao(&read), first);
+    let (status, missing) = sim
+        .api_get(&token, &format!("/pix/{e2eid}/devolucao/refund9"))
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(problem(&missing).0, "PixDevolucaoNaoEncontrada");
+
+    // GET /pix/{e2eid} and GET /cob/{txid}: the pix with its devoluções, in order; the PSP
+    // gave back exactly what was paid, never more.
+    let (status, read) = sim.api_get(&token, &format!("/pix/{e2eid}")).await;
+    assert_eq!(status, StatusCode::OK);
+    let read: Pix = serde_json::from_value(read).unwrap();
+    assert_eq!(
+        read.devolucoes,
+        vec![first.clone(), second.clone(), last.clone()]
+    );
+    assert_eq!(given_back(&read), pix.valor.centavos());
+    let (_, charge) = sim.get_cob(&token, pix.txid.as_deref().unwrap()).await;
+    assert_eq!(cob(&charge).pix, vec![read.clone()]);
+
+    // Each devolução settled sent the pix with its devoluções so far.
+    receiver.wait_for(4, WAIT).await;
+    let callbacks = callback_pix(&receiver);
+    assert_eq!(callbacks.len(), 4);
+    assert_eq!(callbacks[1][0].devolucoes, vec![first.clone()]);
+    assert_eq!(callbacks[2][0].devolucoes, vec![first.clone(), second]);
+    assert_eq!(callbacks[3], vec![read]);
+
+    // A pix the simulator never received: 404 PixNaoEncontrado.
+    let unknown = "E12345678202601011200abcdefghijk";
+    let (status, missing) = sim
+        .put_devolucao(&token, unknown, "x1", &json!({"valor": "1.00"}))
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(problem(&missing).0, "PixNaoEncontrado");
+    let (status, missing) = sim.api_get(&token, &format!("/pix/{unknown}")).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(problem(&missing).0, "PixNaoEncontrado");
+
+    // The request's own rules, on a pix with room left.
+    let other = sim.paid_pix(&token, "refunds-2", "50.00").await;
+    let e2 = other.end_to_end_id.as_str();
+    for (id, body, field) in [
+        ("a-b", json!({"valor": "1.00"}), "id"),
+        (&*"a".repeat(36), json!({"valor": "1.00"}), "id"),
+        ("ok1", json!({"valor": "0.00"}), "devolucao.valor"),
+        ("ok1", json!({"valor": "1.0"}), "devolucao.valor"),
+        ("ok1", json!({}), "devolucao"),
+        (
+            "ok1",
+            json!({"valor": "1.00", "natureza": "MED_FRAUDE"}),
+            "devolucao.natureza",
+        ),
+        (
+            "ok1",
+            json!({"valor": "1.00", "natureza": null}),
+            "devolucao.natureza",
+        ),
+        (
+            "ok1",
+            json!({"valor": "1.00", "descricao": "x".repeat(141)}),
+            "devolucao.descricao",
+        ),
+    ] {
+        let (status, refused) = sim.put_devolucao(&token, e2, id, &body).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{id} {body}: {refused}");
+        let (name, fields) = problem(&refused);
+        assert_eq!(name, "PixDevolucaoInvalida");
+        assert_eq!(fields, [field], "{body}");
+    }
+    let (status, ok) = sim
+        .put_devolucao(
+            &token,
+            e2,
+            &"Z".repeat(35),
+            &json!({"valor": "50.00", "natureza": "RETIRADA", "descricao": "x".repeat(140)}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{ok}");
+
+    // 90 days after the pix, no devolução; 89 days after, still one.
+    let old = sim.paid_pix(&token, "refunds-3", "10.00").await;
+    let (status, aged) = sim
+        .sim_post(
+            &format!("/pix/{}/backdate", old.end_to_end_id),
+            json!({"days": 89}),
+        )
+        .await;
+    assert_eq!(status, 200, "{aged}");
+    let (status, ok) = sim
+        .put_devolucao(
+            &token,
+            &old.end_to_end_id,
+            "late1",
+            &json!({"valor": "1.00"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{ok}");
+    sim.sim_post(
+        &format!("/pix/{}/backdate", old.end_to_end_id),
+        json!({"days": 2}),
+    )
+    .await;
+    let (status, refused) = sim
+        .put_devolucao(
+            &token,
+            &old.end_to_end_id,
+            "late2",
+            &json!({"valor": "1.00"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        problem(&refused),
+        ("PixDevolucaoInvalida".to_owned(), vec!["e2eid".to_owned()])
+    );
+
+    // The counters: PUTs per pix and id (refused ones included), devoluções created, reads.
+    let stats = sim.stats().await;
+    assert_eq!(stats["putDevolucao"][format!("{e2eid}/refund1")], 2);
+    assert_eq!(stats["putDevolucao"][format!("{e2eid}/refund3")], 2);
+    assert_eq!(stats["devolucoesCreated"], 5);
+    assert_eq!(stats["getDevolucao"], 2);
+    assert_eq!(stats["routes"]["PUT /pix/{e2eid}/devolucao/{id}"], 17);
+    assert_eq!(stats["routes"]["GET /pix/{e2eid}"], 2);
+}
+
+#[tokio::test]
+async fn devolucoes_settled_late_or_not_at_all() {
+    let ca = TestCa::new();
+    let receiver = Receiver::start(&ca).await;
+    let sim = Sim::start(&ca, &[]);
+    let token = sim.token().await;
+    register_webhook(&sim, &token, &receiver).await;
+    let pix = sim.paid_pix(&token, "late-1", "100.00").await;
+    let e2eid = pix.end_to_end_id.as_str();
+    receiver.wait_for(1, WAIT).await;
+    let read = async |id: &str| {
+        let (status, body) = sim
+            .api_get(&token, &format!("/pix/{e2eid}/devolucao/{id}"))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        devolucao(&body)
+    };
+
+    // After a delay: EM_PROCESSAMENTO, then DEVOLVIDO by itself, with its callback.
+    let switches = sim
+        .switches(json!({"devolucoes": {"settleAfterMs": 500}}))
+        .await;
+    assert_eq!(
+        switches["devolucoes"],
+        json!({"settleAs": "DEVOLVIDO", "settleAfterMs": 500, "motivo": null, "dropAnswer": false})
+    );
+    let (status, answer) = sim
+        .put_devolucao(&token, e2eid, "delayed1", &json!({"valor": "10.00"}))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{answer}");
+    let answer = devolucao(&answer);
+    assert_eq!(answer.status, DevolucaoStatus::EmProcessamento);
+    assert_eq!(answer.horario.liquidacao, None);
+    assert_eq!(
+        read("delayed1").await.status,
+        DevolucaoStatus::EmProcessamento
+    );
+    assert_eq!(receiver.count(), 1, "no callback before it settles");
+    receiver.wait_for(2, WAIT).await;
+    let settled = read("delayed1").await;
+    assert_eq!(settled.status, DevolucaoStatus::Devolvido);
+    assert!(
+        settled.horario.liquidacao.unwrap().unix_ms() >= answer.horario.solicitacao.unix_ms() + 500
+    );
+    assert_eq!(callback_pix(&receiver)[1][0].devolucoes, vec![settled]);
+
+    // Still in processing, it counts against the pix: 90.00 left, not 100.00.
+    sim.switches(json!({"devolucoes": {"settleAfterMs": 3_600_000}}))
+        .await;
+    let (status, _) = sim
+        .put_devolucao(&token, e2eid, "held1", &json!({"valor": "40.00"}))
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let (status, _) = sim
+        .put_devolucao(&token, e2eid, "held2", &json!({"valor": "50.00"}))
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let (status, _) = sim
+        .put_devolucao(&token, e2eid, "held3", &json!({"valor": "0.01"}))
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+
+    // Settled now by the control route, and refused by another; a second settle is 409.
+    let (status, now) = sim
+        .sim_post(&format!("/pix/{e2eid}/devolucao/held1/settle"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{now}");
+    assert_eq!(devolucao(&now).status, DevolucaoStatus::Devolvido);
+    receiver.wait_for(3, WAIT).await;
+    let (status, _) = sim
+        .sim_post(&format!("/pix/{e2eid}/devolucao/held1/settle"), json!({}))
+        .await;
+    assert_eq!(status, 409);
+    let (status, failed) = sim
+        .sim_post(
+            &format!("/pix/{e2eid}/devolucao/held2/fail"),
+            json!({"motivo": "Conta do pagador encerrada"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{failed}");
+    let failed = devolucao(&failed);
+    assert_eq!(failed.status, DevolucaoStatus::NaoRealizado);
+    assert_eq!(failed.motivo.as_deref(), Some("Conta do pagador encerrada"));
+    assert_eq!(failed.horario.liquidacao, None);
+    assert_eq!(read("held2").await, failed);
+    let (status, _) = sim
+        .sim_post(
+            &format!("/pix/{e2eid}/devolucao/held2/fail"),
+            json!({"motivo": "x"}),
+        )
+        .await;
+    assert_eq!(status, 409, "money given back or refused stays so");
+    let (status, _) = sim
+        .sim_post(&format!("/pix/{e2eid}/devolucao/nope/settle"), json!({}))
+        .await;
+    assert_eq!(status, 404);
+    receiver.wait_for(4, WAIT).await;
+    let callbacks = callback_pix(&receiver);
+    assert_eq!(callbacks[3][0].devolucoes[2], failed);
+
+    // What was refused never left: its 50.00 can be asked again.
+    sim.switches(json!({"devolucoes": {"settleAfterMs": 0}}))
+        .await;
+    let (status, again) = sim
+        .put_devolucao(&token, e2eid, "again1", &json!({"valor": "50.00"}))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{again}");
+    receiver.wait_for(5, WAIT).await;
+
+    // NAO_REALIZADO needs its motivo; then at once, and after a delay.
+    let (status, refused) = sim
+        .control(
+            reqwest::Method::PUT,
+            "/switches",
+            json!({"devolucoes": {"settleAs": "NAO_REALIZADO"}}),
+        )
+        .await;
+    assert_eq!(status, 400, "{refused}");
+    sim.switches(
+        json!({"devolucoes": {"settleAs": "NAO_REALIZADO", "motivo": "Saldo insuficiente"}}),
+    )
+    .await;
+    let other = sim.paid_pix(&token, "late-2", "20.00").await;
+    let e2 = other.end_to_end_id.as_str();
+    receiver.wait_for(6, WAIT).await;
+    let (status, at_once) = sim
+        .put_devolucao(&token, e2, "no1", &json!({"valor": "20.00"}))
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let at_once = devolucao(&at_once);
+    assert_eq!(at_once.status, DevolucaoStatus::NaoRealizado);
+    assert_eq!(at_once.motivo.as_deref(), Some("Saldo insuficiente"));
+    receiver.wait_for(7, WAIT).await;
+    assert_eq!(callback_pix(&receiver)[6][0].devolucoes, vec![at_once]);
+    sim.switches(json!({"devolucoes": {"settleAfterMs": 300}}))
+        .await;
+    let (status, later) = sim
+        .put_devolucao(&token, e2, "no2", &json!({"valor": "20.00"}))
+        .await;
+    assert_eq!(
+        status,
+        StatusCode::CREATED,
+        "room: the first never happened"
+    );
+    assert_eq!(devolucao(&later).status, DevolucaoStatus::EmProcessamento);
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let (_, read) = sim.api_get(&token, &format!("/pix/{e2}")).await;
+    let read: Pix = serde_json::from_value(read).unwrap();
+    assert_eq!(read.devolucoes[1].status, DevolucaoStatus::NaoRealizado);
+    assert_eq!(
+        read.devolucoes[1].motivo.as_deref(),
+        Some("Saldo insuficiente")
+    );
+    assert_eq!(given_back(&read), 0);
+    // The payment, delayed1, held1, held2, again1, other's payment, no1, no2.
+    receiver.wait_for(8, WAIT).await;
+    assert_eq!(callback_pix(&receiver)[7], vec![read]);
+}
+
+#[tokio::test]
+async fn a_lost_devolucao_answer_and_the_meds_devolucao() {
+    let ca = TestCa::new();
+    let receiver = Receiver::start(&ca).await;
+    let sim = Sim::start(&ca, &[]);
+    let token = sim.token().await;
+    register_webhook(&sim, &token, &receiver).await;
+    let pix = sim.paid_pix(&token, "lost-1", "100.00").await;
+    let e2eid = pix.end_to_end_id.as_str();
+    receiver.wait_for(1, WAIT).await;
+
+    // The answer is lost: 504, though the devolução is recorded (and settled, and called back).
+    sim.switches(json!({"devolucoes": {"dropAnswer": true}}))
+        .await;
+    let body = json!({"valor": "25.00"});
+    let (status, lost) = sim.put_devolucao(&token, e2eid, "lost1", &body).await;
+    assert_eq!(status, StatusCode::GATEWAY_TIMEOUT, "{lost}");
+    assert!(
+        lost["type"]
+            .as_str()
+            .unwrap()
+            .starts_with("https://pix.bcb.gov.br/api/v2/error/")
+    );
+    let (status, read) = sim
+        .api_get(&token, &format!("/pix/{e2eid}/devolucao/lost1"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "reads are not lost");
+    let read = devolucao(&read);
+    assert_eq!(read.status, DevolucaoStatus::Devolvido);
+    receiver.wait_for(2, WAIT).await;
+    assert_eq!(callback_pix(&receiver)[1][0].devolucoes, vec![read.clone()]);
+    // A retried PUT is processed (and refused: the id is taken) and lost again.
+    let (status, _) = sim.put_devolucao(&token, e2eid, "lost1", &body).await;
+    assert_eq!(status, StatusCode::GATEWAY_TIMEOUT);
+    sim.switches(json!({"devolucoes": {"dropAnswer": false}}))
+        .await;
+    let (status, refused) = sim.put_devolucao(&token, e2eid, "lost1", &body).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(problem(&refused).1, ["id"]);
+    let stats = sim.stats().await;
+    assert_eq!(stats["answersDropped"], 2);
+    assert_eq!(stats["putDevolucao"][format!("{e2eid}/lost1")], 3);
+    assert_eq!(
+        stats["devolucoesCreated"], 1,
+        "one devolução for three PUTs"
+    );
+
+    // The MED takes money back unasked: DEVOLVIDO at once, with its callback.
+    let (status, med) = sim
+        .sim_post(
+            &format!("/pix/{e2eid}/med"),
+            json!({"valor": "60.00", "natureza": "MED_FRAUDE"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{med}");
+    let med = devolucao(&med);
+    assert_eq!(med.natureza, Some(Natureza::MedFraude));
+    assert_eq!(med.status, DevolucaoStatus::Devolvido);
+    assert!(med.horario.liquidacao.is_some());
+    assert!(pixgate_pix::apipix::valid_devolucao_id(&med.id));
+    assert!(med.rtr_id.starts_with("D87654321"));
+    receiver.wait_for(3, WAIT).await;
+    assert_eq!(
+        callback_pix(&receiver)[2][0].devolucoes,
+        vec![read.clone(), med.clone()]
+    );
+    // It counts like any devolução: 15.00 left, for the receiver and for the MED.
+    let (status, _) = sim
+        .put_devolucao(&token, e2eid, "after1", &json!({"valor": "15.01"}))
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (status, _) = sim
+        .sim_post(
+            &format!("/pix/{e2eid}/med"),
+            json!({"valor": "15.01", "natureza": "MED_OPERACIONAL"}),
+        )
+        .await;
+    assert_eq!(status, 409);
+    let (status, _) = sim
+        .sim_post(
+            &format!("/pix/{e2eid}/med"),
+            json!({"valor": "5.00", "natureza": "ORIGINAL"}),
+        )
+        .await;
+    assert_eq!(status, 400, "the MED's natures only");
+    let (status, _) = sim
+        .sim_post(
+            "/pix/E12345678202601011200abcdefghijk/med",
+            json!({"valor": "5.00", "natureza": "MED_FRAUDE"}),
+        )
+        .await;
+    assert_eq!(status, 404);
+
+    // The callback switches apply to devoluções' callbacks: held, then flushed.
+    sim.switches(json!({"callbacks": {"hold": true}})).await;
+    let (status, op) = sim
+        .sim_post(
+            &format!("/pix/{e2eid}/med"),
+            json!({"valor": "15.00", "natureza": "MED_OPERACIONAL", "id": "med2"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{op}");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(receiver.count(), 3);
+    sim.sim_post("/callbacks/flush", json!({})).await;
+    let callbacks = callback_pix(&receiver);
+    assert_eq!(callbacks.len(), 4);
+    let (_, read) = sim.api_get(&token, &format!("/pix/{e2eid}")).await;
+    let read: Pix = serde_json::from_value(read).unwrap();
+    assert_eq!(callbacks[3], vec![read.clone()]);
+    assert_eq!(read.devolucoes[2].id, "med2");
+    assert_eq!(given_back(&read), pix.valor.centavos());
 }
