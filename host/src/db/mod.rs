@@ -11,6 +11,7 @@ pub mod keys;
 pub mod providers;
 pub mod psp_calls;
 pub mod retention;
+pub mod search;
 pub mod settings;
 pub mod store_cache;
 #[cfg(test)]

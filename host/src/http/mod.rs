@@ -9,6 +9,7 @@ mod error;
 mod extract;
 pub mod payments;
 pub mod responses;
+mod search;
 pub mod serve;
 pub mod webhooks;
 

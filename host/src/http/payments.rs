@@ -80,6 +80,7 @@ fn openapi_router() -> OpenApiRouter<Arc<AppState>> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(charge))
         .routes(routes!(get_payment))
+        .merge(super::search::routes())
         .merge(super::webhooks::routes())
 }
 

@@ -11,6 +11,7 @@
 mod api_keys;
 mod components;
 mod gateways;
+mod intents;
 mod merchants;
 mod providers;
 mod stores;
@@ -107,6 +108,7 @@ fn openapi_router() -> OpenApiRouter<Arc<AppState>> {
         .merge(providers::routes())
         .merge(api_keys::routes())
         .merge(traces::routes())
+        .merge(intents::routes())
         .merge(components::routes())
 }
 
