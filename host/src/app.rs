@@ -26,6 +26,7 @@ use crate::psp::live::LiveExecution;
 use crate::psp::providers::{ProviderAdmin, Providers};
 use crate::refunds::Refunds;
 use crate::retention::RetentionArgs;
+use crate::search::Search;
 use crate::webhooks::endpoints::Endpoints;
 use crate::webhooks::{Delivery, Wake, Webhooks};
 use pixgate_sandbox::{Limits, Sandbox};
@@ -53,6 +54,8 @@ pub struct AppState {
     wake: Wake,
     /// A merchant's webhook endpoints and their deliveries.
     pub endpoints: Endpoints,
+    /// Payment search and the admin lists of intents and stores.
+    pub search: Search,
     /// The SQLite file's lock: one server process per database file.
     _instance_lock: Option<std::fs::File>,
 }
@@ -85,6 +88,7 @@ handle!(
     live: LiveExecution,
     delivery: Delivery,
     endpoints: Endpoints,
+    search: Search,
     db: Db,
 );
 
@@ -205,6 +209,7 @@ impl App {
             live,
             delivery,
             endpoints,
+            search: Search::new(db.clone()),
             sender: webhooks.settings.worker,
             wake: webhooks.wake(),
             db,

@@ -6,7 +6,8 @@
 //! 1. [`http`]: the merchant and admin routers; handlers translate HTTP to one service call.
 //! 2. The services: [`charges`] (PaymentIntents), [`components`] (policy versions, rollout,
 //!    evaluate, replay, shadow), [`catalog`] (merchants, stores, gateways, API keys),
-//!    [`webhooks::endpoints`] (a merchant's endpoints), [`access`] (who is calling).
+//!    [`webhooks::endpoints`] (a merchant's endpoints), [`search`] (finding payments and
+//!    stores), [`access`] (who is calling).
 //! 3. The chain and its sandbox: the `pixgate-sandbox` crate (wasmtime); the values and
 //!    request bodies are the `pixgate-domain` crate's.
 //! 4. Storage: [`db`] (SQL functions on SQLite and PostgreSQL).
@@ -30,4 +31,5 @@ pub mod metrics;
 pub mod psp;
 pub mod refunds;
 pub mod retention;
+pub mod search;
 pub mod webhooks;

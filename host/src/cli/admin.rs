@@ -154,7 +154,29 @@ impl Admin {
         segments: &[&str],
         body: Body,
     ) -> Result<(u16, Value), CliError> {
-        let url = self.url(segments);
+        self.send_to(method, self.url(segments), body)
+    }
+
+    /// `GET` of the path made of `segments` with a query string of `query` (each value
+    /// form-encoded); the envelope's `data`.
+    pub(super) fn get_query(
+        &self,
+        segments: &[&str],
+        query: &[(&str, &str)],
+    ) -> Result<Value, CliError> {
+        let mut url = self.url(segments);
+        if !query.is_empty() {
+            url.query_pairs_mut().extend_pairs(query);
+        }
+        Ok(self.send_to(reqwest::Method::GET, url, Body::None)?.1)
+    }
+
+    fn send_to(
+        &self,
+        method: reqwest::Method,
+        url: Url,
+        body: Body,
+    ) -> Result<(u16, Value), CliError> {
         let mut request = self
             .client
             .request(method, url.clone())

@@ -1,5 +1,6 @@
 //! The `pixgate` command line: `serve`, `policy` to write, try and manage the policy
-//! components of a running instance, `admin` for the rest of its admin API (providers), and
+//! components of a running instance, `admin` for the rest of its admin API (providers, the
+//! lists of stores and of payment intents), and
 //! `psp-sim`, a PSP simulator for tests and demos.
 //!
 //! `policy new` and `policy run` work offline; the other `policy` commands are clients of the
@@ -11,6 +12,7 @@ mod manage;
 mod new;
 mod providers;
 mod run;
+mod search;
 
 use std::process::ExitCode;
 
@@ -49,6 +51,12 @@ enum AdminCommand {
     /// PSP providers: where LIVE charges are created.
     #[command(subcommand)]
     Providers(providers::ProvidersCommand),
+    /// Stores: list them, with their merchant, mode and the components they run.
+    #[command(subcommand)]
+    Stores(search::StoresCommand),
+    /// PaymentIntents of every merchant: list them with the merchant search's filters.
+    #[command(subcommand)]
+    PaymentIntents(search::PaymentIntentsCommand),
 }
 
 #[derive(Debug, Subcommand)]
@@ -81,6 +89,10 @@ pub fn main() -> ExitCode {
         Command::Policy(PolicyCommand::New(args)) => report_result(new::new(&args)),
         Command::Policy(PolicyCommand::Manage(command)) => report_result(manage::run(command)),
         Command::Admin(AdminCommand::Providers(command)) => report_result(providers::run(command)),
+        Command::Admin(AdminCommand::Stores(command)) => report_result(search::run_stores(command)),
+        Command::Admin(AdminCommand::PaymentIntents(command)) => {
+            report_result(search::run_intents(command))
+        }
         Command::PspSim(args) => psp_sim(&args),
     }
 }

@@ -12,6 +12,7 @@ pub mod providers;
 pub mod psp_calls;
 pub mod refunds;
 pub mod retention;
+pub mod search;
 pub mod settings;
 pub mod store_cache;
 #[cfg(test)]

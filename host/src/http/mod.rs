@@ -10,6 +10,7 @@ mod extract;
 pub mod payments;
 mod refunds;
 pub mod responses;
+mod search;
 pub mod serve;
 pub mod webhooks;
 

@@ -82,6 +82,7 @@ fn openapi_router() -> OpenApiRouter<Arc<AppState>> {
         .routes(routes!(get_payment))
         .routes(routes!(cancel_payment))
         .merge(super::refunds::routes())
+        .merge(super::search::routes())
         .merge(super::webhooks::routes())
 }
 

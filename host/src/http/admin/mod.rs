@@ -11,6 +11,7 @@
 mod api_keys;
 mod components;
 mod gateways;
+mod intents;
 mod merchants;
 mod providers;
 mod resolutions;
@@ -109,6 +110,7 @@ fn openapi_router() -> OpenApiRouter<Arc<AppState>> {
         .merge(api_keys::routes())
         .merge(traces::routes())
         .merge(resolutions::routes())
+        .merge(intents::routes())
         .merge(components::routes())
 }
 

@@ -1,11 +1,13 @@
-//! `/stores`: create, read and change a store; the gateways it may use ([`crate::catalog`]).
+//! `/stores`: create, read and change a store; the gateways it may use ([`crate::catalog`]);
+//! list the stores ([`crate::search`]).
 
 use std::sync::Arc;
 
 use axum::extract::rejection::PathRejection;
-use axum::extract::{Path, State};
+use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
+use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -14,11 +16,15 @@ use crate::app::AppState;
 use crate::catalog::{Catalog, CreateStore, PatchStore, StoreGateways, StoreView};
 use crate::http::extract::JsonBody;
 use crate::http::responses::{AdminUnauthorized, PayloadTooLarge, UnsupportedMediaType};
+use crate::http::search::query_values;
 use crate::http::{ApiError, ErrorEnvelope};
+use crate::search::stores::ListedStore;
+use crate::search::{Search, StoreQuery};
+use pixgate_domain::StoreMode;
 
 pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
     OpenApiRouter::new()
-        .routes(routes!(create_store))
+        .routes(routes!(create_store, list_stores))
         .routes(routes!(get_store, patch_store))
         .routes(routes!(put_store_gateways))
 }
@@ -117,4 +123,64 @@ async fn put_store_gateways(
         StatusCode::OK,
         catalog.put_store_gateways(&code_param(code), req).await?,
     ))
+}
+
+/// The list's parameters, as the query string carries them (each checked by the service).
+#[derive(Debug, Default, IntoParams)]
+#[into_params(parameter_in = Query)]
+struct StoreListParams {
+    /// At most this many stores, oldest first (default 20).
+    #[param(value_type = Option<i64>, minimum = 1, maximum = 100, nullable = false)]
+    limit: Option<String>,
+    /// The code of the previous page's last store: the stores created after it. 404
+    /// `store_not_found` if there is no such store.
+    #[param(pattern = "^[A-Za-z0-9._-]{1,64}$", nullable = false)]
+    after: Option<String>,
+    /// A merchant's code: only its stores.
+    #[param(pattern = "^[A-Za-z0-9._-]{1,64}$", nullable = false)]
+    merchant: Option<String>,
+    /// Only stores in this mode.
+    #[param(value_type = Option<StoreMode>, nullable = false)]
+    mode: Option<String>,
+}
+
+/// Lists every store, oldest first, a page at a time.
+///
+/// Each store as `GET /stores/{code}` shows it, with `components`: the version it runs per
+/// step. Filters combine with AND. Pass the last `code` of a page as `after` for the next; a
+/// page shorter than `limit` is the last. Unknown parameters, and a parameter given twice,
+/// are refused (400).
+#[utoipa::path(get, path = "/stores", tag = "admin", params(StoreListParams),
+    responses(
+        (status = 200, description = "A page of stores, oldest first (creation time, then storeId)", body = Envelope<Vec<ListedStore>>),
+        (status = 400, description = "A parameter's value breaks its rule, or it is given twice: `invalid_limit`, `invalid_after`, `invalid_merchant`, `invalid_mode`; an unknown parameter: `unknown_field`. `field` names the parameter", body = ErrorEnvelope),
+        AdminUnauthorized,
+        (status = 404, description = "`merchant` names no merchant (`merchant_not_found`), or `after` no store (`store_not_found`)", body = ErrorEnvelope),
+    ))]
+async fn list_stores(
+    State(search): State<Search>,
+    RawQuery(raw): RawQuery,
+) -> Result<impl IntoResponse, ApiError> {
+    let mut values = query_values(
+        raw.as_deref(),
+        &[
+            ("limit", "invalid_limit"),
+            ("after", "invalid_after"),
+            ("merchant", "invalid_merchant"),
+            ("mode", "invalid_mode"),
+        ],
+    )?;
+    let params = StoreListParams {
+        limit: values.remove("limit"),
+        after: values.remove("after"),
+        merchant: values.remove("merchant"),
+        mode: values.remove("mode"),
+    };
+    let query = StoreQuery {
+        limit: params.limit,
+        after: params.after,
+        merchant: params.merchant,
+        mode: params.mode,
+    };
+    Ok(ok(StatusCode::OK, search.stores(&query).await?))
 }
