@@ -1,7 +1,8 @@
 //! `pixgate admin stores list` and `pixgate admin payment-intents list`: the admin API's lists
 //! (`GET /stores`, `GET /payment-intents`) with their filters as flags, a page at a time or
 //! every page (`--all`). Values go to the API as given: it checks them and answers a bad one
-//! with its code (`invalid_status`, ...), which the command reports (exit status 1).
+//! with its code (`invalid_status`, ...), which the command reports (exit status 1). And
+//! `payment-intents resolve`, the exit for a charge paid with the wrong amount.
 
 use clap::{Args, Subcommand};
 use pixgate_report::render::Table;
@@ -21,6 +22,23 @@ pub(super) enum StoresCommand {
 pub(super) enum PaymentIntentsCommand {
     /// List the PaymentIntents of every merchant, newest first.
     List(IntentListArgs),
+    /// Resolve a LIVE charge its PSP concluded with a pix of another amount: refund what was
+    /// received (the intent ends CANCELED) or accept it (SUCCEEDED).
+    Resolve(ResolveArgs),
+}
+
+#[derive(Debug, Args)]
+pub(super) struct ResolveArgs {
+    /// The PaymentIntent's id.
+    id: String,
+    /// `refund` or `accept`.
+    #[arg(long)]
+    action: String,
+    /// Why, for the record (1 to 200 characters).
+    #[arg(long)]
+    reason: String,
+    #[command(flatten)]
+    admin: AdminArgs,
 }
 
 /// How much of a list to fetch, and how to print it.
@@ -95,7 +113,10 @@ pub(super) fn run_stores(command: StoresCommand) -> Result<(), CliError> {
 }
 
 pub(super) fn run_intents(command: PaymentIntentsCommand) -> Result<(), CliError> {
-    let PaymentIntentsCommand::List(args) = command;
+    let args = match command {
+        PaymentIntentsCommand::List(args) => args,
+        PaymentIntentsCommand::Resolve(args) => return resolve(args),
+    };
     let filters = [
         ("merchant", &args.merchant),
         ("store", &args.store),
@@ -113,6 +134,17 @@ pub(super) fn run_intents(command: PaymentIntentsCommand) -> Result<(), CliError
     let intents: Vec<IntentItem> = parse(Value::Array(items))?;
     emit(&intents_text(&intents));
     Ok(())
+}
+
+/// `POST /payment-intents/{id}/resolve`; prints the intent as resolved (JSON).
+fn resolve(args: ResolveArgs) -> Result<(), CliError> {
+    let admin = Admin::connect(&args.admin)?;
+    let (_, intent) = admin.send(
+        reqwest::Method::POST,
+        &["payment-intents", &args.id, "resolve"],
+        super::admin::Body::Json(serde_json::json!({"action": args.action, "reason": args.reason})),
+    )?;
+    print_json(&intent)
 }
 
 /// One page of `GET /{path}`, or every page with `--all`. Without `--all`, a full page says
