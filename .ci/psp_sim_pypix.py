@@ -129,7 +129,9 @@ refused(
     "PixDevolucaoInvalida",
 )
 refused(
-    lambda: api.solicitar_devolucao_pix(E2EID, "pypixdev1", {"valor": "29.90", "descricao": "troca"}),
+    lambda: api.solicitar_devolucao_pix(
+        E2EID, "pypixdev1", {"valor": "29.90", "descricao": "troca"}
+    ),
     400,
     "PixDevolucaoInvalida",
 )

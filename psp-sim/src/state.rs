@@ -1,6 +1,8 @@
 //! What the simulator holds: charges (with the pix they received and those pix's devoluções),
-//! webhooks, tokens, the switches the control routes set, and the counters they read. One mutex over all of it: the simulator serves tests, and one
-//! lock makes every request see a consistent PSP (never a charge half paid).
+//! webhooks, tokens, the switches the control routes set, and the counters they read. One mutex
+//! over all of it: the simulator serves tests, and one lock makes every request see a
+//! consistent PSP (never a charge half paid, never two devoluções squeezed into one pix's
+//! last centavos).
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Mutex, MutexGuard};
