@@ -304,10 +304,15 @@ async fn the_openapi_documents_every_route_at_version_1_0_0() {
     assert_eq!(
         described,
         [
+            "GET /payments",
             "GET /payments/{paymentIntentId}",
+            "GET /payments/{paymentIntentId}/refunds",
+            "GET /refunds/{refundId}",
             "GET /webhook-endpoints",
             "GET /webhook-endpoints/{endpointId}/deliveries",
             "POST /payments/charge",
+            "POST /payments/{paymentIntentId}/cancel",
+            "POST /payments/{paymentIntentId}/refunds",
             "POST /webhook-endpoints",
             "POST /webhook-endpoints/{endpointId}/deliveries/{deliveryId}/resend",
             "POST /webhook-endpoints/{endpointId}/enable",
@@ -400,7 +405,12 @@ async fn the_openapi_documents_every_route_at_version_1_0_0() {
     assert_eq!(schemas["StoreMode"]["enum"], json!(["SHADOW", "LIVE"]));
     assert_eq!(
         schemas["Scope"]["enum"],
-        json!(["payments:create", "payments:read", "webhooks:manage"])
+        json!([
+            "payments:create",
+            "payments:read",
+            "webhooks:manage",
+            "payments:refund"
+        ])
     );
     assert_eq!(
         schemas["FeeTerms"]["properties"]["mdrBps"]["maximum"],
@@ -585,7 +595,7 @@ async fn admin_requests_are_refused_with_the_field_at_fault() {
             (
                 Method::POST,
                 "/api-keys",
-                json!({"merchant": "demo", "stores": [], "scopes": ["payments:create", "payments:refund"]}),
+                json!({"merchant": "demo", "stores": [], "scopes": ["payments:create", "payments:delete"]}),
                 400,
                 "invalid_scope",
                 Some("scopes[1]"),

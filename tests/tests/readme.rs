@@ -289,7 +289,11 @@ fn the_readme_live_demo_runs_as_written() {
     );
     // Part of it refunded at the PSP, and the signed refund.succeeded verified.
     assert!(stdout.contains(r#""amount": 12.0"#), "{}", context());
-    assert!(line("verified refund.succeeded SUCCEEDED D"), "{}", context());
+    assert!(
+        line("verified refund.succeeded SUCCEEDED D"),
+        "{}",
+        context()
+    );
     assert!(line("SUCCEEDED amountRefunded 12.0"), "{}", context());
 }
 

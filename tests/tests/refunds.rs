@@ -689,10 +689,10 @@ async fn a_lost_put_answer_is_read_back_and_never_refunded_twice() {
             })
             .collect();
         // The lost PUT, then the read that found it (the callback's read of the pix may follow).
+        let put = calls.iter().position(|c| c == "put_devolucao unavailable");
+        let read = calls.iter().rposition(|c| c == "get_devolucao success");
         assert!(
-            calls
-                .windows(2)
-                .any(|w| w == ["put_devolucao unavailable", "get_devolucao success"]),
+            matches!((put, read), (Some(put), Some(read)) if put < read),
             "{calls:?}"
         );
         assert_eq!(
@@ -800,5 +800,62 @@ async fn a_devolucao_the_psp_made_on_its_own_is_recorded_as_a_refund() {
         let key = live.key_with(&["payments:refund"]).await;
         let (_, rest) = live.refund(&key, &id, "refund-r10", json!({})).await;
         assert_eq!(rest["data"]["amount"], 100.0, "{rest}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_payment_is_refundable_for_ninety_days_after_it_was_paid() {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        let key = live.key_with(&["payments:refund"]).await;
+        let intent = live.paid_charge("order-r11").await;
+        let id = id(&intent);
+        // Paid 91 days ago, as pixgate recorded it (the SPI's clock counts from the payment).
+        let db = live.server.open_db().await;
+        let ninety_one_days = 91 * 24 * 3_600_000_i64;
+        sqlx::query("update payment_intents set completed_at = completed_at - $2 where id = $1")
+            .bind(&id)
+            .bind(ninety_one_days)
+            .execute(&db.write)
+            .await
+            .unwrap();
+        let (status, body) = live.refund(&key, &id, "refund-r11", json!({})).await;
+        assert_eq!(status, 409, "{body}");
+        assert_eq!(body["error"]["code"], "payment_not_refundable");
+        assert!(
+            body["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("90 days"),
+            "{body}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_devolucao_the_psp_refuses_at_once_fails_at_once() {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        let key = live.key_with(&["payments:refund"]).await;
+        let intent = live.paid_charge("order-r12").await;
+        let id = id(&intent);
+        // The PSP counts the 90 days from its own record of the pix, which says it is older.
+        let e2eid = intent["provider"]["paymentId"].as_str().unwrap();
+        live.sim(&provider(&intent))
+            .post(&format!("/pix/{e2eid}/backdate"), json!({"days": 91}))
+            .await;
+        let (status, refund) = live
+            .refund(&key, &id, "refund-r12", json!({"amount": 5}))
+            .await;
+        assert_eq!(status, 200, "{refund}");
+        assert_eq!(refund["data"]["status"], "FAILED", "{refund}");
+        assert_eq!(refund["data"]["failure"]["code"], "psp_refused");
+        live.wait_events(
+            &id,
+            &["payment.pending", "payment.succeeded", "refund.failed"],
+        )
+        .await;
+        let (_, now) = live.server.get_payment(&live.key, &id).await;
+        assert_eq!(now["data"]["amountRefunded"], 0.0);
     }
 }

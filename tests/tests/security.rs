@@ -211,6 +211,57 @@ const MERCHANT_ROUTES: &[MerchantRoute] = &[
         }),
     },
     MerchantRoute {
+        op: "GET /payments",
+        isolation: Isolation::ById(|t, _| {
+            vec![probe(
+                "their store as the filter",
+                format!("/payments?store={}", t.store),
+                None,
+            )]
+        }),
+    },
+    MerchantRoute {
+        op: "POST /payments/{paymentIntentId}/cancel",
+        isolation: Isolation::ById(|t, _| {
+            vec![probe(
+                "their intent",
+                format!("/payments/{}/cancel", t.intent),
+                None,
+            )]
+        }),
+    },
+    MerchantRoute {
+        op: "POST /payments/{paymentIntentId}/refunds",
+        isolation: Isolation::ById(|t, _| {
+            vec![probe(
+                "their intent",
+                format!("/payments/{}/refunds", t.intent),
+                Some(json!({"amount": 1})),
+            )]
+        }),
+    },
+    MerchantRoute {
+        op: "GET /payments/{paymentIntentId}/refunds",
+        isolation: Isolation::ById(|t, _| {
+            vec![probe(
+                "their intent",
+                format!("/payments/{}/refunds", t.intent),
+                None,
+            )]
+        }),
+    },
+    MerchantRoute {
+        op: "GET /refunds/{refundId}",
+        isolation: Isolation::ById(|t, _| {
+            // Their store is SHADOW (no refunds): their intent's id stands in for an id of theirs.
+            vec![probe(
+                "their intent's id as a refund id",
+                format!("/refunds/{}", t.intent),
+                None,
+            )]
+        }),
+    },
+    MerchantRoute {
         op: "POST /webhook-endpoints",
         isolation: Isolation::Creates(|t| json!({"name": "mine", "endpointUrl": t.endpoint_url})),
     },
@@ -373,7 +424,16 @@ async fn another_merchants_ids_answer_on_every_merchant_route_as_ids_that_never_
         let ca = TestCa::new();
         let receiver = Receiver::start(&ca).await;
         let server = start_with(backend, &webhook_env(&ca)).await;
-        let mine_key = server.demo_key.clone();
+        // Every scope: a route the key may not use would answer 403 before looking at the id.
+        let (status, issued) = server
+            .admin_post(
+                "/api-keys",
+                json!({"merchant": "demo", "stores": ["demo-store"],
+                       "scopes": ["payments:create", "payments:read", "payments:refund", "webhooks:manage"]}),
+            )
+            .await;
+        assert_eq!(status, 201, "{issued}");
+        let mine_key = issued["data"]["apiKey"].as_str().unwrap().to_owned();
         let their_key = server
             .merchant_with_store("acme", "acme-store", "SHADOW")
             .await;
@@ -622,6 +682,7 @@ async fn admin_routes_refuse_merchant_keys_and_merchant_routes_refuse_the_admin_
             ("paymentIntentId", &intent),
             ("endpointId", &my_endpoint),
             ("deliveryId", &uuid::Uuid::new_v4().to_string()),
+            ("refundId", &uuid::Uuid::new_v4().to_string()),
         ]
         .into_iter()
         .map(|(k, v)| (k.to_owned(), v.to_owned()))

@@ -353,7 +353,9 @@ mod tests {
                 "payment.pending",
                 "payment.succeeded",
                 "payment.failed",
-                "payment.canceled"
+                "payment.canceled",
+                "refund.succeeded",
+                "refund.failed"
             ])
         );
     }

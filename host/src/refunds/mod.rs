@@ -377,13 +377,32 @@ impl Refunds {
                 intent.status.as_str()
             )));
         }
-        // The settlement lease keeps the reconciler and callbacks off the intent meanwhile.
-        let now = db::now_ms();
-        let mine = now + self.live.lease().as_millis() as i64;
-        if !intents::take_lease(&self.db.write, &id, now, mine).await? {
-            return Err(RefundError::Busy(
-                "the payment is being settled right now; retry".into(),
-            ));
+        // The settlement lease keeps the reconciler and callbacks off the intent meanwhile; a
+        // read in progress (a second or so) is waited for.
+        let waited_since = tokio::time::Instant::now();
+        let (now, mine) = loop {
+            let now = db::now_ms();
+            let mine = now + self.live.lease().as_millis() as i64;
+            if intents::take_lease(&self.db.write, &id, now, mine).await? {
+                break (now, mine);
+            }
+            if waited_since.elapsed() >= std::time::Duration::from_secs(5) {
+                return Err(RefundError::Busy(
+                    "the payment is being settled right now; retry".into(),
+                ));
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        };
+        // Re-read under the lease: a settlement may have moved it meanwhile.
+        let intent = intents::by_id(&self.db.read, &id)
+            .await?
+            .ok_or(RefundError::IntentNotFound)?;
+        if intent.status != IntentStatus::Pending || intent.money_back.resolution.is_some() {
+            intents::release_lease(&self.db.write, &id, mine, now).await?;
+            return Err(RefundError::NotResolvable(format!(
+                "this payment was already resolved: it is {}",
+                intent.status.as_str()
+            )));
         }
         let refund_id = uuid::Uuid::now_v7();
         let mut tx = self.db.write.begin().await?;

@@ -35,7 +35,7 @@ struct ResolveRequest {
     #[schema(
         min_length = 1,
         max_length = 200,
-        pattern = r"^[^\u0000-\u001F\u007F-\u009F]+$"
+        pattern = r"^[^\u0000-\u001F\u007F-\u009F]*$"
     )]
     reason: String,
 }
