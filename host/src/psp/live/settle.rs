@@ -162,7 +162,7 @@ impl super::LiveExecution {
             failure: None,
             at: completed_at.max(intent.created_at),
         };
-        self.commit(&intent, transition).await
+        self.commit(intent, transition).await
     }
 
     /// Moves the intent through the outbox (the transition and its event in one transaction).
