@@ -40,6 +40,15 @@ PIXGATE_PAYMENT_INTENT_ID=$(curl -sS "$merchant/payments/charge" \
 [ -n "$PIXGATE_PAYMENT_INTENT_ID" ] || { echo "the demo charge failed"; exit 1; }
 export PIXGATE_PAYMENT_INTENT_ID
 
+# The merchant run uses a key with every scope (the demo key has the default ones, without
+# payments:refund), so the refund routes are fuzzed past their scope check.
+key=$(curl -sS "$admin/api-keys" -H "Authorization: Bearer $token" \
+  -H "Content-Type: application/json" \
+  -d '{"merchant": "demo", "stores": ["demo-store"],
+       "scopes": ["payments:create", "payments:read", "payments:refund", "webhooks:manage"]}' |
+  sed -n 's/.*"apiKey":"\([^"]*\)".*/\1/p')
+[ -n "$key" ] || { echo "the fuzzing key was not issued"; exit 1; }
+
 # Generated webhook endpoint URLs are pointed at 127.0.0.1 before each call (see the hooks):
 # the test route and the sender then reach nothing but pixgate's own egress refusal, and no
 # request of this script leaves the machine.
