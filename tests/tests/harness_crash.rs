@@ -566,10 +566,11 @@ async fn run(backend: Backend) {
     // paid meanwhile.
     let mut paid: HashMap<String, String> = HashMap::new();
     let mut restarts = Vec::new();
-    let mut modes = Vec::new();
+    // How many runs settled devoluções each way.
+    let mut modes: BTreeMap<&str, u32> = BTreeMap::new();
     let run_for = |ms: u64| Duration::from_millis(ms / 4 + random_below(ms - ms / 4));
     for n in 0..kills as usize {
-        modes.push(switch_devolucoes(&live, n).await);
+        *modes.entry(switch_devolucoes(&live, n).await).or_default() += 1;
         let until = Instant::now() + run_for(uptime_ms);
         while Instant::now() < until {
             pay_some(&live, &shared, &mut paid, 2).await;
@@ -580,7 +581,9 @@ async fn run(backend: Backend) {
         *shared.base.write().unwrap() = live.server.base.clone();
         restarts.push(took);
     }
-    modes.push(switch_devolucoes(&live, kills as usize).await);
+    *modes
+        .entry(switch_devolucoes(&live, kills as usize).await)
+        .or_default() += 1;
     tokio::time::sleep(Duration::from_millis(uptime_ms)).await;
     shared.stop.store(true, Ordering::Relaxed);
     for task in tasks {
@@ -1100,7 +1103,7 @@ async fn run(backend: Backend) {
          LIVE {live_answered}), keys without an answer at first {} (of which requests cut by a \
          kill {}; each retried until answered, one intent each), connection errors {}, 409 in \
          use {}, replays {} (and every answered key replayed once at the end); LIVE paid {}; \
-         refunds: devoluções settled per run {modes:?}, requests {}, keys {} (answered 200 {}, \
+         refunds: runs by how devoluções settled {modes:?}, requests {}, keys {} (answered 200 {}, \
          of which PENDING at the answer {refunds_answered_pending}; 409 exceeds refundable {}), \
          keys without an answer at first {} (cut by a kill {}, of which answered 200 on a retry \
          {taken_over}), 409 in use {}, SUCCEEDED \
