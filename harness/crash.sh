@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Crash safety, long version: SHADOW and LIVE charges at load while `pixgate serve` is killed
-# with SIGKILL at random moments and restarted on the same data dir and database
-# (tests/tests/harness_crash.rs; CI runs the same test small).
+# Crash safety, long version: SHADOW and LIVE charges and refunds of the paid ones at load
+# while `pixgate serve` is killed with SIGKILL at random moments and restarted on the same data
+# dir and database (tests/tests/harness_crash.rs; CI runs the same test small).
 usage() {
   cat <<USAGE
 usage: harness/crash.sh [options]
 Size (environment): HARNESS_KILLS (default here 40), HARNESS_CLIENTS (16),
-HARNESS_UPTIME_MS (the longest run between two kills, 3000).
+HARNESS_REFUND_CLIENTS (6), HARNESS_UPTIME_MS (the longest run between two kills, 3000).
 USAGE
   usage_common
 }
@@ -14,5 +14,6 @@ source "$(dirname "$0")/lib.sh"
 parse_common "$@"
 export HARNESS_KILLS=${HARNESS_KILLS:-40}
 export HARNESS_CLIENTS=${HARNESS_CLIENTS:-16}
+export HARNESS_REFUND_CLIENTS=${HARNESS_REFUND_CLIENTS:-6}
 export HARNESS_UPTIME_MS=${HARNESS_UPTIME_MS:-3000}
 run_harness harness_crash both
