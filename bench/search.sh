@@ -2,9 +2,10 @@
 # Payment search at a million intents (DESIGN.md section 12; BENCHMARKS.md section 9): seeds one
 # LIVE store with N intents straight into the database of a release `pixgate serve` (after its
 # migrations ran), prints the query plans of the statements a page runs, then measures
-# GET /api/v1/payments with wrk, five kinds of 20-item pages, each path picked at random from
-# 2,000 (bench/search.py): the newest and deep pages of the store, store + status, an exact
-# reference, a day's createdFrom/createdTo window, and a rare status in a day's window. Each kind
+# GET /api/v1/payments with wrk, six kinds of pages, each path picked at random from 2,000
+# (bench/search.py): the newest and deep pages of the store, store + status (SUCCEEDED or
+# CANCELED; and FAILED, whose intents have no QR code to draw), an exact reference, a day's
+# createdFrom/createdTo window, and a rare status in a day's window. Each kind
 # runs with 1 connection (the latency of one page: p50, p99) and with 8 (throughput), after a
 # 2 s warm-up. Target: p99 <= 20 ms with 1 connection.
 # Usage: bench/search.sh [intents, default 1000000] [seconds per run, default 10]
@@ -19,7 +20,7 @@ source bench/lib.sh
 ensure_wrk
 build_pixgate
 trap stop_pixgate EXIT
-kinds="newest status reference window status_window"
+kinds="newest status status_failed reference window status_window"
 
 for backend in $backends; do
   start_pixgate "$backend"
