@@ -304,6 +304,7 @@ async fn the_openapi_documents_every_route_at_version_1_0_0() {
     assert_eq!(
         described,
         [
+            "GET /payments",
             "GET /payments/{paymentIntentId}",
             "GET /webhook-endpoints",
             "GET /webhook-endpoints/{endpointId}/deliveries",
