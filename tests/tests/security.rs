@@ -213,11 +213,18 @@ const MERCHANT_ROUTES: &[MerchantRoute] = &[
     MerchantRoute {
         op: "GET /payments",
         isolation: Isolation::ById(|t, _| {
-            vec![probe(
-                "their store as the filter",
-                format!("/payments?store={}", t.store),
-                None,
-            )]
+            vec![
+                probe(
+                    "their store as the filter",
+                    format!("/payments?store={}", t.store),
+                    None,
+                ),
+                probe(
+                    "their intent as the cursor",
+                    format!("/payments?after={}", t.intent),
+                    None,
+                ),
+            ]
         }),
     },
     MerchantRoute {

@@ -16,7 +16,7 @@ pub mod stores;
 mod tests;
 
 use std::collections::HashMap;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use regex::Regex;
 use serde::Serialize;
@@ -294,15 +294,10 @@ impl Search {
             checked.filter.after = Some((position.created_at, position.id));
         }
         let (page, stores) = self.page(&stores, &checked).await?;
-        page.iter()
-            .map(|intent| {
-                Ok(PaymentIntent::from_row(
-                    intent,
-                    store_of(&stores, intent)?,
-                    false,
-                ))
-            })
-            .collect()
+        render(page, stores, |intent, store| {
+            PaymentIntent::from_row(intent, store, false)
+        })
+        .await
     }
 
     /// A page of every merchant's intents, newest first, narrowed by `merchant` and `store`
@@ -339,22 +334,20 @@ impl Search {
         }
         let (page, stores) = self.page(&stores, &checked).await?;
         let mut merchants: HashMap<String, String> = HashMap::new();
-        let mut items = Vec::with_capacity(page.len());
         for intent in &page {
-            let merchant = match merchants.get(&intent.merchant_id) {
-                Some(code) => code.clone(),
-                None => {
-                    let code = catalog::merchant_code(&self.db.read, &intent.merchant_id).await?;
-                    merchants.insert(intent.merchant_id.clone(), code.clone());
-                    code
-                }
-            };
-            items.push(AdminPaymentIntent {
-                intent: PaymentIntent::from_row(intent, store_of(&stores, intent)?, false),
-                merchant,
-            });
+            if !merchants.contains_key(&intent.merchant_id) {
+                let code = catalog::merchant_code(&self.db.read, &intent.merchant_id).await?;
+                merchants.insert(intent.merchant_id.clone(), code);
+            }
         }
-        Ok(items)
+        render(page, stores, move |intent, store| AdminPaymentIntent {
+            intent: PaymentIntent::from_row(intent, store, false),
+            merchant: merchants
+                .get(&intent.merchant_id)
+                .cloned()
+                .unwrap_or_default(),
+        })
+        .await
     }
 
     /// The page over `stores`, with the stores by id for the views.
@@ -374,12 +367,47 @@ impl Search {
     }
 }
 
-/// The store of an intent of a page (one of the stores the page was read from).
-fn store_of<'s>(
-    stores: &'s HashMap<String, Store>,
-    intent: &Intent,
-) -> Result<&'s Store, SearchError> {
-    stores.get(&intent.store_id).ok_or_else(|| {
-        SearchError::Internal(format!("intent {} outside the stores searched", intent.id))
-    })
+/// The views of a page's intents, in order, built off the async workers and split across the
+/// cores: the view of an intent a PSP created draws its QR code, milliseconds of CPU each
+/// (BENCHMARKS.md section 9), and a page holds up to 100.
+async fn render<T, F>(
+    mut page: Vec<Intent>,
+    stores: HashMap<String, Store>,
+    view: F,
+) -> Result<Vec<T>, SearchError>
+where
+    T: Send + 'static,
+    F: Fn(&Intent, &Store) -> T + Send + Sync + 'static,
+{
+    let (stores, view) = (Arc::new(stores), Arc::new(view));
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let per_task = page.len().div_ceil(cores).max(1);
+    let mut tasks = Vec::new();
+    while !page.is_empty() {
+        let rest = page.split_off(per_task.min(page.len()));
+        let chunk = std::mem::replace(&mut page, rest);
+        let (stores, view) = (stores.clone(), view.clone());
+        tasks.push(tokio::task::spawn_blocking(move || {
+            chunk
+                .iter()
+                .map(|intent| {
+                    let store = stores.get(&intent.store_id).ok_or_else(|| {
+                        SearchError::Internal(format!(
+                            "intent {} outside the stores searched",
+                            intent.id
+                        ))
+                    })?;
+                    Ok(view(intent, store))
+                })
+                .collect::<Result<Vec<T>, SearchError>>()
+        }));
+    }
+    let mut views = Vec::new();
+    for task in tasks {
+        views.extend(
+            task.await
+                .map_err(|e| SearchError::Internal(format!("rendering a page: {e}")))??,
+        );
+    }
+    Ok(views)
 }
