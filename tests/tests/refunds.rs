@@ -859,3 +859,36 @@ async fn a_devolucao_the_psp_refuses_at_once_fails_at_once() {
         assert_eq!(now["data"]["amountRefunded"], 0.0);
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn concurrent_duplicates_of_one_refund_make_one_devolucao() {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        let key = live.key_with(&["payments:refund"]).await;
+        let intent = live.paid_charge("order-r13").await;
+        let id = id(&intent);
+        let answers = futures::future::join_all((0..8).map(|_| {
+            let (live, key, id) = (&live, &key, &id);
+            async move {
+                live.refund(key, id, "refund-r13", json!({"amount": 10}))
+                    .await
+            }
+        }))
+        .await;
+        let mut refund_ids = std::collections::BTreeSet::new();
+        for (status, body) in &answers {
+            match status {
+                200 => {
+                    refund_ids.insert(body["data"]["refundId"].as_str().unwrap().to_owned());
+                }
+                409 => assert_eq!(body["error"]["code"], "idempotency_key_in_use", "{body}"),
+                other => panic!("{other} {body}"),
+            }
+        }
+        assert_eq!(refund_ids.len(), 1, "{answers:?}");
+        let pix = pix_at_psp(&live, &intent).await;
+        assert_eq!(pix["devolucoes"].as_array().unwrap().len(), 1, "{pix}");
+        let (_, now) = live.server.get_payment(&live.key, &id).await;
+        assert_eq!(now["data"]["amountRefunded"], 10.0);
+    }
+}
