@@ -142,27 +142,7 @@ impl Sim {
 
     /// `GET /webhook/{chave}` with a fresh token: the callback URL registered for `chave`.
     pub async fn registered_webhook(&self, chave: &str) -> Value {
-        let token: Value = self
-            .client
-            .post(format!("{}/oauth/token", self.origin))
-            .basic_auth("psp-sim-client", Some("psp-sim-secret"))
-            .header("content-type", "application/x-www-form-urlencoded")
-            .body("grant_type=client_credentials")
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        self.client
-            .get(format!("{}/api/v2/webhook/{chave}", self.origin))
-            .bearer_auth(token["access_token"].as_str().unwrap())
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap_or(Value::Null)
+        self.api_get(&format!("/webhook/{chave}")).await
     }
 
     /// How many `PUT /cob/{txid}` the simulator processed for `txid`, and how many charges it
