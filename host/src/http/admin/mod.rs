@@ -10,10 +10,12 @@
 
 mod api_keys;
 mod components;
+mod deliveries;
 mod gateways;
 mod intents;
 mod merchants;
 mod providers;
+mod replay_stream;
 mod resolutions;
 mod stores;
 mod traces;
@@ -112,6 +114,7 @@ fn openapi_router() -> OpenApiRouter<Arc<AppState>> {
         .merge(resolutions::routes())
         .merge(intents::routes())
         .merge(components::routes())
+        .merge(deliveries::routes())
 }
 
 /// The admin API's OpenAPI document.
