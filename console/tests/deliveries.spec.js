@@ -58,7 +58,8 @@ test('an operator sees a payment\'s webhook delivery and sends it again', async 
   await page.getByRole('button', { name: 'Search' }).click();
   await page.getByRole('link', { name: 'pedido-2001' }).click();
   const trace = page.getByRole('region', { name: 'Decision trace' });
-  await expect(trace.getByRole('table')).toContainText('sandbox-a');
+  const calls = trace.getByRole('table', { name: /calls made to PSPs/ });
+  await expect(calls.getByRole('row', { name: /put_cob/ })).toContainText('success');
   const deliveries = page.getByRole('region', { name: 'Webhook deliveries' });
   await expect(deliveries).toContainText('payment.pending');
   await expect(deliveries.getByRole('table', { name: 'Attempts' }).getByRole('row')).toHaveCount(2);

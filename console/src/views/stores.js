@@ -126,7 +126,9 @@ function killSwitchText(k) {
 }
 
 function StepCard({ step, view, versions, me, onActivate, onRollback, onCandidate }) {
-  const choices = ['bundled', ...versions.map((v) => v.version).filter((v) => v !== 'bundled')];
+  const choices = ['bundled', ...versions.map((v) => v.version)];
+  const source = Object.fromEntries(versions.map((v) => [v.version, v.source]));
+  const label = (v) => (v === 'bundled' ? 'bundled' : `${v.slice(0, 12)} (${source[v]})`);
   const [chosen, setChosen] = useState(choices.find((v) => v !== view.active) ?? view.active);
   const [candidate, setCandidate] = useState(choices.find((v) => v !== view.active) ?? '');
   const id = `step-${step}`;
@@ -141,7 +143,7 @@ function StepCard({ step, view, versions, me, onActivate, onRollback, onCandidat
     ${can(me, 'operator') ? html`<div class="row">
       <label>Version to activate
         <select value=${chosen} onChange=${(e) => setChosen(e.target.value)}>
-          ${choices.map((v) => html`<option value=${v}>${v === 'bundled' ? 'bundled' : v.slice(0, 12)}${v === view.active ? ' (active)' : ''}</option>`)}
+          ${choices.map((v) => html`<option value=${v}>${label(v)}${v === view.active ? ', active' : ''}</option>`)}
         </select>
       </label>
       <button type="button" class="primary" disabled=${chosen === view.active} onClick=${() => onActivate(chosen)}>Activate ${step}</button>
@@ -153,7 +155,7 @@ function StepCard({ step, view, versions, me, onActivate, onRollback, onCandidat
             <a href=${`#/shadow`}>See the comparison</a>`
         : html`<label>Shadow candidate
             <select value=${candidate} onChange=${(e) => setCandidate(e.target.value)}>
-              ${choices.map((v) => html`<option value=${v}>${v === 'bundled' ? 'bundled' : v.slice(0, 12)}</option>`)}
+              ${choices.map((v) => html`<option value=${v}>${label(v)}</option>`)}
             </select>
           </label>
           <button type="button" onClick=${() => onCandidate(candidate)}>Set ${step} candidate</button>`}
