@@ -17,7 +17,11 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
 fi
 chromium --version 2>/dev/null || true
-node --version
+# Playwright needs node 20 or later (the machine image's nodejs is 20).
+if (( $(node -p 'process.versions.node.split(".")[0]') < 20 )); then
+  echo "the browser tests need node 20 or later, found $(node --version)" >&2
+  exit 1
+fi
 
 cd console
 # @playwright/test drives the system chromium: it must never download a browser of its own.

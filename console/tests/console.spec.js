@@ -225,3 +225,28 @@ test('both listeners serve an interactive API reference from their own origin', 
   await expect(page.getByRole('heading', { name: /pixgate merchant payment API/ })).toBeVisible();
   await page.screenshot({ path: join(screenshotDir, 'console-api-reference.png') });
 });
+
+test('the console is served gzipped, revalidated and locked to its own origin', async ({ request }) => {
+  const page = await request.get(`${server.adminOrigin}/console/`, { headers: { 'Accept-Encoding': 'gzip' } });
+  expect(page.status()).toBe(200);
+  const headers = page.headers();
+  expect(headers['content-type']).toBe('text/html; charset=utf-8');
+  expect(headers['content-encoding']).toBe('gzip');
+  expect(headers['cache-control']).toBe('no-cache');
+  expect(headers['content-security-policy']).toMatch(/^default-src 'self';/);
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(await page.text()).toContain('<script defer src="console.js"></script>');
+  const again = await request.get(`${server.adminOrigin}/console/console.js`, {
+    headers: { 'If-None-Match': (await request.get(`${server.adminOrigin}/console/console.js`)).headers().etag },
+  });
+  expect(again.status()).toBe(304);
+  const redirect = await request.get(`${server.adminOrigin}/console`, { maxRedirects: 0 });
+  expect(redirect.status()).toBe(308);
+  expect(redirect.headers().location).toBe('/console/');
+  const missing = await request.get(`${server.adminOrigin}/console/secrets.txt`);
+  expect(missing.status()).toBe(404);
+  expect((await missing.json()).error.code).toBe('not_found');
+  // The merchant listener serves its reference, and no console.
+  expect((await request.get(`${server.merchantOrigin}/api/v1/docs/docs.js`)).status()).toBe(200);
+  expect((await request.get(`${server.merchantOrigin}/console/`)).status()).toBe(404);
+});
