@@ -5,6 +5,7 @@
 pub mod admin;
 mod auth;
 mod callbacks;
+mod console;
 mod error;
 mod extract;
 pub mod payments;
@@ -30,18 +31,26 @@ pub use error::{ApiError, ErrorDetail, ErrorEnvelope};
 use crate::app::AppState;
 use crate::metrics::HttpLabels;
 
-/// The merchant listener's router: `/api/v1`, `/openapi.json` and the PSPs' callbacks.
+/// The merchant listener's router: `/api/v1`, `/openapi.json`, the API reference at
+/// `/api/v1/docs` and the PSPs' callbacks.
 pub fn merchant_router(state: Arc<AppState>) -> Router {
     with_common_layers(
-        payments::router().merge(callbacks::router()),
+        payments::router()
+            .merge(callbacks::router())
+            .merge(console::merchant_routes()),
         "merchant",
         state,
     )
 }
 
-/// The admin listener's router: `/admin/v1`, `/healthz`, `/readyz`, `/metrics`.
+/// The admin listener's router: `/admin/v1`, `/healthz`, `/readyz`, `/metrics`, the console at
+/// `/console/` and the API reference at `/admin/v1/docs`.
 pub fn admin_router(state: Arc<AppState>) -> Router {
-    with_common_layers(admin::router(state.clone()), "admin", state)
+    with_common_layers(
+        admin::router(state.clone()).merge(console::admin_routes()),
+        "admin",
+        state,
+    )
 }
 
 fn with_common_layers(

@@ -1,0 +1,1 @@
+(()=>{var e=window.location.pathname.replace(/\/docs\/?$/,"/openapi.json");window.SwaggerUIBundle({url:e,dom_id:"#swagger-ui",validatorUrl:null,persistAuthorization:!1,tryItOutEnabled:!0,deepLinking:!1});})();

@@ -1,0 +1,118 @@
+// The admin API client: every call goes to this origin's /admin/v1 with the operator token as
+// the bearer. The token lives in the tab's sessionStorage only: no cookie, never in a URL.
+
+const KEY = 'pixgate.operatorToken';
+const BASE = '/admin/v1';
+
+export function storedToken() {
+  return sessionStorage.getItem(KEY);
+}
+
+export function keepToken(token) {
+  sessionStorage.setItem(KEY, token);
+}
+
+export function forgetToken() {
+  sessionStorage.removeItem(KEY);
+}
+
+/** A refused call: the HTTP status and the error envelope's code and message. */
+export class ApiError extends Error {
+  constructor(status, code, message, field) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.field = field;
+  }
+}
+
+/** Called with every 401, so the app can ask for a token again. */
+let onUnauthorized = () => {};
+export function setUnauthorizedHandler(handler) {
+  onUnauthorized = handler;
+}
+
+/**
+ * Calls `method path` and returns the envelope's `data`. `body` is sent as JSON, or as is when
+ * it is a Blob/ArrayBuffer (a component upload). `token` overrides the stored one (sign-in).
+ */
+export async function call(method, path, { body, query, token, contentType } = {}) {
+  const bearer = token ?? storedToken();
+  const headers = { Accept: 'application/json' };
+  if (bearer) headers.Authorization = `Bearer ${bearer}`;
+  let payload;
+  if (body instanceof Blob || body instanceof ArrayBuffer) {
+    headers['Content-Type'] = contentType ?? 'application/octet-stream';
+    payload = body;
+  } else if (body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+  let url = BASE + path;
+  if (query) {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(query)) {
+      if (v !== undefined && v !== null && v !== '') params.set(k, v);
+    }
+    const qs = params.toString();
+    if (qs) url += `?${qs}`;
+  }
+  let response;
+  try {
+    response = await fetch(url, { method, headers, body: payload, credentials: 'omit', cache: 'no-store' });
+  } catch (e) {
+    throw new ApiError(0, 'network_error', `The admin API did not answer (${e.message}).`);
+  }
+  let json = null;
+  const text = await response.text();
+  if (text) {
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = null;
+    }
+  }
+  if (!response.ok) {
+    const error = json?.error ?? {};
+    const err = new ApiError(
+      response.status,
+      error.code ?? `http_${response.status}`,
+      error.message ?? `${response.status} ${response.statusText}`,
+      error.field,
+    );
+    if (response.status === 401 && token === undefined) onUnauthorized(err);
+    throw err;
+  }
+  return json?.data ?? json;
+}
+
+export const get = (path, query) => call('GET', path, { query });
+export const post = (path, body) => call('POST', path, { body: body ?? {} });
+export const put = (path, body) => call('PUT', path, { body });
+export const del = (path) => call('DELETE', path);
+
+/** Reads a list route page by page (`after` = the last item's key) up to `max` items. */
+export async function all(path, query, keyOf, max = 1000) {
+  const items = [];
+  let after;
+  for (;;) {
+    const page = await get(path, { ...query, limit: 100, after });
+    items.push(...page);
+    if (page.length < 100 || items.length >= max) return items;
+    after = keyOf(page[page.length - 1]);
+  }
+}
+
+/**
+ * Who the token belongs to. Until `GET /operators/me` exists on a server, its 404 means the
+ * bootstrap admin token (the only kind there is then), once a read proves the token good.
+ */
+export async function whoAmI(token) {
+  try {
+    return await call('GET', '/operators/me', { token });
+  } catch (e) {
+    if (e.status !== 404) throw e;
+    await call('GET', '/stores', { token, query: { limit: 1 } });
+    return { id: null, name: 'admin token', role: 'admin' };
+  }
+}

@@ -1,0 +1,171 @@
+// Payments: search PaymentIntents, and one intent with its decision trace, PSP calls
+// (refunds among them) and webhook deliveries.
+import { useState } from 'preact/hooks';
+import { get, post } from '../api.js';
+import { ErrorBox, JsonView, Loaded, STEPS, Version, can, centavos, html, money, useAction, useLoad, when } from '../ui.js';
+
+const STATUSES = ['SHADOW_ONLY', 'PENDING', 'SUCCEEDED', 'FAILED', 'CANCELED'];
+
+/** The intents the last searches showed, by id: the admin API has no read of one intent. */
+const seen = new Map();
+
+/** The search form's fields, kept while the tab lives so "back" returns to the results. */
+let lastSearch = { reference: '', store: '', merchant: '', status: '', createdFrom: '', createdTo: '' };
+
+export function Payments() {
+  const [form, setForm] = useState(lastSearch);
+  const [query, setQuery] = useState(lastSearch);
+  const [pages, setPages] = useState([]);
+  const state = useLoad(async () => {
+    const q = { ...query, limit: 20 };
+    for (const k of ['createdFrom', 'createdTo']) if (q[k]) q[k] = new Date(q[k]).toISOString();
+    const items = await get('/payment-intents', q);
+    for (const i of items) seen.set(i.paymentIntentId, i);
+    setPages([]);
+    return items;
+  }, [JSON.stringify(query)]);
+  const more = useAction();
+  const field = (name) => (e) => setForm({ ...form, [name]: e.target.value });
+  const shown = [...(state.data ?? []), ...pages];
+  return html`<h1>Payments</h1>
+    <form class="filters" role="search" aria-label="Search payments" onSubmit=${(e) => {
+      e.preventDefault();
+      lastSearch = form;
+      setQuery({ ...form });
+    }}>
+      <label>Reference <input value=${form.reference} onInput=${field('reference')} /></label>
+      <label>Store <input value=${form.store} onInput=${field('store')} /></label>
+      <label>Merchant <input value=${form.merchant} onInput=${field('merchant')} /></label>
+      <label>Status
+        <select value=${form.status} onChange=${field('status')}>
+          <option value="">any</option>
+          ${STATUSES.map((s) => html`<option value=${s}>${s}</option>`)}
+        </select>
+      </label>
+      <label>Created from <input type="datetime-local" value=${form.createdFrom} onInput=${field('createdFrom')} /></label>
+      <label>Created before <input type="datetime-local" value=${form.createdTo} onInput=${field('createdTo')} /></label>
+      <button type="submit" class="primary">Search</button>
+    </form>
+    <${ErrorBox} error=${more.error} />
+    <${Loaded} state=${state} what="payments">${() => html`
+      ${shown.length === 0 ? html`<p role="status">No payment matches.</p>` : html`<div class="scroll"><table>
+        <caption>${shown.length} payments, newest first</caption>
+        <thead><tr><th scope="col">Reference</th><th scope="col">Amount</th><th scope="col">Status</th><th scope="col">Store</th><th scope="col">Provider</th><th scope="col">Created</th></tr></thead>
+        <tbody>${shown.map((i) => html`<tr>
+          <th scope="row"><a href=${`#/payments/${i.paymentIntentId}`}>${i.reference || i.paymentIntentId}</a></th>
+          <td>${money(i.amount)}</td><td><span class=${`badge ${i.status}`}>${i.status}</span></td>
+          <td>${i.store?.code}</td><td>${i.routing?.providerCode ?? '—'}</td><td>${when(i.createdAt)}</td>
+        </tr>`)}</tbody>
+      </table></div>`}
+      ${shown.length && shown.length % 20 === 0 ? html`<button type="button" disabled=${more.busy} onClick=${async () => {
+        const q = { ...query, limit: 20, after: shown[shown.length - 1].paymentIntentId };
+        for (const k of ['createdFrom', 'createdTo']) if (q[k]) q[k] = new Date(q[k]).toISOString();
+        const page = await more.run(() => get('/payment-intents', q));
+        if (page) {
+          for (const i of page) seen.set(i.paymentIntentId, i);
+          setPages([...pages, ...page]);
+        }
+      }}>More payments</button>` : null}`}<//>`;
+}
+
+export function Payment({ id, me }) {
+  const intent = seen.get(id);
+  const trace = useLoad(() => get(`/payment-intents/${id}/trace`), [id]);
+  return html`<h1>Payment ${intent?.reference ? html`<q>${intent.reference}</q>` : html`<code>${id}</code>`}</h1>
+    <p><a href="#/payments">Back to the search</a></p>
+    ${intent ? html`<${IntentFacts} intent=${intent} />` : null}
+    <section aria-labelledby="trace-title">
+      <h2 id="trace-title">Decision trace</h2>
+      <${Loaded} state=${trace} what="the trace">${(t) => html`<${Trace} trace=${t} />`}<//>
+    </section>
+    <${Deliveries} id=${id} me=${me} />`;
+}
+
+function IntentFacts({ intent: i }) {
+  return html`<section aria-labelledby="intent-title">
+    <h2 id="intent-title">The intent</h2>
+    <dl class="facts">
+      <dt>Id</dt><dd><code>${i.paymentIntentId}</code></dd>
+      <dt>Status</dt><dd><span class=${`badge ${i.status}`}>${i.status}</span></dd>
+      <dt>Amount</dt><dd>${money(i.amount)}${i.amountRefunded ? ` (refunded ${money(i.amountRefunded)})` : ''}</dd>
+      <dt>Store</dt><dd>${i.store?.code} · ${i.merchant}</dd>
+      <dt>Route</dt><dd>${i.routing ? `${i.routing.policy ?? ''} → ${i.routing.gatewayAlias ?? '—'} (${i.routing.releaseClass ?? ''})` : '—'}</dd>
+      <dt>Fee / net</dt><dd>${i.economics ? `${money(i.economics.feeAmount)} / ${money(i.economics.netAmount)}, settles ${i.economics.settlementDate}` : '—'}</dd>
+      <dt>At the PSP</dt><dd>${i.provider ? html`${i.provider.code} <code>${i.provider.paymentId}</code>` : '—'}</dd>
+      ${i.failure ? html`<dt>Failure</dt><dd><code>${i.failure.code}</code> ${i.failure.message}</dd>` : null}
+      <dt>Created</dt><dd>${when(i.createdAt)}</dd>
+      ${i.completedAt ? html`<dt>Completed</dt><dd>${when(i.completedAt)}</dd>` : null}
+    </dl>
+  </section>`;
+}
+
+/** Each step of the chain with its component, fuel, time and output; the ranked routes; the
+ * calls made to the PSP (charges, reads, devoluções). */
+function Trace({ trace }) {
+  const steps = STEPS.map((s) => trace[s]).filter(Boolean);
+  const routes = Array.isArray(trace.routes) ? trace.routes : [];
+  const calls = Array.isArray(trace.pspCalls) ? trace.pspCalls : [];
+  return html`
+    <ol class="trace">${steps.map((s) => html`<li>
+      <h3>${s.step}</h3>
+      <p>
+        Version <${Version} value=${s.component} /> · fuel ${s.fuelUsed} · ${s.durationUs} µs
+        ${s.error ? html` · <strong>error</strong> <code>${s.error.code ?? JSON.stringify(s.error)}</code>` : ''}
+      </p>
+      ${s.log ? html`<pre class="log" tabindex="0">${s.log}</pre>` : null}
+      <${JsonView} value=${s.output} summary=${`${s.step} output`} />
+      <${JsonView} value=${s.input} summary=${`${s.step} input`} />
+    </li>`)}</ol>
+    ${routes.length ? html`<h3>Routes, in order</h3><div class="scroll"><table>
+      <caption>The gateways the chain ranked for this payment</caption>
+      <thead><tr><th scope="col">#</th><th scope="col">Gateway</th><th scope="col">Provider</th><th scope="col">Release class</th><th scope="col">Fee</th><th scope="col">Net</th><th scope="col">Why</th></tr></thead>
+      <tbody>${routes.map((r, n) => html`<tr>
+        <td>${n + 1}</td><th scope="row"><code>${r.gateway?.gatewayAlias}</code></th><td>${r.gateway?.providerCode}</td>
+        <td>${r.gateway?.releaseClass}</td><td>${centavos(r.quote?.feeCentavos)}</td><td>${centavos(r.quote?.netCentavos)}</td><td>${r.gateway?.reason ?? ''}</td>
+      </tr>`)}</tbody>
+    </table></div>` : null}
+    <h3>PSP calls</h3>
+    ${calls.length === 0
+      ? html`<p class="muted">No PSP was called for this payment.</p>`
+      : html`<div class="scroll"><table>
+          <caption>The calls made to PSPs for this payment, in order</caption>
+          <thead><tr><th scope="col">When</th><th scope="col">Provider</th><th scope="col">Gateway</th><th scope="col">Call</th><th scope="col">Outcome</th><th scope="col">Took</th><th scope="col">Error</th></tr></thead>
+          <tbody>${calls.map((c) => html`<tr>
+            <td>${when(new Date(c.at).toISOString())}</td><td>${c.providerCode}</td><td>${c.gatewayAlias ?? '—'}</td>
+            <td><code>${c.operation}</code></td><td>${c.outcome}</td><td>${c.durationMs} ms</td><td>${c.error ?? ''}</td>
+          </tr>`)}</tbody>
+        </table></div>`}
+    <${JsonView} value=${trace} summary="The whole trace as JSON" />`;
+}
+
+function Deliveries({ id, me }) {
+  const state = useLoad(() => get(`/payment-intents/${id}/deliveries`), [id]);
+  const action = useAction();
+  return html`<section aria-labelledby="deliveries-title">
+    <h2 id="deliveries-title">Webhook deliveries</h2>
+    <${ErrorBox} error=${action.error} />
+    ${action.result ? html`<p role="status">The delivery is being sent again.</p>` : null}
+    ${state.error?.status === 404 && state.error.code !== 'payment_intent_not_found'
+      ? html`<p class="muted">This server does not list deliveries.</p>`
+      : html`<${Loaded} state=${state} what="the deliveries">${(list) => {
+          const deliveries = Array.isArray(list) ? list : list?.deliveries ?? [];
+          if (!deliveries.length) return html`<p class="muted">No webhook delivery for this payment.</p>`;
+          return html`<ul class="cards">${deliveries.map((d) => html`<li class="card">
+            <h3>${d.event ?? d.type} <span class=${`badge ${d.status}`}>${d.status}</span></h3>
+            <p><code>${d.deliveryId}</code>${d.endpointUrl ? html` → <code>${d.endpointUrl}</code>` : null}</p>
+            ${d.nextAttemptAt ? html`<p>Next attempt ${when(d.nextAttemptAt)}</p>` : null}
+            <div class="scroll"><table>
+              <caption>Attempts</caption>
+              <thead><tr><th scope="col">#</th><th scope="col">When</th><th scope="col">HTTP</th><th scope="col">Took</th><th scope="col">Error</th></tr></thead>
+              <tbody>${(d.attempts ?? []).map((a, n) => html`<tr>
+                <td>${a.attempt ?? n + 1}</td><td>${when(a.attemptedAt ?? a.at)}</td><td>${a.httpStatus ?? '—'}</td>
+                <td>${a.durationMs !== undefined && a.durationMs !== null ? `${a.durationMs} ms` : ''}</td><td>${a.error ?? ''}</td>
+              </tr>`)}</tbody>
+            </table></div>
+            ${can(me, 'operator') ? html`<button type="button" disabled=${action.busy}
+              onClick=${() => action.run(() => post(`/webhook-deliveries/${d.deliveryId}/resend`)).then((r) => r !== undefined && state.reload())}>
+              Resend ${d.event ?? 'delivery'}</button>` : null}
+          </li>`)}</ul>`;
+        }}<//>`}
+  </section>`;
+}
