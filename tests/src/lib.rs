@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 pub mod components;
+pub mod docs;
 pub mod live;
 pub mod receiver;
 pub mod webhooks;

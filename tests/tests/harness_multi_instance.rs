@@ -34,7 +34,8 @@ use serde_json::{Value, json};
 /// Every instance opens the same sealed secrets and takes the same admin token.
 const MASTER_KEY: &str = "aGFybmVzcy1tdWx0aS1pbnN0YW5jZS1rZXktMzJieXQ=";
 const ADMIN_TOKEN: &str = "pxa_harness_multi_instance_token";
-/// The bound for an activation to reach every instance (the README says about a second).
+/// The bound for an activation to reach every instance (the operator guide says about a
+/// second).
 const CONVERGENCE_BOUND: Duration = Duration::from_secs(10);
 
 #[derive(Default)]

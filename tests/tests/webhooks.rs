@@ -401,10 +401,10 @@ async fn the_test_route_delivers_a_signed_event_that_the_crate_python_and_node_v
         verify(&secret, &got[1]);
         assert_eq!(got[1].json()["data"]["paymentIntentId"], intent);
 
-        // The README's Python and Node verifiers accept these real deliveries and reject a
+        // The book's Python and Node verifiers accept these real deliveries and reject a
         // tampered body, a wrong secret, a stale timestamp and an absurdly long one.
         for language in ["python", "node"] {
-            let verdicts = run_readme_verifier(language, &secret, &got);
+            let verdicts = run_documented_verifier(language, &secret, &got);
             assert_eq!(
                 verdicts,
                 json!({"genuine": [true, true], "tampered": false, "wrongSecret": false, "stale": false, "huge": false}),
@@ -418,22 +418,20 @@ async fn the_test_route_delivers_a_signed_event_that_the_crate_python_and_node_v
     }
 }
 
-/// Runs the README's verifier in `language` over `deliveries`, plus three forgeries.
-fn run_readme_verifier(language: &str, secret: &str, deliveries: &[Received]) -> Value {
+/// Runs the verifier in `language` that the merchant guide's "Verifying signatures" page shows
+/// over `deliveries`, plus four forgeries.
+fn run_documented_verifier(language: &str, secret: &str, deliveries: &[Received]) -> Value {
     use base64::Engine;
-    let readme = std::fs::read_to_string(pixgate_e2e::repo_file("README.md")).unwrap();
-    let start = format!("<!-- verify-{language} -->");
-    let end = format!("<!-- /verify-{language} -->");
-    let block = readme
-        .split_once(&start)
-        .and_then(|(_, rest)| rest.split_once(&end))
-        .map(|(block, _)| block)
-        .unwrap_or_else(|| panic!("README has no {start} block"));
-    let code: String = block
-        .lines()
-        .filter(|l| !l.starts_with("```"))
-        .collect::<Vec<_>>()
-        .join("\n");
+    let fence = if language == "node" {
+        "javascript"
+    } else {
+        language
+    };
+    let code = pixgate_e2e::docs::fenced_block(
+        "docs/src/merchant-guide/verifying-signatures.md",
+        &format!("verify-{language}"),
+        fence,
+    );
     let b64 = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
     let as_input = |r: &Received| {
         let headers: HashMap<&str, &str> = r

@@ -35,8 +35,8 @@ macro_rules! release_class {
     };
 }
 
-/// The keys the bundled components read (README, "The bundled components and the store
-/// configuration they read"), each with the form of its value: a pattern the component
+/// The keys the bundled components read (the book's `docs/src/policy-guide/bundled.md`, "The
+/// store configuration"), each with the form of its value: a pattern the component
 /// reads without error. Checked whenever a store's configuration is written, so a value
 /// they cannot work with is refused then, naming the key, rather than failing every charge.
 /// Other keys are for custom components, which judge them themselves.

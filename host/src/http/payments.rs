@@ -123,7 +123,8 @@ async fn charge(
     principal: Principal,
     request: axum::extract::Request,
 ) -> Result<Response, ApiError> {
-    // The README's order of checks: scope, then Idempotency-Key, then the body.
+    // The documented order of checks (docs/src/merchant-guide/charges.md): scope, then
+    // Idempotency-Key, then the body.
     principal.require_any(&[Scope::PaymentsCreate])?;
     let key = idempotency_key(request.headers())?;
     let body = JsonBody::read_checked(request, |bytes| {

@@ -1,34 +1,31 @@
-//! The README's walk-through, its LIVE demo and its authoring guide run exactly as written.
+//! The documentation runs as written and holds together: the README's walk-through, the book's
+//! walk-through, LIVE demo, authoring guide and backup guide run exactly as the pages show them;
+//! every relative link of the README and the book names a file (and a heading) that exists; the
+//! book lists every page and every `pixgate serve` variable; the README stays short.
 
+use std::collections::BTreeSet;
 use std::io::Read;
 use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{OnceLock, mpsc};
 use std::time::{Duration, Instant};
 
+use pixgate_e2e::docs::{fenced_block, page};
 use pixgate_e2e::{pixgate_bin, repo_file, target_dir};
 
-/// The one fenced `lang` block between `<!-- {marker} -->` and `<!-- /{marker} -->` in the
-/// README.
-fn fenced_block(marker: &str, lang: &str) -> String {
-    let readme = std::fs::read_to_string(repo_file("README.md")).unwrap();
-    let section = readme
-        .split(&format!("<!-- {marker} -->"))
-        .nth(1)
-        .and_then(|rest| rest.split(&format!("<!-- /{marker} -->")).next())
-        .unwrap_or_else(|| panic!("README has a {marker} section"));
-    section
-        .trim()
-        .strip_prefix(&format!("```{lang}"))
-        .and_then(|s| s.strip_suffix("```"))
-        .unwrap_or_else(|| panic!("the {marker} section is one {lang} block"))
-        .to_owned()
-}
+const README: &str = "README.md";
+const GETTING_STARTED: &str = "docs/src/getting-started.md";
+const LIVE: &str = "docs/src/operator-guide/live.md";
+const VERIFYING: &str = "docs/src/merchant-guide/verifying-signatures.md";
+const WRITING: &str = "docs/src/policy-guide/writing.md";
+const DURABILITY: &str = "docs/src/operations/durability.md";
+const CONFIGURATION: &str = "docs/src/operations/configuration.md";
+const LAYOUT: &str = "docs/src/development/layout.md";
 
-/// The one `sh` block between `<!-- {marker} -->` and `<!-- /{marker} -->` in the README.
-fn sh_block(marker: &str) -> String {
-    fenced_block(marker, "sh")
+/// The one `sh` block between `<!-- {marker} -->` and `<!-- /{marker} -->` in `path`.
+fn sh_block(path: &str, marker: &str) -> String {
+    fenced_block(path, marker, "sh")
 }
 
 /// Whether this system lets an unprivileged process have a network namespace of its own
@@ -48,22 +45,26 @@ fn own_network_available() -> bool {
 }
 
 /// `bash`, in a network namespace of its own (only its loopback, brought up) when the system
-/// allows one: a README block on fixed ports then never meets another test run, or a server
-/// of the developer's, on those ports. Elsewhere plain `bash` on the host's network, where
-/// the blocks' ports only have to be free. The script is the same either way.
-fn bash_on_own_network() -> Command {
+/// allows one: a block on fixed ports then never meets another test run, or a server of the
+/// developer's, on those ports. Elsewhere plain `bash` on the host's network, where the
+/// blocks' ports only have to be free, with a lock held that the other tests of fixed-port
+/// blocks take too (the README's and the book's walk-throughs share the default ports). The
+/// script is the same either way.
+fn bash_on_own_network() -> (Command, Option<std::fs::File>) {
     if own_network_available() {
         let mut cmd = Command::new("unshare");
         cmd.args(["--user", "--map-root-user", "--net", "--", "bash", "-c"])
             .arg(r#"ip link set lo up && exec bash "$@""#)
             .arg("bash");
-        cmd
+        (cmd, None)
     } else {
         eprintln!(
-            "no network namespace available: running on the host's network, the README's ports \
+            "no network namespace available: running on the host's network, the blocks' ports \
              must be free"
         );
-        Command::new("bash")
+        let lock = std::fs::File::create(target_dir().join("docs-fixed-ports.lock")).unwrap();
+        lock.lock().unwrap();
+        (Command::new("bash"), Some(lock))
     }
 }
 
@@ -152,9 +153,48 @@ fn run_script(mut cmd: Command, script: &str, limit: Duration) -> Run {
 
 #[test]
 fn the_readme_walkthrough_runs_as_written() {
-    let script = sh_block("walkthrough");
+    let script = sh_block(README, "walkthrough");
     let dir = repository_like();
-    let mut cmd = bash_on_own_network();
+    let (mut cmd, _ports) = bash_on_own_network();
+    cmd.current_dir(dir.path())
+        .env_remove("PIXGATE_DATABASE_URL");
+    let Run {
+        success,
+        stdout,
+        stderr,
+    } = run_script(cmd, &script, Duration::from_secs(120));
+    assert!(success, "README walk-through failed:\n{stdout}\n{stderr}");
+    // The charge, then its read: the same intent, SHADOW_ONLY, neither a replay.
+    let intents: Vec<serde_json::Value> = stdout
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert_eq!(intents.len(), 2, "{stdout}");
+    for intent in &intents {
+        assert_eq!(intent["data"]["status"], "SHADOW_ONLY", "{stdout}");
+        assert_eq!(intent["data"]["idempotentReplay"], false, "{stdout}");
+        assert_eq!(
+            intent["data"]["paymentIntentId"],
+            intents[0]["data"]["paymentIntentId"]
+        );
+    }
+    // The README's sentence about the answer: the route and what it costs.
+    assert!(intents[0]["data"]["routing"]["gatewayAlias"].is_string());
+    assert!(intents[0]["data"]["economics"]["feeAmount"].is_number());
+    assert!(
+        stdout.lines().any(|l| l.starts_with(
+            "console: http://127.0.0.1:8081/console/ (sign in with the admin token pxa_"
+        )),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn the_getting_started_walkthrough_runs_as_written() {
+    let script = sh_block(GETTING_STARTED, "walkthrough");
+    let dir = repository_like();
+    let (mut cmd, _ports) = bash_on_own_network();
     cmd.current_dir(dir.path())
         .env_remove("PIXGATE_DATABASE_URL");
     let Run {
@@ -175,7 +215,7 @@ fn the_readme_walkthrough_runs_as_written() {
     assert!(!stdout.contains(r#""success":false"#), "{stdout}");
 }
 
-/// The files a README block left under `dir` (its `TMPDIR`) whose names end in `.out` or
+/// The files a block left under `dir` (its `TMPDIR`) whose names end in `.out` or
 /// `.log`, with their text: what its servers said, for a failure's message.
 fn outputs_under(dir: &Path) -> String {
     let mut text = String::new();
@@ -214,15 +254,15 @@ fn find_file(dir: &Path, name: &str) -> Option<PathBuf> {
 }
 
 #[test]
-fn the_readme_live_demo_runs_as_written() {
-    let script = sh_block("live-demo");
-    // The demo's receiver checks deliveries with the README's Python verifier as written:
-    // its function word for word, and its imports among the receiver's.
-    let verifier = fenced_block("verify-python", "python");
+fn the_live_demo_runs_as_written() {
+    let script = sh_block(LIVE, "live-demo");
+    // The demo's receiver checks deliveries with the book's Python verifier as written: its
+    // function word for word, and its imports among the receiver's.
+    let verifier = fenced_block(VERIFYING, "verify-python", "python");
     let function = &verifier[verifier.find("def verify(").expect("the verifier")..];
     assert!(
         script.contains(function.trim()),
-        "the demo's receiver holds the README's Python verifier as written"
+        "the demo's receiver holds the Python verifier of {VERIFYING} as written"
     );
     for import in verifier.lines().filter(|l| l.starts_with("import ")) {
         assert!(
@@ -235,7 +275,7 @@ fn the_readme_live_demo_runs_as_written() {
     // mktemp writes under the test's directory, removed with it.
     let tmp = dir.path().join("tmp");
     std::fs::create_dir(&tmp).unwrap();
-    let mut cmd = bash_on_own_network();
+    let (mut cmd, _ports) = bash_on_own_network();
     cmd.current_dir(dir.path()).env("TMPDIR", &tmp);
     // The demo sets what it needs; none of this test run's pixgate settings leak in.
     for (key, _) in std::env::vars_os() {
@@ -321,8 +361,8 @@ fn has_row(text: &str, from: &str, words: &[&str]) -> bool {
 }
 
 #[test]
-fn the_readme_authoring_guide_runs_as_written() {
-    let script = sh_block("authoring");
+fn the_authoring_guide_runs_as_written() {
+    let script = sh_block(WRITING, "authoring");
     let dir = repository_like();
     std::fs::create_dir_all(dir.path().join("policies")).unwrap();
     std::os::unix::fs::symlink(
@@ -460,4 +500,289 @@ fn the_readme_authoring_guide_runs_as_written() {
         .map(|l| l[2].as_str())
         .collect();
     assert_eq!(history, ["rollback", "activate"], "{status}");
+}
+
+#[test]
+fn the_backup_guide_runs_as_written() {
+    let script = sh_block(DURABILITY, "backup");
+    let dir = repository_like();
+    // mktemp writes under the test's directory, removed with it.
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let mut cmd = Command::new("bash");
+    cmd.current_dir(dir.path()).env("TMPDIR", &tmp);
+    for (key, _) in std::env::vars_os() {
+        if key.to_string_lossy().starts_with("PIXGATE_") {
+            cmd.env_remove(&key);
+        }
+    }
+    let Run {
+        success,
+        stdout,
+        stderr,
+    } = run_script(cmd, &script, Duration::from_secs(120));
+    let context = || format!("{stdout}\n{stderr}\n{}", outputs_under(&tmp));
+    assert!(success, "the backup guide failed:\n{}", context());
+    // The restored instance answers the charge made before the backup, to the key issued
+    // before it, and the data dir it came from is gone.
+    let read: serde_json::Value = stdout
+        .lines()
+        .find(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .unwrap_or_else(|| panic!("no read of the charge:\n{}", context()));
+    assert_eq!(read["data"]["status"], "SHADOW_ONLY", "{}", context());
+    assert_eq!(read["data"]["reference"], "backup-1", "{}", context());
+    assert_eq!(read["data"]["amount"], 42.5, "{}", context());
+    assert!(
+        stdout.contains("restored: the charge, the key and the admin token"),
+        "{}",
+        context()
+    );
+    assert!(find_file(&tmp, "master.key").is_some_and(|p| !p.starts_with(tmp.join("data"))));
+}
+
+#[test]
+fn the_readme_is_at_most_250_lines() {
+    let lines = page(README).lines().count();
+    assert!(
+        lines <= 250,
+        "README.md has {lines} lines; the rest belongs in the book"
+    );
+}
+
+/// Every `.md` file under `docs/src/`, by its path from the repository root.
+fn book_pages() -> Vec<String> {
+    let mut pages = Vec::new();
+    let mut todo = vec![repo_file("docs/src")];
+    while let Some(dir) = todo.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().map(Result::unwrap) {
+            let path = entry.path();
+            if path.is_dir() {
+                todo.push(path);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                let relative = path.strip_prefix(repo_file("")).unwrap();
+                pages.push(relative.to_str().unwrap().to_owned());
+            }
+        }
+    }
+    pages.sort();
+    pages
+}
+
+/// `path` with its `.` and `..` folded away, lexically (the target may not exist).
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The lines of a markdown page outside its fenced code blocks.
+fn outside_fences(text: &str) -> String {
+    let mut out = String::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The text of a markdown page without its code, fenced blocks and inline spans, where
+/// `[x](y)` is code and not a link.
+fn prose(text: &str) -> String {
+    // Inline code spans may wrap across lines: pair the backticks over the whole text.
+    outside_fences(text).split('`').step_by(2).collect()
+}
+
+/// The targets of the inline links and images of a markdown text: `[text](target)`.
+fn link_targets(text: &str) -> Vec<String> {
+    let mut targets = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("](") {
+        rest = &rest[at + 2..];
+        if let Some(end) = rest.find(')') {
+            let target = rest[..end].split_whitespace().next().unwrap_or("");
+            targets.push(target.to_owned());
+        }
+    }
+    targets
+}
+
+/// The anchors mdBook (and the forges) give a page's headings: lower case, spaces as `-`,
+/// only letters, digits, `-` and `_` kept.
+fn heading_anchors(text: &str) -> BTreeSet<String> {
+    outside_fences(text)
+        .lines()
+        .filter_map(|l| l.strip_prefix('#'))
+        .map(|h| {
+            h.trim_start_matches('#')
+                .trim()
+                .chars()
+                .filter_map(|c| match c {
+                    c if c.is_whitespace() => Some('-'),
+                    c if c.is_alphanumeric() || c == '-' || c == '_' => {
+                        Some(c.to_lowercase().next().unwrap())
+                    }
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The pages `{{#include ...}}` brings into `text`, by their path from the repository root
+/// (`from` is the including page's).
+fn includes(from: &Path, text: &str) -> Vec<PathBuf> {
+    text.split("{{#include ")
+        .skip(1)
+        .filter_map(|rest| rest.split("}}").next())
+        .map(|target| normalize(&from.parent().unwrap().join(target.trim())))
+        .collect()
+}
+
+#[test]
+fn every_relative_link_of_the_readme_and_the_book_resolves() {
+    let mut broken = Vec::new();
+    let mut pages = book_pages();
+    pages.push(README.to_owned());
+    for page_path in &pages {
+        let page_path = Path::new(page_path);
+        let text = page(page_path.to_str().unwrap());
+        // An included file's links are read where it is rendered: from the including page.
+        let mut texts = vec![text.clone()];
+        for included in includes(page_path, &text) {
+            if included.extension().is_some_and(|e| e == "md") {
+                texts.push(page(included.to_str().unwrap()));
+            }
+        }
+        for target in texts.iter().flat_map(|t| link_targets(&prose(t))) {
+            if target.contains("://") || target.starts_with("mailto:") || target.is_empty() {
+                continue;
+            }
+            let (file, anchor) = target.split_once('#').unwrap_or((&target, ""));
+            let file = if file.is_empty() {
+                page_path.to_owned()
+            } else {
+                normalize(&page_path.parent().unwrap().join(file))
+            };
+            if !repo_file(file.to_str().unwrap()).exists() {
+                broken.push(format!(
+                    "{}: {target} (no {})",
+                    page_path.display(),
+                    file.display()
+                ));
+                continue;
+            }
+            if !anchor.is_empty() && file.extension().is_some_and(|e| e == "md") {
+                let anchors = heading_anchors(&page(file.to_str().unwrap()));
+                if !anchors.contains(anchor) {
+                    broken.push(format!(
+                        "{}: {target} (no heading #{anchor} in {})",
+                        page_path.display(),
+                        file.display()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+#[test]
+fn every_page_of_the_book_is_in_its_summary() {
+    let summary = page("docs/src/SUMMARY.md");
+    let listed: BTreeSet<String> = link_targets(&summary)
+        .into_iter()
+        .map(|t| format!("docs/src/{t}"))
+        .collect();
+    let orphans: Vec<String> = book_pages()
+        .into_iter()
+        .filter(|p| !p.ends_with("/SUMMARY.md") && !listed.contains(p))
+        .collect();
+    assert!(
+        orphans.is_empty(),
+        "pages no reader can reach from the book's summary: {orphans:?}"
+    );
+}
+
+#[test]
+fn every_serve_variable_is_on_the_configuration_page() {
+    let help = Command::new(pixgate_bin())
+        .args(["serve", "--help"])
+        .env_clear()
+        .output()
+        .unwrap();
+    assert!(help.status.success());
+    let help = String::from_utf8(help.stdout).unwrap();
+    let variables: BTreeSet<&str> = help
+        .split("env: ")
+        .skip(1)
+        .filter_map(|rest| rest.split(['=', ']']).next())
+        .collect();
+    assert!(
+        variables.len() > 30 && variables.contains("PIXGATE_DATABASE_URL"),
+        "{variables:?}\n{help}"
+    );
+    let configuration = page(CONFIGURATION);
+    let missing: Vec<&&str> = variables
+        .iter()
+        .filter(|v| !configuration.contains(&format!("`{v}`")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "`pixgate serve` reads these, and {CONFIGURATION} does not say what they do: {missing:?}"
+    );
+}
+
+#[test]
+fn every_path_of_the_code_layout_exists() {
+    let layout = page(LAYOUT);
+    let mut missing = Vec::new();
+    let mut rows = 0;
+    for row in layout.lines().filter(|l| l.starts_with("| `")) {
+        rows += 1;
+        let first = row.split(" | ").next().unwrap();
+        for path in first.split('`').skip(1).step_by(2) {
+            // `policies/guests/{policy,provider,economics}/`: each of them.
+            let expanded: Vec<String> = match (path.find('{'), path.find('}')) {
+                (Some(open), Some(close)) => path[open + 1..close]
+                    .split(',')
+                    .map(|alt| format!("{}{alt}{}", &path[..open], &path[close + 1..]))
+                    .collect(),
+                _ => vec![path.to_owned()],
+            };
+            for path in expanded {
+                // Paths after the first of a row may be relative to the row's first path, or
+                // be its siblings (`host/src/charges/`, `components/`).
+                let base = repo_file(first.split('`').nth(1).unwrap());
+                let found = [
+                    repo_file(&path),
+                    base.join(&path),
+                    base.join("..").join(&path),
+                ]
+                .iter()
+                .any(|p| p.exists());
+                if !found {
+                    missing.push(path);
+                }
+            }
+        }
+    }
+    assert!(rows > 20, "the layout table has {rows} rows");
+    assert!(
+        missing.is_empty(),
+        "{LAYOUT} names paths that do not exist: {missing:?}"
+    );
 }
