@@ -64,6 +64,9 @@ pub struct ServeConfig {
     /// Log filter, e.g. `info` or `pixgate=debug` (logs go to stderr).
     #[arg(long, env = "PIXGATE_LOG", default_value = "info")]
     pub log: String,
+    /// `text` (colour only on a terminal) or `json`, one object per line for log pipelines.
+    #[arg(long, env = "PIXGATE_LOG_FORMAT", value_enum, default_value_t = crate::logging::LogFormat::Text)]
+    pub log_format: crate::logging::LogFormat,
     #[command(flatten)]
     pub connections: crate::http::serve::ConnectionArgs,
     #[command(flatten)]

@@ -27,6 +27,7 @@ pub mod config;
 pub mod crypto;
 pub mod db;
 pub mod http;
+pub mod logging;
 pub mod metrics;
 pub mod psp;
 pub mod refunds;

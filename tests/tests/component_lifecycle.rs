@@ -438,6 +438,23 @@ async fn a_candidate_that_fails_counts_as_an_error_not_as_a_change() {
     assert_eq!(shadow["errors"], 1, "{shadow}");
     assert_eq!(shadow["changed"], 0, "{shadow}");
     assert_eq!(shadow["changesByKind"]["refusal"], 0, "{shadow}");
+    // Over time: one young candidate, one minute's bucket holding its one compared charge.
+    assert_eq!(shadow["bucketSeconds"], 60, "{shadow}");
+    let series = shadow["series"].as_array().unwrap();
+    assert_eq!(series.len(), 1, "{shadow}");
+    assert_eq!(
+        (
+            &series[0]["charges"],
+            &series[0]["errors"],
+            &series[0]["changed"]
+        ),
+        (&json!(1), &json!(1), &json!(0)),
+        "{shadow}"
+    );
+    assert!(
+        series[0]["at"].as_str().unwrap().ends_with(":00.000Z"),
+        "{shadow}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -206,6 +206,63 @@ impl Admin {
         })
     }
 
+    /// `POST` of `body` asking for a stream of JSON lines (`application/x-ndjson`): each
+    /// `{"progress": {replayed, total}}` line goes to `on_progress`, and the last line is the
+    /// envelope, whose `data` is returned. An answer that is not a stream (a refusal) is read
+    /// as [`Self::send`] reads it.
+    pub(super) fn post_streamed(
+        &self,
+        segments: &[&str],
+        body: Value,
+        mut on_progress: impl FnMut(u64, u64),
+    ) -> Result<Value, CliError> {
+        let url = self.url(segments);
+        let request = self
+            .client
+            .post(url.clone())
+            .bearer_auth(&self.token)
+            .header(reqwest::header::ACCEPT, "application/x-ndjson")
+            .json(&body);
+        let unreachable = |e: reqwest::Error| {
+            CliError::local("admin_unreachable", format!("{url}: {}", error_chain(&e)))
+        };
+        self.runtime.block_on(async {
+            let mut response = request.send().await.map_err(unreachable)?;
+            let status = response.status().as_u16();
+            let streamed = response
+                .headers()
+                .get(reqwest::header::CONTENT_TYPE)
+                .is_some_and(|v| v.as_bytes().starts_with(b"application/x-ndjson"));
+            let mut pending = Vec::new();
+            let mut last = Vec::new();
+            while let Some(chunk) = response.chunk().await.map_err(unreachable)? {
+                pending.extend_from_slice(&chunk);
+                if !streamed {
+                    continue;
+                }
+                while let Some(end) = pending.iter().position(|b| *b == b'\n') {
+                    let line: Vec<u8> = pending.drain(..=end).collect();
+                    let progress = serde_json::from_slice::<Value>(&line)
+                        .ok()
+                        .and_then(|v| v.get("progress").cloned());
+                    match progress {
+                        Some(p) => on_progress(
+                            p["replayed"].as_u64().unwrap_or(0),
+                            p["total"].as_u64().unwrap_or(0),
+                        ),
+                        None => last = line,
+                    }
+                }
+            }
+            let answer = if streamed && pending.iter().all(u8::is_ascii_whitespace) {
+                last
+            } else {
+                pending
+            };
+            envelope(status, &answer)
+        })
+    }
+
     /// Uploads a component's bytes for `step`; its version and whether it was new.
     pub(super) fn upload(&self, step: Step, bytes: Vec<u8>) -> Result<(String, bool), CliError> {
         let (status, data) = self.send(

@@ -2,6 +2,7 @@
 //! admin API: upload, list, activate, rollback, status, candidate, shadow and replay.
 
 use std::collections::BTreeMap;
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
@@ -271,7 +272,24 @@ fn replay(args: &ReplayArgs) -> Result<(), CliError> {
     if let Some(limit) = args.limit {
         body["limit"] = limit.into();
     }
-    let (_, data) = admin.send(Method::POST, &["replays"], Body::Json(body))?;
+    // A person at a terminal sees a bar; a pipe or a file gets the report and nothing else.
+    let data = if std::io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new(0).with_style(
+            indicatif::ProgressStyle::with_template(
+                "replaying {pos}/{len} charges [{bar:30}] {percent}% {elapsed_precise}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .progress_chars("=> "),
+        );
+        let data = admin.post_streamed(&["replays"], body, |replayed, total| {
+            bar.set_length(total);
+            bar.set_position(replayed);
+        });
+        bar.finish_and_clear();
+        data?
+    } else {
+        admin.send(Method::POST, &["replays"], Body::Json(body))?.1
+    };
     if args.json {
         print_json(&data)?;
         if args.html.is_none() {

@@ -132,12 +132,7 @@ fn report_result(result: Result<(), admin::CliError>) -> ExitCode {
 }
 
 fn serve(config: crate::config::ServeConfig) -> ExitCode {
-    use tracing_subscriber::EnvFilter;
-    let filter = EnvFilter::try_new(&config.log).unwrap_or_else(|_| EnvFilter::new("info"));
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .init();
+    crate::logging::init(&config.log, "info", config.log_format);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -186,11 +181,7 @@ fn serve(config: crate::config::ServeConfig) -> ExitCode {
 }
 
 fn psp_sim(args: &pixgate_psp_sim::SimArgs) -> ExitCode {
-    use tracing_subscriber::EnvFilter;
-    tracing_subscriber::fmt()
-        .with_env_filter(EnvFilter::new("warn"))
-        .with_writer(std::io::stderr)
-        .init();
+    crate::logging::init("warn", "warn", crate::logging::LogFormat::Text);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

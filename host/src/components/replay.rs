@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Instant;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::ComponentError;
@@ -68,10 +68,28 @@ struct Replayed {
     fuel: Option<u64>,
 }
 
+/// How far a replay is: charges re-run so far, of the charges its window and limit hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplayProgress {
+    pub replayed: u64,
+    pub total: u64,
+}
+
 impl super::ComponentService {
     /// Replays `request` and reports.
-    #[tracing::instrument(skip_all, fields(store = %request.store))]
     pub async fn replay(&self, request: ReplayRequest) -> Result<ReplayReport, ComponentError> {
+        self.replay_reporting(request, |_| {}).await
+    }
+
+    /// [`Self::replay`], telling `progress` how far it is: once the request is found valid
+    /// (`replayed` 0, with the total), then after each page of charges.
+    #[tracing::instrument(skip_all, fields(store = %request.store))]
+    pub async fn replay_reporting(
+        &self,
+        request: ReplayRequest,
+        progress: impl Fn(ReplayProgress) + Send + Sync,
+    ) -> Result<ReplayReport, ComponentError> {
         let started = Instant::now();
         let store = self.store(&request.store).await?;
         let time = |field: &str, v: &Option<String>, default: i64| match v {
@@ -107,6 +125,12 @@ impl super::ComponentService {
             candidates.insert(*step, loaded);
         }
 
+        let total =
+            sql::count_recorded_traces(&self.db.read, &store.id, since, until, limit).await?;
+        let total = u64::try_from(total).unwrap_or_default();
+        let mut replayed = 0;
+        progress(ReplayProgress { replayed, total });
+
         let mut acc = Accumulator::default();
         // The next page is read while this one runs: the read is I/O, the run is every core.
         let fetch = |cursor: Option<(i64, String)>, want: i64| {
@@ -133,9 +157,14 @@ impl super::ComponentService {
             let traces = tokio::task::block_in_place(|| parse_all(&page));
             let components = self.recorded_components(&traces, &candidates).await?;
             let results = tokio::task::block_in_place(|| self.run_all(&traces, &components));
+            replayed += results.len() as u64;
             for r in results {
                 acc.add(r);
             }
+            progress(ReplayProgress {
+                replayed,
+                total: total.max(replayed),
+            });
         }
 
         let step_names = Step::ALL

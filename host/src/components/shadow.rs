@@ -185,6 +185,8 @@ impl super::ComponentService {
             changes_by_kind: zero_counts(),
             errors_by_kind: BTreeMap::new(),
             recent: Vec::new(),
+            bucket_seconds: None,
+            series: Vec::new(),
         };
         let Some((candidate, since)) =
             row.and_then(|r| Some((r.candidate_version?, r.candidate_since?)))
@@ -205,8 +207,13 @@ impl super::ComponentService {
         )
         .await?;
         results.reverse();
+        let mut series = Series::new(
+            results.first().map(|r| r.created_at),
+            results.last().map(|r| r.created_at),
+        );
         for r in results {
             out.charges += 1;
+            series.add(r.created_at, r.error_code.is_some(), r.changed.0);
             // A failure is an error of the candidate, never a change (rows written before that
             // rule may carry a `refusal` change for it).
             if let Some(code) = &r.error_code {
@@ -237,6 +244,8 @@ impl super::ComponentService {
         }
         out.recent.reverse();
         out.recent.truncate(20);
+        out.bucket_seconds = series.width_ms.map(|w| w / 1000);
+        out.series = series.buckets;
         Ok(out)
     }
 }
@@ -277,7 +286,149 @@ pub struct ShadowComparison {
     pub errors_by_kind: BTreeMap<String, u64>,
     /// The latest differences, newest first (at most 20).
     pub recent: Vec<ShadowDifference>,
+    /// The width of each bucket of `series`; `null` when nothing was compared yet.
+    pub bucket_seconds: Option<i64>,
+    /// The same comparison over time, oldest first: the compared charges in buckets of
+    /// `bucketSeconds` (at most 48 of them), empty buckets left out.
+    pub series: Vec<ShadowBucket>,
+}
+
+/// The compared charges of one span of time.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ShadowBucket {
+    /// Where the bucket starts (a multiple of its width since the Unix epoch, UTC).
+    #[schema(format = DateTime)]
+    pub at: String,
+    pub charges: u64,
+    pub changed: u64,
+    pub errors: u64,
+}
+
+/// How many buckets a series has at most: enough for a day by the half hour, few enough to
+/// draw at a phone's width.
+const MAX_BUCKETS: i64 = 48;
+
+/// The widths a series may take, smallest first: the first that covers the span in at most
+/// [`MAX_BUCKETS`] buckets is taken, so a young candidate is seen by the minute and an old one
+/// by the day.
+const DAY_MS: i64 = 86_400_000;
+
+const WIDTHS_MS: [i64; 8] = [
+    60_000,
+    300_000,
+    900_000,
+    1_800_000,
+    3_600_000,
+    21_600_000,
+    86_400_000,
+    604_800_000,
+];
+
+/// Counts compared charges into time buckets; rows come oldest first.
+struct Series {
+    width_ms: Option<i64>,
+    buckets: Vec<ShadowBucket>,
+    start: i64,
+}
+
+impl Series {
+    fn new(first: Option<i64>, last: Option<i64>) -> Self {
+        let width_ms = first.zip(last).map(|(first, last)| {
+            WIDTHS_MS
+                .into_iter()
+                .find(|w| last / w - first / w < MAX_BUCKETS)
+                // Beyond a week a bucket: whole days, as many as keep the count in bounds.
+                .unwrap_or_else(|| ((last - first) / (MAX_BUCKETS - 1) / DAY_MS + 1) * DAY_MS)
+        });
+        Self {
+            width_ms,
+            buckets: Vec::new(),
+            start: i64::MIN,
+        }
+    }
+
+    fn add(&mut self, at: i64, error: bool, changed: bool) {
+        let Some(width) = self.width_ms else { return };
+        let start = at - at.rem_euclid(width);
+        if self.buckets.is_empty() || start != self.start {
+            self.start = start;
+            self.buckets.push(ShadowBucket {
+                at: iso8601(start),
+                charges: 0,
+                changed: 0,
+                errors: 0,
+            });
+        }
+        let bucket = self.buckets.last_mut().expect("pushed above");
+        bucket.charges += 1;
+        if error {
+            bucket.errors += 1;
+        } else if changed {
+            bucket.changed += 1;
+        }
+    }
 }
 
 /// How many of the latest comparisons a running comparison covers.
 pub const COMPARED: i64 = 10_000;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn series(rows: &[(i64, bool, bool)]) -> Series {
+        let mut s = Series::new(rows.first().map(|r| r.0), rows.last().map(|r| r.0));
+        for &(at, error, changed) in rows {
+            s.add(at, error, changed);
+        }
+        s
+    }
+
+    #[test]
+    fn a_young_candidate_is_counted_by_the_minute() {
+        let s = series(&[
+            (60_000, false, false),
+            (61_000, false, true),
+            (119_999, true, true),
+            (180_000, false, true),
+        ]);
+        assert_eq!(s.width_ms, Some(60_000));
+        let counts: Vec<_> = s
+            .buckets
+            .iter()
+            .map(|b| (b.at.as_str(), b.charges, b.changed, b.errors))
+            .collect();
+        // The empty minute between is left out; an error is not a change.
+        assert_eq!(
+            counts,
+            [
+                ("1970-01-01T00:01:00.000Z", 3, 1, 1),
+                ("1970-01-01T00:03:00.000Z", 1, 1, 0),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_long_span_takes_a_wider_bucket_and_never_more_than_the_maximum() {
+        let day = 86_400_000;
+        let s = series(&[(0, false, false), (day - 1, false, false)]);
+        assert_eq!(s.width_ms, Some(1_800_000));
+        let s = series(&[(0, false, false), (300 * day, false, false)]);
+        assert_eq!(s.width_ms, Some(604_800_000));
+        let s = series(&[(0, false, false), (400 * day, false, false)]);
+        assert_eq!(s.width_ms, Some(9 * day));
+        assert_eq!(s.buckets.len(), 2);
+        let hours: Vec<_> = (0..100).map(|h| (h * 3_600_000, false, false)).collect();
+        let s = series(&hours);
+        assert!(s.buckets.len() as i64 <= MAX_BUCKETS, "{}", s.buckets.len());
+        assert_eq!(s.buckets.iter().map(|b| b.charges).sum::<u64>(), 100);
+    }
+
+    #[test]
+    fn nothing_compared_has_no_series() {
+        let s = series(&[]);
+        assert_eq!(s.width_ms, None);
+        assert!(s.buckets.is_empty());
+    }
+}

@@ -55,10 +55,12 @@ pub enum Action {
     OperatorCreate,
     #[serde(rename = "operator.revoke")]
     OperatorRevoke,
+    #[serde(rename = "webhook_delivery.resend")]
+    WebhookDeliveryResend,
 }
 
 impl Action {
-    pub const ALL: [Action; 20] = [
+    pub const ALL: [Action; 21] = [
         Action::MerchantCreate,
         Action::StoreCreate,
         Action::StoreUpdate,
@@ -79,6 +81,7 @@ impl Action {
         Action::PaymentIntentResolve,
         Action::OperatorCreate,
         Action::OperatorRevoke,
+        Action::WebhookDeliveryResend,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -103,6 +106,7 @@ impl Action {
             Action::PaymentIntentResolve => "payment_intent.resolve",
             Action::OperatorCreate => "operator.create",
             Action::OperatorRevoke => "operator.revoke",
+            Action::WebhookDeliveryResend => "webhook_delivery.resend",
         }
     }
 

@@ -453,6 +453,28 @@ pub async fn recorded_traces<'e>(
     .await
 }
 
+/// How many recorded charges [`recorded_traces`] would page through: those of the window, at
+/// most `limit`.
+pub async fn count_recorded_traces<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    store_id: &str,
+    since: i64,
+    until: i64,
+    limit: i64,
+) -> sqlx::Result<i64> {
+    sqlx::query_scalar(
+        "select count(*) from (select 1 from payment_intents p \
+           join decision_traces t on t.payment_intent_id = p.id \
+           where p.store_id = $1 and p.created_at >= $2 and p.created_at < $3 limit $4) w",
+    )
+    .bind(store_id)
+    .bind(since)
+    .bind(until)
+    .bind(limit)
+    .fetch_one(ex)
+    .await
+}
+
 /// One step's activation history in a store, newest first: what the kill switch and a
 /// rollback walk back through.
 pub async fn step_history<'e>(

@@ -307,6 +307,21 @@ impl Refunds {
         })
     }
 
+    /// Any payment's refunds, oldest first: the admin's view of one payment.
+    pub async fn list_any(&self, intent_id: &str) -> Result<Vec<RefundView>, RefundError> {
+        let id = uuid::Uuid::parse_str(intent_id)
+            .map_err(|_| RefundError::IntentNotFound)?
+            .to_string();
+        intents::by_id(&self.db.read, &id)
+            .await?
+            .ok_or(RefundError::IntentNotFound)?;
+        Ok(refunds::for_intent(&self.db.read, &id)
+            .await?
+            .iter()
+            .map(|r| RefundView::from_row(r, false))
+            .collect())
+    }
+
     /// One refund, if its payment's store is granted to the key.
     pub async fn get(
         &self,

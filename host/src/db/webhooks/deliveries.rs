@@ -161,6 +161,28 @@ pub async fn deliveries_of_endpoint<'e>(
     .await
 }
 
+/// The deliveries of a PaymentIntent's events, payment and refund events alike, newest first
+/// (at most `limit`).
+pub async fn deliveries_of_intent<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    intent_id: &str,
+    limit: i64,
+) -> sqlx::Result<Vec<Delivery>> {
+    sqlx::query_as(AssertSqlSafe(format!(
+        "select {DELIVERY_COLUMNS} from webhook_deliveries where event_id in \
+           (select id from payment_events where payment_intent_id = $1) \
+         union all \
+         select {DELIVERY_COLUMNS} from webhook_deliveries where refund_event_id in \
+           (select e.id from refund_events e join refunds r on r.id = e.refund_id \
+            where r.payment_intent_id = $1) \
+         order by created_at desc, id desc limit $2"
+    )))
+    .bind(intent_id)
+    .bind(limit)
+    .fetch_all(ex)
+    .await
+}
+
 /// A delivery claimed for one attempt, with what sending it needs.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Claimed {

@@ -321,15 +321,26 @@ async fn evaluate(
 }
 
 /// Replays a store's recorded charges with candidate versions and reports what changes.
+/// With `Accept: application/x-ndjson` the answer is a stream of JSON lines: `{"progress":
+/// {replayed, total}}` as pages of charges are re-run, then the envelope with the report (or
+/// with the error, should one happen midway). A request refused before the replay starts gets
+/// its plain error answer either way.
 #[utoipa::path(post, path = "/replays", tag = "components", request_body = ReplayRequest,
-    responses((status = 200, body = Envelope<ReplayReport>), (status = 400, body = ErrorEnvelope),
+    responses((status = 200, content(
+                  (Envelope<ReplayReport> = "application/json"),
+                  (super::replay_stream::ProgressLine = "application/x-ndjson"))),
+              (status = 400, body = ErrorEnvelope),
               AdminUnauthorized, RoleInsufficient,
               (status = 404, description = "`store_not_found`, `component_not_found`", body = ErrorEnvelope),
               PayloadTooLarge, UnsupportedMediaType))]
 async fn replays(
     State(components): State<ComponentService>,
+    headers: HeaderMap,
     JsonBody(body): JsonBody,
-) -> Result<impl IntoResponse, ApiError> {
+) -> Result<axum::response::Response, ApiError> {
     let request: ReplayRequest = parse(body)?;
-    Ok(ok(StatusCode::OK, components.replay(request).await?))
+    if super::replay_stream::wanted(&headers) {
+        return super::replay_stream::respond(components, request).await;
+    }
+    Ok(ok(StatusCode::OK, components.replay(request).await?).into_response())
 }

@@ -12,11 +12,13 @@
 
 mod api_keys;
 mod components;
+mod deliveries;
 mod gateways;
 mod intents;
 mod merchants;
 mod operators;
 mod providers;
+mod replay_stream;
 mod resolutions;
 mod stores;
 mod traces;
@@ -115,6 +117,7 @@ fn openapi_router() -> OpenApiRouter<Arc<AppState>> {
         .merge(resolutions::routes())
         .merge(intents::routes())
         .merge(components::routes())
+        .merge(deliveries::routes())
         .merge(operators::routes())
 }
 

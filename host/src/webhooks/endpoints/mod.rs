@@ -20,7 +20,9 @@ use request::NewEndpoint;
 
 use super::worker::TestError;
 use super::{Delivery, Wake};
+use crate::access::Actor;
 use crate::crypto::{self, CryptoError, MasterKey};
+use crate::db::audit::{self, Action, Change};
 use crate::db::webhooks::{self as sql, DeliveryStatus, EndpointStatus};
 use crate::db::{self, Db};
 use pixgate_domain::json::Invalid;
@@ -35,6 +37,9 @@ pub enum EndpointError {
     NotFound,
     #[error("webhook delivery not found")]
     DeliveryNotFound,
+    /// The admin asked for the deliveries of a PaymentIntent that does not exist.
+    #[error("payment intent not found")]
+    IntentNotFound,
     /// The `before` cursor of the delivery list names no delivery of this endpoint.
     #[error("`before` is not a delivery of this endpoint")]
     CursorNotFound,
@@ -348,12 +353,84 @@ impl Endpoints {
             .await?
             .filter(|d| d.endpoint_id == endpoint.id)
             .ok_or(EndpointError::DeliveryNotFound)?;
+        self.requeue(&endpoint, &delivery_id, None).await
+    }
+
+    /// Any merchant's delivery, resent as [`Self::resend`] does: the admin's resend, from the
+    /// view of one payment.
+    #[tracing::instrument(skip_all, fields(endpoint = tracing::field::Empty, delivery = tracing::field::Empty))]
+    pub async fn resend_any(
+        &self,
+        actor: &Actor,
+        delivery_id: &str,
+    ) -> Result<view::Delivery, EndpointError> {
+        let delivery_id = parse_id(delivery_id).ok_or(EndpointError::DeliveryNotFound)?;
+        Span::current().record("delivery", delivery_id.as_str());
+        let delivery = sql::delivery(&self.db.read, &delivery_id)
+            .await?
+            .ok_or(EndpointError::DeliveryNotFound)?;
+        Span::current().record("endpoint", delivery.endpoint_id.as_str());
+        let endpoint = sql::endpoint(&self.db.read, &delivery.endpoint_id)
+            .await?
+            .ok_or(EndpointError::DeliveryNotFound)?;
+        self.requeue(&endpoint, &delivery_id, Some(actor)).await
+    }
+
+    /// Every delivery of a PaymentIntent's events (payment and refund events), newest first,
+    /// with its endpoint and attempts: the admin's view of one payment. At most the latest
+    /// [`INTENT_DELIVERIES`].
+    pub async fn deliveries_of_intent(
+        &self,
+        intent_id: &str,
+    ) -> Result<Vec<view::IntentDelivery>, EndpointError> {
+        let id = parse_id(intent_id).ok_or(EndpointError::IntentNotFound)?;
+        db::intents::by_id(&self.db.read, &id)
+            .await?
+            .ok_or(EndpointError::IntentNotFound)?;
+        let rows = sql::deliveries_of_intent(&self.db.read, &id, INTENT_DELIVERIES).await?;
+        let ids: Vec<String> = rows.iter().map(|d| d.id.clone()).collect();
+        let attempts = sql::attempts_of(&self.db.read, &ids).await?;
+        Ok(rows
+            .into_iter()
+            .map(|d| view::IntentDelivery {
+                endpoint_id: d.endpoint_id.clone(),
+                delivery: view::Delivery::new(d, &attempts),
+            })
+            .collect())
+    }
+
+    /// Makes `delivery_id` of `endpoint` due now, if the endpoint is ACTIVE and no attempt of
+    /// it is in flight, and wakes the sender.
+    /// An admin's resend (`actor`) is recorded in the audit trail with the requeue, in one
+    /// transaction; a merchant's is not an admin write.
+    async fn requeue(
+        &self,
+        endpoint: &sql::Endpoint,
+        delivery_id: &str,
+        actor: Option<&Actor>,
+    ) -> Result<view::Delivery, EndpointError> {
+        let delivery_id = delivery_id.to_owned();
         if endpoint.status != EndpointStatus::Active {
             return Err(EndpointError::NotActive(endpoint.status));
         }
-        if !sql::requeue(&self.db.write, &delivery_id, db::now_ms()).await? {
+        let mut tx = self.db.write.begin().await?;
+        let before = sql::delivery(&mut *tx, &delivery_id).await?;
+        if !sql::requeue(&mut *tx, &delivery_id, db::now_ms()).await? {
             return Err(EndpointError::InFlight);
         }
+        if let (Some(actor), Some(before)) = (actor, before) {
+            // The delivery's state only: its body is the merchant's event.
+            let change = Change::new(
+                Action::WebhookDeliveryResend,
+                format!("webhook-delivery/{delivery_id}"),
+            )
+            .before(
+                &serde_json::json!({"status": before.status.as_str(), "attempts": before.attempts}),
+            )
+            .after(&serde_json::json!({"status": "PENDING", "attempts": before.attempts}));
+            audit::append(&mut *tx, actor, &change).await?;
+        }
+        tx.commit().await?;
         self.wake.wake();
         let delivery = sql::delivery(&self.db.read, &delivery_id)
             .await?
@@ -387,6 +464,10 @@ impl Endpoints {
         view::Endpoint::new(e, last).map_err(EndpointError::Internal)
     }
 }
+
+/// How many deliveries the view of one payment shows: a payment has a handful of events, each
+/// sent to at most `PIXGATE_WEBHOOK_MAX_ENDPOINTS` endpoints.
+pub const INTENT_DELIVERIES: i64 = 200;
 
 /// An id in its canonical form (lower case, hyphenated); `None` when it is not a UUID.
 fn parse_id(id: &str) -> Option<String> {

@@ -155,6 +155,16 @@ impl Delivery {
     }
 }
 
+/// A delivery as the admin sees it from one payment: with the endpoint it goes to.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct IntentDelivery {
+    #[schema(format = Uuid)]
+    pub endpoint_id: String,
+    #[serde(flatten)]
+    pub delivery: Delivery,
+}
+
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AttemptView {
