@@ -1,20 +1,26 @@
-//! Who may do what: the scopes an API key carries and the merchant it acts for. [`Access`]
-//! turns a presented API key into a [`Principal`] (or the admin token into a pass); the
-//! services check the principal's scopes and store grants.
+//! Who may do what: the scopes an API key carries and the merchant it acts for, and the
+//! operators of the admin API with their roles. [`Access`] turns a presented API key into a
+//! [`Principal`] (the services check its scopes and store grants) and an admin token into an
+//! [`Actor`] (the admin middleware checks its [`Role`]; the services write it into the audit
+//! trail). It also manages the operators and reads the audit trail.
 
 use std::fmt;
 use std::str::FromStr;
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use governor::DefaultKeyedRateLimiter;
 use governor::clock::{Clock, DefaultClock};
+use pixgate_domain::json::Invalid;
+use pixgate_pix::time::iso8601;
+use regex::Regex;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::crypto;
+use crate::db::audit::{self, Action, Change};
 use crate::db::key_cache::KeyCache;
-use crate::db::{Db, DbError, keys};
+use crate::db::{Db, DbError, keys, operators, violated_constraint};
 
 /// What an API key may do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
@@ -129,6 +135,8 @@ pub enum AccessError {
     RateLimited { retry_after_secs: u64 },
     #[error("the admin token is not valid")]
     InvalidAdminToken,
+    #[error("the operator token has been revoked")]
+    RevokedAdminToken,
     #[error(transparent)]
     Db(#[from] DbError),
 }
@@ -201,13 +209,451 @@ impl Access {
         })
     }
 
-    /// Passes the admin token, compared in constant time.
-    pub fn admin(&self, token: &str) -> Result<(), AccessError> {
-        if crypto::same_secret(&pixgate_domain::sha256_hex(token), &self.admin_token_hash) {
-            Ok(())
-        } else {
-            Err(AccessError::InvalidAdminToken)
+    /// The operator a presented admin token belongs to: the bootstrap token (compared in
+    /// constant time) or an operator's token, looked up on every request so a revocation on
+    /// any instance holds from its commit on.
+    pub async fn admin(&self, token: &str) -> Result<Actor, AccessError> {
+        let hash = pixgate_domain::sha256_hex(token);
+        if crypto::same_secret(&hash, &self.admin_token_hash) {
+            return Ok(Actor::bootstrap());
         }
+        if !token.starts_with(OPERATOR_TOKEN_PREFIX) || token.len() > 128 {
+            return Err(AccessError::InvalidAdminToken);
+        }
+        let operator = operators::by_token_hash(&self.db.read, &hash)
+            .await
+            .map_err(DbError::Sqlx)?
+            .ok_or(AccessError::InvalidAdminToken)?;
+        if operator.revoked_at.is_some() {
+            return Err(AccessError::RevokedAdminToken);
+        }
+        Ok(Actor {
+            role: operator.role()?,
+            id: operator.id,
+            name: operator.name,
+        })
+    }
+}
+
+/// What an operator may do on the admin API, each role including the one before
+/// (`viewer < tester < operator < admin`); `http::auth::required_role` says which route
+/// needs which.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, ToSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// Reads everything except secrets.
+    Viewer,
+    /// Also dry runs (evaluate, replays) and shadow candidates.
+    Tester,
+    /// Also components, activation, rollback, kill switch, stores, gateways, resolutions and
+    /// webhook resends.
+    Operator,
+    /// Also merchants, API keys, providers and operators.
+    Admin,
+}
+
+impl Role {
+    pub const ALL: [Role; 4] = [Role::Viewer, Role::Tester, Role::Operator, Role::Admin];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Viewer => "viewer",
+            Role::Tester => "tester",
+            Role::Operator => "operator",
+            Role::Admin => "admin",
+        }
+    }
+}
+
+impl fmt::Display for Role {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Role {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        Role::ALL
+            .into_iter()
+            .find(|role| role.as_str() == s)
+            .ok_or_else(|| format!("unknown role `{s}`: viewer, tester, operator or admin"))
+    }
+}
+
+/// The visible start of every operator token (`pgo_<12 hex>_<43 random characters>`): tells
+/// it apart from merchant keys (`pxg_`) and the bootstrap token (`pxa_`) in a leak report.
+pub const OPERATOR_TOKEN_PREFIX: &str = "pgo_";
+
+/// Who is acting on the admin API: handed by the admin middleware to the handlers (request
+/// extensions), and by them to the services, which record it in the audit trail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Actor {
+    pub id: String,
+    pub name: String,
+    pub role: Role,
+}
+
+impl Actor {
+    /// The bootstrap admin token (`PIXGATE_ADMIN_TOKEN` or the data dir's): an `admin` with
+    /// no row in `operators`. Its id is not a UUID, so it can never be an operator's.
+    pub fn bootstrap() -> Self {
+        Self {
+            id: "bootstrap".into(),
+            name: "bootstrap admin token".into(),
+            role: Role::Admin,
+        }
+    }
+}
+
+// Body of `POST /operators`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateOperator {
+    /// Who holds the token; unique among the operators not revoked. Not all blank, no
+    /// control characters; stored trimmed.
+    #[schema(
+        min_length = 1,
+        max_length = 200,
+        example = "Ana (payment ops)",
+        pattern = r"^[^\u0000-\u001F\u007F-\u009F]*[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF][^\u0000-\u001F\u007F-\u009F]*$"
+    )]
+    pub name: String,
+    pub role: Role,
+}
+
+// An operator as the admin API shows it: the token only when it is issued.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OperatorView {
+    #[schema(format = Uuid)]
+    pub id: String,
+    pub name: String,
+    pub role: Role,
+    /// The visible, non-secret part of the token.
+    pub prefix: String,
+    #[schema(format = DateTime)]
+    pub created_at: String,
+    #[schema(format = DateTime)]
+    pub revoked_at: Option<String>,
+    /// The bearer token: shown in the creation response only (its SHA-256 is stored).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+}
+
+impl OperatorView {
+    fn of(o: operators::Operator, token: Option<String>) -> Result<Self, OperatorError> {
+        Ok(Self {
+            role: o.role()?,
+            id: o.id,
+            name: o.name,
+            prefix: o.prefix,
+            created_at: iso8601(o.created_at),
+            revoked_at: o.revoked_at.map(iso8601),
+            token,
+        })
+    }
+}
+
+// The caller of `GET /operators/me`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Me {
+    /// An operator's id, or `bootstrap` for the bootstrap admin token.
+    pub id: String,
+    pub name: String,
+    pub role: Role,
+}
+
+impl From<&Actor> for Me {
+    fn from(actor: &Actor) -> Self {
+        Self {
+            id: actor.id.clone(),
+            name: actor.name.clone(),
+            role: actor.role,
+        }
+    }
+}
+
+// Who acted, in an audit event.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct AuditOperator {
+    /// An operator's id, or `bootstrap`.
+    pub id: String,
+    /// The name the operator had when they acted.
+    pub name: String,
+}
+
+// One admin write.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditEvent {
+    #[schema(format = Uuid)]
+    pub event_id: String,
+    #[schema(format = DateTime)]
+    pub at: String,
+    pub operator: AuditOperator,
+    pub action: Action,
+    /// `kind/id`: `store/demo`, `component/policy/<version>`, `api-key/<keyId>`, ...
+    pub target: String,
+    /// The resource before the change (absent for a creation); never a secret.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub before: Option<serde_json::Value>,
+    /// The resource after the change (absent for a deletion); never a secret.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub after: Option<serde_json::Value>,
+}
+
+impl AuditEvent {
+    fn of(e: audit::Event) -> Result<Self, OperatorError> {
+        let json = |raw: Option<String>| -> Result<Option<serde_json::Value>, OperatorError> {
+            raw.map(|raw| serde_json::from_str(&raw))
+                .transpose()
+                .map_err(|err| DbError::Corrupt(format!("audit event {}: {err}", e.id)).into())
+        };
+        Ok(Self {
+            action: audit::Action::parse(&e.action).ok_or_else(|| {
+                DbError::Corrupt(format!("audit event {}: action {}", e.id, e.action))
+            })?,
+            before: json(e.before_json)?,
+            after: json(e.after_json)?,
+            event_id: e.id,
+            at: iso8601(e.at),
+            operator: AuditOperator {
+                id: e.operator_id,
+                name: e.operator_name,
+            },
+            target: e.target,
+        })
+    }
+}
+
+/// The query string of `GET /audit-events`, each value as sent (`None`: absent).
+#[derive(Debug, Clone, Default)]
+pub struct AuditQuery {
+    pub limit: Option<String>,
+    pub after: Option<String>,
+    pub operator: Option<String>,
+    pub action: Option<String>,
+    pub target: Option<String>,
+    pub since: Option<String>,
+    pub until: Option<String>,
+}
+
+/// An operator's id as the `operator` filter takes it: `bootstrap` or a canonical UUID. The
+/// document states it as a literal; a test holds the two together.
+pub const OPERATOR_ID_PATTERN: &str =
+    "^(bootstrap|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$";
+
+static OPERATOR_ID: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(OPERATOR_ID_PATTERN).expect("OPERATOR_ID_PATTERN"));
+
+/// What the operator and audit routes refuse, and why.
+#[derive(Debug, thiserror::Error)]
+pub enum OperatorError {
+    #[error(transparent)]
+    Invalid(#[from] Invalid),
+    #[error("operator not found")]
+    NotFound,
+    #[error("an operator with this name exists (revoke it first, or choose another name)")]
+    NameTaken,
+    #[error("`after` is not an audit event")]
+    EventNotFound,
+    #[error(transparent)]
+    Db(#[from] DbError),
+    #[error(transparent)]
+    Crypto(#[from] crypto::CryptoError),
+}
+
+impl From<sqlx::Error> for OperatorError {
+    fn from(e: sqlx::Error) -> Self {
+        Self::Db(DbError::Sqlx(e))
+    }
+}
+
+/// `after` of a page: a UUID, in its canonical form.
+fn after_id(raw: &str, message: &str) -> Result<String, Invalid> {
+    uuid::Uuid::parse_str(raw)
+        .map(|u| u.to_string())
+        .map_err(|_| Invalid::new("invalid_after", "after", message))
+}
+
+impl Access {
+    /// Issues an operator token; the token is in the answer only.
+    #[tracing::instrument(skip_all, fields(operator = tracing::field::Empty))]
+    pub async fn create_operator(
+        &self,
+        actor: &Actor,
+        req: CreateOperator,
+    ) -> Result<OperatorView, OperatorError> {
+        let name = crate::catalog::check_name(&req.name, "name")?;
+        let prefix = hex::encode(crypto::random_bytes::<6>()?);
+        let token = format!(
+            "{OPERATOR_TOKEN_PREFIX}{prefix}_{}",
+            crypto::random_token()?
+        );
+        let operator = operators::Operator {
+            id: uuid::Uuid::now_v7().to_string(),
+            name,
+            role: req.role.as_str().to_owned(),
+            prefix,
+            created_at: crate::db::now_ms(),
+            revoked_at: None,
+        };
+        tracing::Span::current().record("operator", operator.id.as_str());
+        let view = OperatorView::of(operator.clone(), None)?;
+        let mut tx = self.db.write.begin().await?;
+        operators::insert(&mut *tx, &operator, &pixgate_domain::sha256_hex(&token))
+            .await
+            .map_err(|e| match violated_constraint(&e).as_deref() {
+                Some("operators_name_key") => OperatorError::NameTaken,
+                _ => e.into(),
+            })?;
+        let change =
+            Change::new(Action::OperatorCreate, format!("operator/{}", operator.id)).after(&view);
+        audit::append(&mut *tx, actor, &change).await?;
+        tx.commit().await?;
+        Ok(OperatorView {
+            token: Some(token),
+            ..view
+        })
+    }
+
+    /// A page of operators, oldest first, revoked ones included; never their tokens.
+    pub async fn list_operators(
+        &self,
+        limit: Option<&str>,
+        after: Option<&str>,
+    ) -> Result<Vec<OperatorView>, OperatorError> {
+        let limit = crate::search::limit(limit)?;
+        let after = match after {
+            Some(raw) => {
+                let id = after_id(raw, "`after` must be an operator's id")?;
+                let last = operators::by_id(&self.db.read, &id)
+                    .await?
+                    .ok_or(OperatorError::NotFound)?;
+                Some((last.created_at, last.id))
+            }
+            None => None,
+        };
+        let page = operators::page(
+            &self.db.read,
+            after.as_ref().map(|(at, id)| (*at, id.as_str())),
+            limit,
+        )
+        .await?;
+        page.into_iter()
+            .map(|o| OperatorView::of(o, None))
+            .collect()
+    }
+
+    /// Revokes an operator: its next request is refused, on every instance (tokens are looked
+    /// up per request). Revoking a revoked operator answers the same.
+    #[tracing::instrument(skip_all, fields(operator = %id))]
+    pub async fn revoke_operator(
+        &self,
+        actor: &Actor,
+        id: &str,
+    ) -> Result<OperatorView, OperatorError> {
+        let mut tx = self.db.write.begin().await?;
+        let before = operators::by_id(&mut *tx, id)
+            .await?
+            .ok_or(OperatorError::NotFound)?;
+        operators::revoke(&mut *tx, id, crate::db::now_ms()).await?;
+        let after = operators::by_id(&mut *tx, id)
+            .await?
+            .ok_or(OperatorError::NotFound)?;
+        let (before, after) = (
+            OperatorView::of(before, None)?,
+            OperatorView::of(after, None)?,
+        );
+        let change = Change::new(Action::OperatorRevoke, format!("operator/{id}"))
+            .before(&before)
+            .after(&after);
+        audit::append(&mut *tx, actor, &change).await?;
+        tx.commit().await?;
+        Ok(after)
+    }
+
+    /// A page of the audit trail, newest first, narrowed by the query's filters.
+    pub async fn audit_events(&self, q: &AuditQuery) -> Result<Vec<AuditEvent>, OperatorError> {
+        let limit = crate::search::limit(q.limit.as_deref())?;
+        let after = q
+            .after
+            .as_deref()
+            .map(|raw| after_id(raw, "`after` must be an audit event's `eventId`"))
+            .transpose()?;
+        let operator = q
+            .operator
+            .as_deref()
+            .map(|raw| {
+                if OPERATOR_ID.is_match(raw) {
+                    Ok(raw.to_owned())
+                } else {
+                    Err(Invalid::new(
+                        "invalid_operator",
+                        "operator",
+                        "`operator` must be an operator's id or `bootstrap`",
+                    ))
+                }
+            })
+            .transpose()?;
+        let action = q
+            .action
+            .as_deref()
+            .map(|raw| {
+                audit::Action::parse(raw).ok_or_else(|| {
+                    Invalid::new(
+                        "invalid_action",
+                        "action",
+                        "`action` must be one of the audit actions (`store.update`, ...)",
+                    )
+                })
+            })
+            .transpose()?;
+        let target = q
+            .target
+            .as_deref()
+            .map(|raw| pixgate_domain::json::bounded(raw, "target", "invalid_target", 1, 200))
+            .transpose()?;
+        let since = q
+            .since
+            .as_deref()
+            .map(|raw| crate::search::date_time(raw, "since", "invalid_since"))
+            .transpose()?;
+        let until = q
+            .until
+            .as_deref()
+            .map(|raw| crate::search::date_time(raw, "until", "invalid_until"))
+            .transpose()?;
+        let after = match after {
+            Some(id) => {
+                let last = audit::by_id(&self.db.read, &id)
+                    .await?
+                    .ok_or(OperatorError::EventNotFound)?;
+                Some((last.at, last.id))
+            }
+            None => None,
+        };
+        let filter = audit::Filter {
+            operator,
+            action,
+            target,
+            since,
+            until,
+        };
+        let page = audit::page(
+            &self.db.read,
+            &filter,
+            after.as_ref().map(|(at, id)| (*at, id.as_str())),
+            limit,
+        )
+        .await?;
+        page.into_iter().map(AuditEvent::of).collect()
     }
 }
 
@@ -224,6 +670,31 @@ mod tests {
             Scope::parse_list("payments:read future:scope"),
             vec![Scope::PaymentsRead]
         );
+    }
+
+    #[test]
+    fn each_role_includes_the_ones_before() {
+        assert!(Role::Viewer < Role::Tester && Role::Tester < Role::Operator);
+        assert!(Role::Operator < Role::Admin);
+        for role in Role::ALL {
+            assert_eq!(role.as_str().parse::<Role>(), Ok(role));
+            assert_eq!(serde_json::to_value(role).unwrap(), role.as_str());
+        }
+        assert!("Admin".parse::<Role>().is_err());
+    }
+
+    #[test]
+    fn the_operator_filter_pattern_is_bootstrap_or_a_canonical_uuid() {
+        let id = uuid::Uuid::now_v7().to_string();
+        assert!(OPERATOR_ID.is_match(&id) && OPERATOR_ID.is_match("bootstrap"));
+        for bad in [
+            id.to_uppercase(),
+            id.replace('-', ""),
+            "boot".into(),
+            String::new(),
+        ] {
+            assert!(!OPERATOR_ID.is_match(&bad), "{bad}");
+        }
     }
 
     #[test]

@@ -375,15 +375,19 @@ async fn the_openapi_documents_every_route_at_version_1_0_0() {
         "/gateways",
         "/api-keys",
         "/api-keys/{keyId}/revoke",
+        "/operators",
+        "/operators/me",
+        "/operators/{id}/revoke",
+        "/audit-events",
     ] {
         assert!(admin["paths"][path].is_object(), "admin {path}");
     }
-    // Every admin answer is documented: 401 everywhere; a JSON body can also meet 400 (with
-    // the field), 413 and 415.
+    // Every admin answer is documented: 401 and 403 (a role too low) everywhere; a JSON body
+    // can also meet 400 (with the field), 413 and 415.
     for (path, item) in admin["paths"].as_object().unwrap() {
         for (method, op) in item.as_object().unwrap() {
             let responses = op["responses"].as_object().unwrap();
-            let mut expected = vec!["401"];
+            let mut expected = vec!["401", "403"];
             if op.get("requestBody").is_some() {
                 expected.extend(["400", "413", "415"]);
             }

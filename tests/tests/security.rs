@@ -632,6 +632,7 @@ fn admin_body(op: &str) -> Value {
         }
         "PATCH /stores/{code}" => json!({"mode": "LIVE", "liveEnabled": true}),
         "POST /api-keys" => json!({"merchant": "demo", "stores": ["demo-store"]}),
+        "POST /operators" => json!({"name": "intruder", "role": "admin"}),
         "PUT /stores/{code}/kill-switch" => json!({"enabled": false}),
         "PUT /stores/{code}/gateways" => json!({"gateways": ["sandbox-b-d30"]}),
         "PATCH /gateways/{alias}" => json!({"active": false}),
@@ -690,6 +691,8 @@ async fn admin_routes_refuse_merchant_keys_and_merchant_routes_refuse_the_admin_
             ("endpointId", &my_endpoint),
             ("deliveryId", &uuid::Uuid::new_v4().to_string()),
             ("refundId", &uuid::Uuid::new_v4().to_string()),
+            // An operator's id (`/operators/{id}/revoke`).
+            ("id", &uuid::Uuid::new_v4().to_string()),
         ]
         .into_iter()
         .map(|(k, v)| (k.to_owned(), v.to_owned()))
@@ -710,6 +713,10 @@ async fn admin_routes_refuse_merchant_keys_and_merchant_routes_refuse_the_admin_
             "POST /components/{step}",
             "PUT /stores/{code}/kill-switch",
             "POST /replays",
+            "POST /operators",
+            "POST /operators/{id}/revoke",
+            "GET /operators/me",
+            "GET /audit-events",
         ] {
             assert!(
                 admin_ops.contains(known),

@@ -7,9 +7,11 @@ use tracing::field::Empty;
 use utoipa::ToSchema;
 
 use super::{Catalog, CatalogError, check_code, code_list_schema, record};
+use crate::access::Actor;
 use crate::access::Scope;
 use crate::bootstrap::new_api_key;
-use crate::db::{self, Db, catalog as sql, keys};
+use crate::db::audit::{self, Action, Change};
+use crate::db::{self, catalog as sql, keys};
 use pixgate_domain::valid_code;
 use pixgate_pix::time::iso8601;
 
@@ -68,14 +70,16 @@ impl CreateApiKey {
     }
 }
 
+/// The view of a key, read on `conn`: a transaction's when it is the audit's snapshot (which
+/// never holds the secret).
 async fn view(
-    db: &Db,
+    conn: &mut sqlx::AnyConnection,
     key: keys::ApiKey,
     merchant: String,
     secret: Option<String>,
 ) -> Result<ApiKeyView, CatalogError> {
     Ok(ApiKeyView {
-        stores: keys::granted_store_codes(&db.write, &key.id).await?,
+        stores: keys::granted_store_codes(&mut *conn, &key.id).await?,
         key_id: key.id,
         api_key: secret,
         prefix: key.prefix,
@@ -90,7 +94,11 @@ impl Catalog {
     /// Issues a key of a merchant for some of its stores, with its grants in one
     /// transaction.
     #[tracing::instrument(skip_all, fields(merchant = Empty, key = Empty))]
-    pub async fn create_api_key(&self, req: CreateApiKey) -> Result<ApiKeyView, CatalogError> {
+    pub async fn create_api_key(
+        &self,
+        actor: &Actor,
+        req: CreateApiKey,
+    ) -> Result<ApiKeyView, CatalogError> {
         let new = req.validate()?;
         record("merchant", &new.merchant);
         let merchant = sql::merchant_by_code(&self.db.read, &new.merchant)
@@ -121,9 +129,16 @@ impl Catalog {
         for store_id in &store_ids {
             keys::grant_store(&mut *tx, &key.id, store_id).await?;
         }
+        let shown = view(&mut tx, key, merchant.code, None).await?;
+        let change =
+            Change::new(Action::ApiKeyCreate, format!("api-key/{}", shown.key_id)).after(&shown);
+        audit::append(&mut *tx, actor, &change).await?;
         tx.commit().await?;
         // Nothing to clear: the key cache keeps no unknown keys.
-        view(&self.db, key, merchant.code, Some(secret)).await
+        Ok(ApiKeyView {
+            api_key: Some(secret),
+            ..shown
+        })
     }
 
     /// A merchant's keys, revoked ones included, oldest first; never their secrets.
@@ -136,27 +151,40 @@ impl Catalog {
         let merchant = sql::merchant_by_code(&self.db.read, merchant)
             .await?
             .ok_or(CatalogError::MerchantNotFound(None))?;
+        let mut conn = self.db.read.acquire().await?;
         let mut views = Vec::new();
-        for key in keys::of_merchant(&self.db.read, &merchant.id).await? {
-            views.push(view(&self.db, key, merchant.code.clone(), None).await?);
+        for key in keys::of_merchant(&mut *conn, &merchant.id).await? {
+            views.push(view(&mut conn, key, merchant.code.clone(), None).await?);
         }
         Ok(views)
     }
 
     /// Revokes a key, effective before this returns. Revoking a revoked key answers the same.
     #[tracing::instrument(skip_all, fields(key = Empty))]
-    pub async fn revoke_api_key(&self, key_id: &str) -> Result<ApiKeyView, CatalogError> {
-        keys::by_id(&self.db.write, key_id)
+    pub async fn revoke_api_key(
+        &self,
+        actor: &Actor,
+        key_id: &str,
+    ) -> Result<ApiKeyView, CatalogError> {
+        let mut tx = self.db.write.begin().await?;
+        let key = keys::by_id(&mut *tx, key_id)
             .await?
             .ok_or(CatalogError::ApiKeyNotFound)?;
         record("key", key_id);
-        keys::revoke(&self.db.write, key_id, db::now_ms()).await?;
-        // Before the answer: from now on no request authenticates with it.
-        self.keys.clear();
-        let key = keys::by_id(&self.db.write, key_id)
+        let merchant = sql::merchant_code(&mut *tx, &key.merchant_id).await?;
+        let before = view(&mut tx, key, merchant.clone(), None).await?;
+        keys::revoke(&mut *tx, key_id, db::now_ms()).await?;
+        let key = keys::by_id(&mut *tx, key_id)
             .await?
             .ok_or(CatalogError::ApiKeyNotFound)?;
-        let merchant = sql::merchant_code(&self.db.write, &key.merchant_id).await?;
-        view(&self.db, key, merchant, None).await
+        let after = view(&mut tx, key, merchant, None).await?;
+        let change = Change::new(Action::ApiKeyRevoke, format!("api-key/{key_id}"))
+            .before(&before)
+            .after(&after);
+        audit::append(&mut *tx, actor, &change).await?;
+        tx.commit().await?;
+        // Before the answer: from now on no request authenticates with it.
+        self.keys.clear();
+        Ok(after)
     }
 }

@@ -6,6 +6,8 @@ use tracing::field::Empty;
 use utoipa::ToSchema;
 
 use super::{Catalog, CatalogError, check_code, record};
+use crate::access::Actor;
+use crate::db::audit::{self, Action, Change};
 use crate::db::{self, catalog as sql, violated_constraint};
 use pixgate_domain::json::{Integer, Invalid};
 use pixgate_domain::money::Money;
@@ -196,7 +198,11 @@ impl CreateGateway {
 impl Catalog {
     /// Adds a gateway, active; its alias is unique.
     #[tracing::instrument(skip_all, fields(gateway = Empty, provider = Empty))]
-    pub async fn create_gateway(&self, req: CreateGateway) -> Result<GatewayView, CatalogError> {
+    pub async fn create_gateway(
+        &self,
+        actor: &Actor,
+        req: CreateGateway,
+    ) -> Result<GatewayView, CatalogError> {
         let new = req.validate()?;
         record("gateway", &new.alias);
         record("provider", &new.provider_code);
@@ -215,14 +221,23 @@ impl Catalog {
             created_at: now,
             updated_at: now,
         };
-        sql::insert_gateway(&self.db.write, &gateway)
-            .await
-            .map_err(|e| match violated_constraint(&e).as_deref() {
+        let mut tx = self.db.write.begin().await?;
+        sql::insert_gateway(&mut *tx, &gateway).await.map_err(|e| {
+            match violated_constraint(&e).as_deref() {
                 Some("gateways_alias_key") => CatalogError::GatewayAliasTaken,
                 _ => e.into(),
-            })?;
+            }
+        })?;
+        let view = GatewayView::from(gateway);
+        let change = Change::new(
+            Action::GatewayCreate,
+            format!("gateway/{}", view.gateway_alias),
+        )
+        .after(&view);
+        audit::append(&mut *tx, actor, &change).await?;
+        tx.commit().await?;
         self.stores.clear();
-        Ok(gateway.into())
+        Ok(view)
     }
 
     /// Every gateway, active or not, by alias.
@@ -237,6 +252,7 @@ impl Catalog {
     #[tracing::instrument(skip_all, fields(gateway = Empty))]
     pub async fn patch_gateway(
         &self,
+        actor: &Actor,
         alias: &str,
         req: PatchGateway,
     ) -> Result<GatewayView, CatalogError> {
@@ -244,9 +260,11 @@ impl Catalog {
             return Err(CatalogError::GatewayNotFound(None));
         }
         record("gateway", alias);
-        let mut gateway = sql::gateway_by_alias(&self.db.write, alias)
+        let mut tx = self.db.write.begin().await?;
+        let mut gateway = sql::gateway_by_alias(&mut *tx, alias)
             .await?
             .ok_or_else(|| CatalogError::GatewayNotFound(Some(alias.to_owned())))?;
+        let before = GatewayView::from(gateway.clone());
         if let Some(active) = req.active {
             gateway.active = db::Flag(active);
         }
@@ -254,9 +272,15 @@ impl Catalog {
             terms.validate()?.apply(&mut gateway);
         }
         gateway.updated_at = db::now_ms();
-        sql::update_gateway(&self.db.write, &gateway).await?;
+        sql::update_gateway(&mut *tx, &gateway).await?;
+        let after = GatewayView::from(gateway);
+        let change = Change::new(Action::GatewayUpdate, format!("gateway/{alias}"))
+            .before(&before)
+            .after(&after);
+        audit::append(&mut *tx, actor, &change).await?;
+        tx.commit().await?;
         self.stores.clear();
-        Ok(gateway.into())
+        Ok(after)
     }
 }
 

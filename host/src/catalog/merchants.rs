@@ -5,6 +5,8 @@ use tracing::field::Empty;
 use utoipa::ToSchema;
 
 use super::{Catalog, CatalogError, check_code, check_name, record};
+use crate::access::Actor;
+use crate::db::audit::{self, Action, Change};
 use crate::db::{self, catalog as sql, violated_constraint};
 use pixgate_pix::time::iso8601;
 
@@ -67,7 +69,11 @@ impl From<sql::Merchant> for MerchantView {
 impl Catalog {
     /// Creates a merchant; its code is unique.
     #[tracing::instrument(skip_all, fields(merchant = Empty))]
-    pub async fn create_merchant(&self, req: CreateMerchant) -> Result<MerchantView, CatalogError> {
+    pub async fn create_merchant(
+        &self,
+        actor: &Actor,
+        req: CreateMerchant,
+    ) -> Result<MerchantView, CatalogError> {
         let new = req.validate()?;
         record("merchant", &new.code);
         let merchant = sql::Merchant {
@@ -76,13 +82,19 @@ impl Catalog {
             name: new.name,
             created_at: db::now_ms(),
         };
-        sql::insert_merchant(&self.db.write, &merchant)
-            .await
-            .map_err(|e| match violated_constraint(&e).as_deref() {
+        let mut tx = self.db.write.begin().await?;
+        sql::insert_merchant(&mut *tx, &merchant).await.map_err(
+            |e| match violated_constraint(&e).as_deref() {
                 Some("merchants_code_key") => CatalogError::MerchantCodeTaken,
                 _ => e.into(),
-            })?;
-        Ok(merchant.into())
+            },
+        )?;
+        let view = MerchantView::from(merchant);
+        let change =
+            Change::new(Action::MerchantCreate, format!("merchant/{}", view.code)).after(&view);
+        audit::append(&mut *tx, actor, &change).await?;
+        tx.commit().await?;
+        Ok(view)
     }
 
     /// Every merchant, by code.

@@ -12,7 +12,9 @@ use utoipa::ToSchema;
 use utoipa::openapi::{ObjectBuilder, Type};
 
 use super::{Catalog, CatalogError, check_code, check_name, code_list_schema, record};
-use crate::db::{self, Db, catalog as sql, violated_constraint};
+use crate::access::Actor;
+use crate::db::audit::{self, Action, Change};
+use crate::db::{self, catalog as sql, violated_constraint};
 use pixgate_domain::json::{Integer, Invalid};
 use pixgate_domain::{StoreMode, valid_code};
 use pixgate_pix::time::iso8601;
@@ -381,9 +383,13 @@ fn gateway_aliases(req: StoreGateways) -> Result<Vec<String>, Invalid> {
         .collect())
 }
 
-async fn view(db: &Db, store: sql::Store) -> Result<StoreView, CatalogError> {
-    let merchant = sql::merchant_code(&db.read, &store.merchant_id).await?;
-    let gateways = sql::granted_gateway_aliases(&db.read, &store.id).await?;
+/// The view of a store, read on `conn`: a transaction's when it is the audit's snapshot.
+async fn view(
+    conn: &mut sqlx::AnyConnection,
+    store: sql::Store,
+) -> Result<StoreView, CatalogError> {
+    let merchant = sql::merchant_code(&mut *conn, &store.merchant_id).await?;
+    let gateways = sql::granted_gateway_aliases(&mut *conn, &store.id).await?;
     Ok(StoreView {
         config: store.config_map(),
         store_id: store.id,
@@ -402,7 +408,11 @@ async fn view(db: &Db, store: sql::Store) -> Result<StoreView, CatalogError> {
 impl Catalog {
     /// Creates a store of a merchant; its code is unique.
     #[tracing::instrument(skip_all, fields(store = Empty, merchant = Empty))]
-    pub async fn create_store(&self, req: CreateStore) -> Result<StoreView, CatalogError> {
+    pub async fn create_store(
+        &self,
+        actor: &Actor,
+        req: CreateStore,
+    ) -> Result<StoreView, CatalogError> {
         let new = req.validate()?;
         record("store", &new.code);
         record("merchant", &new.merchant);
@@ -422,36 +432,50 @@ impl Catalog {
             created_at: now,
             updated_at: now,
         };
-        sql::insert_store(&self.db.write, &store).await.map_err(
-            |e| match violated_constraint(&e).as_deref() {
+        let mut tx = self.db.write.begin().await?;
+        sql::insert_store(&mut *tx, &store).await.map_err(|e| {
+            match violated_constraint(&e).as_deref() {
                 Some("stores_code_key") => CatalogError::StoreCodeTaken,
                 _ => e.into(),
-            },
-        )?;
+            }
+        })?;
+        let view = view(&mut tx, store).await?;
+        let change = Change::new(Action::StoreCreate, format!("store/{}", view.code)).after(&view);
+        audit::append(&mut *tx, actor, &change).await?;
+        tx.commit().await?;
         // No cache to clear: the store cache keeps no misses.
-        view(&self.db, store).await
+        Ok(view)
     }
 
     /// The store with this code.
     #[tracing::instrument(skip_all, fields(store = Empty))]
     pub async fn get_store(&self, code: &str) -> Result<StoreView, CatalogError> {
         let store = self.find_store(&self.db.write, code).await?;
-        view(&self.db, store).await
+        view(&mut *self.db.read.acquire().await?, store).await
     }
 
     /// Changes a store. The store is found before the changes are checked.
     #[tracing::instrument(skip_all, fields(store = Empty))]
     pub async fn patch_store(
         &self,
+        actor: &Actor,
         code: &str,
         req: PatchStore,
     ) -> Result<StoreView, CatalogError> {
-        let mut store = self.find_store(&self.db.write, code).await?;
+        let mut tx = self.db.write.begin().await?;
+        let mut store = self.find_store(&mut *tx, code).await?;
+        let before = view(&mut tx, store.clone()).await?;
         req.validate()?.apply(&mut store);
         store.updated_at = db::now_ms();
-        sql::update_store(&self.db.write, &store).await?;
+        sql::update_store(&mut *tx, &store).await?;
+        let after = view(&mut tx, store).await?;
+        let change = Change::new(Action::StoreUpdate, format!("store/{}", after.code))
+            .before(&before)
+            .after(&after);
+        audit::append(&mut *tx, actor, &change).await?;
+        tx.commit().await?;
         self.stores.clear();
-        view(&self.db, store).await
+        Ok(after)
     }
 
     /// Replaces the gateways a store may use, all or nothing: an unknown alias leaves the
@@ -459,12 +483,14 @@ impl Catalog {
     #[tracing::instrument(skip_all, fields(store = Empty))]
     pub async fn put_store_gateways(
         &self,
+        actor: &Actor,
         code: &str,
         req: StoreGateways,
     ) -> Result<StoreView, CatalogError> {
         let aliases = gateway_aliases(req)?;
         let mut tx = self.db.write.begin().await?;
         let store = self.find_store(&mut *tx, code).await?;
+        let before = view(&mut tx, store.clone()).await?;
         sql::clear_store_gateways(&mut *tx, &store.id).await?;
         for alias in &aliases {
             let gateway = sql::gateway_by_alias(&mut *tx, alias)
@@ -472,9 +498,14 @@ impl Catalog {
                 .ok_or_else(|| CatalogError::GatewayNotFound(Some(alias.clone())))?;
             sql::grant_store_gateway(&mut *tx, &store.id, &gateway.id).await?;
         }
+        let after = view(&mut tx, store).await?;
+        let change = Change::new(Action::StoreGatewaysSet, format!("store/{}", after.code))
+            .before(&before)
+            .after(&after);
+        audit::append(&mut *tx, actor, &change).await?;
         tx.commit().await?;
         self.stores.clear();
-        view(&self.db, store).await
+        Ok(after)
     }
 
     /// The store with this code; one that cannot be a code is as unknown as any other.

@@ -8,6 +8,7 @@ use serde::de::DeserializeOwned;
 use serde_json::json;
 
 use super::*;
+use crate::access::Actor;
 use crate::db::testing::fresh_databases;
 use pixgate_domain::StoreMode;
 
@@ -38,22 +39,29 @@ fn invalid(e: CatalogError) -> (&'static str, Option<String>) {
 
 async fn merchant_and_store(catalog: &Catalog) {
     catalog
-        .create_merchant(body(json!({"code": "acme", "name": " ACME Ltda "})))
+        .create_merchant(
+            &Actor::bootstrap(),
+            body(json!({"code": "acme", "name": " ACME Ltda "})),
+        )
         .await
         .unwrap();
     catalog
-        .create_store(body(
-            json!({"code": "web", "name": "Web", "merchant": "acme",
-                                  "mode": "SHADOW"}),
-        ))
+        .create_store(
+            &Actor::bootstrap(),
+            body(json!({"code": "web", "name": "Web", "merchant": "acme",
+                                  "mode": "SHADOW"})),
+        )
         .await
         .unwrap();
 }
 
 async fn gateway(catalog: &Catalog, alias: &str) {
     catalog
-        .create_gateway(body(json!({"providerCode": "psp", "gatewayAlias": alias,
-                                    "releaseClass": "D1", "feeTerms": {"mdrBps": 100}})))
+        .create_gateway(
+            &Actor::bootstrap(),
+            body(json!({"providerCode": "psp", "gatewayAlias": alias,
+                                    "releaseClass": "D1", "feeTerms": {"mdrBps": 100}})),
+        )
         .await
         .unwrap();
 }
@@ -63,7 +71,10 @@ async fn merchants_are_unique_by_code_and_named_trimmed() {
     for t in fresh_databases().await {
         let (catalog, _, _) = catalog(&t.db);
         let created = catalog
-            .create_merchant(body(json!({"code": "acme", "name": "  ACME  "})))
+            .create_merchant(
+                &Actor::bootstrap(),
+                body(json!({"code": "acme", "name": "  ACME  "})),
+            )
             .await
             .unwrap();
         assert_eq!(
@@ -71,7 +82,10 @@ async fn merchants_are_unique_by_code_and_named_trimmed() {
             ("acme", "ACME")
         );
         let again = catalog
-            .create_merchant(body(json!({"code": "acme", "name": "Other"})))
+            .create_merchant(
+                &Actor::bootstrap(),
+                body(json!({"code": "acme", "name": "Other"})),
+            )
             .await
             .unwrap_err();
         assert!(
@@ -79,7 +93,10 @@ async fn merchants_are_unique_by_code_and_named_trimmed() {
             "{again:?}"
         );
         let bad = catalog
-            .create_merchant(body(json!({"code": "a b", "name": "\n"})))
+            .create_merchant(
+                &Actor::bootstrap(),
+                body(json!({"code": "a b", "name": "\n"})),
+            )
             .await
             .unwrap_err();
         assert_eq!(invalid(bad), ("invalid_code", Some("code".into())));
@@ -104,26 +121,29 @@ async fn stores_are_created_and_changed_by_their_rules() {
 
         // Refusals, each naming its rule.
         let e = catalog
-            .create_store(body(
-                json!({"code": "web", "name": "Again", "merchant": "acme",
-                                      "mode": "LIVE"}),
-            ))
+            .create_store(
+                &Actor::bootstrap(),
+                body(json!({"code": "web", "name": "Again", "merchant": "acme",
+                                      "mode": "LIVE"})),
+            )
             .await
             .unwrap_err();
         assert!(matches!(e, CatalogError::StoreCodeTaken), "{e:?}");
         let e = catalog
-            .create_store(body(
-                json!({"code": "app", "name": "App", "merchant": "nobody",
-                                      "mode": "LIVE"}),
-            ))
+            .create_store(
+                &Actor::bootstrap(),
+                body(json!({"code": "app", "name": "App", "merchant": "nobody",
+                                      "mode": "LIVE"})),
+            )
             .await
             .unwrap_err();
         assert_eq!(e.to_string(), "merchant `nobody` not found");
         let e = catalog
-            .create_store(body(
-                json!({"code": "app", "name": "App", "merchant": "acme",
-                                      "mode": "LIVE", "chargeExpirySeconds": 59}),
-            ))
+            .create_store(
+                &Actor::bootstrap(),
+                body(json!({"code": "app", "name": "App", "merchant": "acme",
+                                      "mode": "LIVE", "chargeExpirySeconds": 59})),
+            )
             .await
             .unwrap_err();
         assert_eq!(
@@ -131,11 +151,12 @@ async fn stores_are_created_and_changed_by_their_rules() {
             ("invalid_charge_expiry", Some("chargeExpirySeconds".into()))
         );
         let e = catalog
-            .create_store(body(
-                json!({"code": "app", "name": "App", "merchant": "acme",
+            .create_store(
+                &Actor::bootstrap(),
+                body(json!({"code": "app", "name": "App", "merchant": "acme",
                                       "mode": "LIVE",
-                                      "config": {"routing.max-attempts": "11"}}),
-            ))
+                                      "config": {"routing.max-attempts": "11"}})),
+            )
             .await
             .unwrap_err();
         assert_eq!(
@@ -149,21 +170,25 @@ async fn stores_are_created_and_changed_by_their_rules() {
         // A PATCH finds its store before it looks at the changes.
         let bad_name = || body::<PatchStore>(json!({"name": " "}));
         let e = catalog
-            .patch_store("nowhere", bad_name())
+            .patch_store(&Actor::bootstrap(), "nowhere", bad_name())
             .await
             .unwrap_err();
         assert_eq!(e.to_string(), "store `nowhere` not found");
         let e = catalog
-            .patch_store("no such/code", bad_name())
+            .patch_store(&Actor::bootstrap(), "no such/code", bad_name())
             .await
             .unwrap_err();
         assert_eq!(e.to_string(), "store not found");
-        let e = catalog.patch_store("web", bad_name()).await.unwrap_err();
+        let e = catalog
+            .patch_store(&Actor::bootstrap(), "web", bad_name())
+            .await
+            .unwrap_err();
         assert_eq!(invalid(e), ("invalid_name", Some("name".into())));
 
         // A refused change changes nothing, not even the fields that were fine.
         let e = catalog
             .patch_store(
+                &Actor::bootstrap(),
                 "web",
                 body(json!({"name": "Renamed", "config": {
                     "limits.min-amount-centavos": "500", "limits.max-amount-centavos": "100"}})),
@@ -182,6 +207,7 @@ async fn stores_are_created_and_changed_by_their_rules() {
         assert_eq!(cached.store.mode, StoreMode::Shadow);
         let changed = catalog
             .patch_store(
+                &Actor::bootstrap(),
                 "web",
                 body(
                     json!({"mode": "LIVE", "liveEnabled": true, "chargeExpirySeconds": 600,
@@ -224,7 +250,7 @@ async fn putting_gateways_replaces_the_set_all_or_nothing() {
 
         // Repeated aliases count once.
         let view = catalog
-            .put_store_gateways("web", put(json!(["g2", "g1", "g2"])))
+            .put_store_gateways(&Actor::bootstrap(), "web", put(json!(["g2", "g1", "g2"])))
             .await
             .unwrap();
         assert_eq!(view.gateways, ["g1", "g2"]);
@@ -233,7 +259,7 @@ async fn putting_gateways_replaces_the_set_all_or_nothing() {
 
         // An unknown alias, after a known one: nothing changes.
         let e = catalog
-            .put_store_gateways("web", put(json!(["g3", "missing"])))
+            .put_store_gateways(&Actor::bootstrap(), "web", put(json!(["g3", "missing"])))
             .await
             .unwrap_err();
         assert_eq!(e.to_string(), "gateway `missing` not found");
@@ -244,31 +270,35 @@ async fn putting_gateways_replaces_the_set_all_or_nothing() {
 
         // The aliases are checked before the store is looked for.
         let e = catalog
-            .put_store_gateways("nowhere", put(json!(["g1", "not a code"])))
+            .put_store_gateways(
+                &Actor::bootstrap(),
+                "nowhere",
+                put(json!(["g1", "not a code"])),
+            )
             .await
             .unwrap_err();
         assert_eq!(invalid(e), ("invalid_code", Some("gateways[1]".into())));
         let e = catalog
-            .put_store_gateways("nowhere", put(json!(["g1"])))
+            .put_store_gateways(&Actor::bootstrap(), "nowhere", put(json!(["g1"])))
             .await
             .unwrap_err();
         assert!(matches!(e, CatalogError::StoreNotFound(Some(_))), "{e:?}");
 
         let view = catalog
-            .put_store_gateways("web", put(json!(["g3"])))
+            .put_store_gateways(&Actor::bootstrap(), "web", put(json!(["g3"])))
             .await
             .unwrap();
         assert_eq!(view.gateways, ["g3"]);
         // Emptied: every active gateway again.
         let view = catalog
-            .put_store_gateways("web", put(json!([])))
+            .put_store_gateways(&Actor::bootstrap(), "web", put(json!([])))
             .await
             .unwrap();
         assert!(view.gateways.is_empty());
 
         // A gateway switched off leaves the route at once.
         catalog
-            .patch_gateway("g2", body(json!({"active": false})))
+            .patch_gateway(&Actor::bootstrap(), "g2", body(json!({"active": false})))
             .await
             .unwrap();
         let route = stores.get(&t.db, "web").await.unwrap().unwrap();
@@ -282,14 +312,20 @@ async fn gateways_keep_their_fee_rules() {
         let (catalog, _, _) = catalog(&t.db);
         gateway(&catalog, "g1").await;
         let e = catalog
-            .create_gateway(body(json!({"providerCode": "psp", "gatewayAlias": "g1",
-                                        "releaseClass": "D0", "feeTerms": {"mdrBps": 0}})))
+            .create_gateway(
+                &Actor::bootstrap(),
+                body(json!({"providerCode": "psp", "gatewayAlias": "g1",
+                                        "releaseClass": "D0", "feeTerms": {"mdrBps": 0}})),
+            )
             .await
             .unwrap_err();
         assert!(matches!(e, CatalogError::GatewayAliasTaken), "{e:?}");
         let e = catalog
-            .create_gateway(body(json!({"providerCode": "psp", "gatewayAlias": "g2",
-                                        "releaseClass": "D366", "feeTerms": {"mdrBps": 0}})))
+            .create_gateway(
+                &Actor::bootstrap(),
+                body(json!({"providerCode": "psp", "gatewayAlias": "g2",
+                                        "releaseClass": "D366", "feeTerms": {"mdrBps": 0}})),
+            )
             .await
             .unwrap_err();
         assert_eq!(
@@ -297,8 +333,11 @@ async fn gateways_keep_their_fee_rules() {
             ("invalid_release_class", Some("releaseClass".into()))
         );
         let e = catalog
-            .create_gateway(body(json!({"providerCode": "psp", "gatewayAlias": "g2",
-                                        "releaseClass": "D0", "feeTerms": {"mdrBps": 10001}})))
+            .create_gateway(
+                &Actor::bootstrap(),
+                body(json!({"providerCode": "psp", "gatewayAlias": "g2",
+                                        "releaseClass": "D0", "feeTerms": {"mdrBps": 10001}})),
+            )
             .await
             .unwrap_err();
         assert_eq!(
@@ -312,12 +351,12 @@ async fn gateways_keep_their_fee_rules() {
                                         "minFeeCentavos": 10, "maxFeeCentavos": 9}}))
         };
         let e = catalog
-            .patch_gateway("nowhere", floor_above_cap())
+            .patch_gateway(&Actor::bootstrap(), "nowhere", floor_above_cap())
             .await
             .unwrap_err();
         assert_eq!(e.to_string(), "gateway `nowhere` not found");
         let e = catalog
-            .patch_gateway("g1", floor_above_cap())
+            .patch_gateway(&Actor::bootstrap(), "g1", floor_above_cap())
             .await
             .unwrap_err();
         assert!(
@@ -331,6 +370,7 @@ async fn gateways_keep_their_fee_rules() {
 
         let changed = catalog
             .patch_gateway(
+                &Actor::bootstrap(),
                 "g1",
                 body(json!({"feeTerms": {"mdrBps": 50, "fixedCentavos": 5,
                                          "maxFeeCentavos": 900}})),
@@ -356,24 +396,34 @@ async fn api_keys_are_issued_for_the_merchants_stores_and_revoked_at_once() {
         let (catalog, _, keys) = catalog(&t.db);
         merchant_and_store(&catalog).await;
         catalog
-            .create_merchant(body(json!({"code": "other", "name": "Other"})))
+            .create_merchant(
+                &Actor::bootstrap(),
+                body(json!({"code": "other", "name": "Other"})),
+            )
             .await
             .unwrap();
         catalog
-            .create_store(body(json!({"code": "theirs", "name": "Theirs",
-                                      "merchant": "other", "mode": "SHADOW"})))
+            .create_store(
+                &Actor::bootstrap(),
+                body(json!({"code": "theirs", "name": "Theirs",
+                                      "merchant": "other", "mode": "SHADOW"})),
+            )
             .await
             .unwrap();
 
         let e = catalog
-            .create_api_key(body(
-                json!({"merchant": "acme", "stores": ["web", "theirs"]}),
-            ))
+            .create_api_key(
+                &Actor::bootstrap(),
+                body(json!({"merchant": "acme", "stores": ["web", "theirs"]})),
+            )
             .await
             .unwrap_err();
         assert_eq!(e.to_string(), "merchant has no store `theirs`");
         let e = catalog
-            .create_api_key(body(json!({"merchant": "acme", "stores": ["web", "a/b"]})))
+            .create_api_key(
+                &Actor::bootstrap(),
+                body(json!({"merchant": "acme", "stores": ["web", "a/b"]})),
+            )
             .await
             .unwrap_err();
         assert_eq!(invalid(e), ("invalid_code", Some("stores[1]".into())));
@@ -381,7 +431,10 @@ async fn api_keys_are_issued_for_the_merchants_stores_and_revoked_at_once() {
         assert!(catalog.list_api_keys("acme").await.unwrap().is_empty());
 
         let issued = catalog
-            .create_api_key(body(json!({"merchant": "acme", "stores": ["web", "web"]})))
+            .create_api_key(
+                &Actor::bootstrap(),
+                body(json!({"merchant": "acme", "stores": ["web", "web"]})),
+            )
             .await
             .unwrap();
         let secret = issued.api_key.clone().expect("the secret, once");
@@ -398,17 +451,23 @@ async fn api_keys_are_issued_for_the_merchants_stores_and_revoked_at_once() {
         assert_eq!(listed.len(), 1);
         assert_eq!(listed[0].api_key, None, "never the secret again");
 
-        let revoked = catalog.revoke_api_key(&issued.key_id).await.unwrap();
+        let revoked = catalog
+            .revoke_api_key(&Actor::bootstrap(), &issued.key_id)
+            .await
+            .unwrap();
         assert!(revoked.revoked_at.is_some());
         // The cached key is gone: authentication sees the revocation at once.
         let found = keys.authenticate(&t.db, &hash).await.unwrap().unwrap();
         assert!(found.key.revoked_at.is_some());
         // Revoking again answers the same.
-        let again = catalog.revoke_api_key(&issued.key_id).await.unwrap();
+        let again = catalog
+            .revoke_api_key(&Actor::bootstrap(), &issued.key_id)
+            .await
+            .unwrap();
         assert_eq!(again.revoked_at, revoked.revoked_at);
 
         let e = catalog
-            .revoke_api_key(&uuid::Uuid::now_v7().to_string())
+            .revoke_api_key(&Actor::bootstrap(), &uuid::Uuid::now_v7().to_string())
             .await
             .unwrap_err();
         assert!(matches!(e, CatalogError::ApiKeyNotFound), "{e:?}");

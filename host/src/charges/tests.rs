@@ -7,6 +7,7 @@ use std::time::Duration;
 use serde_json::json;
 
 use super::*;
+use crate::access::Actor;
 use crate::access::Scope;
 use crate::catalog::Catalog;
 use crate::components::ComponentArgs;
@@ -88,24 +89,33 @@ async fn shop(db: &Db) -> Principal {
         Arc::new(KeyCache::new(db.backend)),
     );
     let merchant = catalog
-        .create_merchant(body(json!({"code": "acme", "name": "ACME"})))
+        .create_merchant(
+            &Actor::bootstrap(),
+            body(json!({"code": "acme", "name": "ACME"})),
+        )
         .await
         .unwrap();
     catalog
-        .create_gateway(body(
-            json!({"providerCode": "psp", "gatewayAlias": "psp-d1",
-                                    "releaseClass": "D1", "feeTerms": {"mdrBps": 100}}),
-        ))
+        .create_gateway(
+            &Actor::bootstrap(),
+            body(json!({"providerCode": "psp", "gatewayAlias": "psp-d1",
+                                    "releaseClass": "D1", "feeTerms": {"mdrBps": 100}})),
+        )
         .await
         .unwrap();
     let store = catalog
-        .create_store(body(
-            json!({"code": "web", "name": "Web", "merchant": "acme", "mode": "SHADOW"}),
-        ))
+        .create_store(
+            &Actor::bootstrap(),
+            body(json!({"code": "web", "name": "Web", "merchant": "acme", "mode": "SHADOW"})),
+        )
         .await
         .unwrap();
     catalog
-        .put_store_gateways("web", body(json!({"gateways": ["psp-d1"]})))
+        .put_store_gateways(
+            &Actor::bootstrap(),
+            "web",
+            body(json!({"gateways": ["psp-d1"]})),
+        )
         .await
         .unwrap();
     Principal {

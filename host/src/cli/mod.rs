@@ -10,6 +10,7 @@
 mod admin;
 mod manage;
 mod new;
+mod operators;
 mod providers;
 mod run;
 mod search;
@@ -57,6 +58,12 @@ enum AdminCommand {
     /// PaymentIntents of every merchant: list them with the merchant search's filters.
     #[command(subcommand)]
     PaymentIntents(search::PaymentIntentsCommand),
+    /// Operators: the named tokens of the admin API and their roles.
+    #[command(subcommand)]
+    Operators(operators::OperatorsCommand),
+    /// The audit trail: every admin write, who made it and what it changed.
+    #[command(subcommand)]
+    Audit(operators::AuditCommand),
 }
 
 #[derive(Debug, Subcommand)]
@@ -92,6 +99,12 @@ pub fn main() -> ExitCode {
         Command::Admin(AdminCommand::Stores(command)) => report_result(search::run_stores(command)),
         Command::Admin(AdminCommand::PaymentIntents(command)) => {
             report_result(search::run_intents(command))
+        }
+        Command::Admin(AdminCommand::Operators(command)) => {
+            report_result(operators::run_operators(command))
+        }
+        Command::Admin(AdminCommand::Audit(command)) => {
+            report_result(operators::run_audit(command))
         }
         Command::PspSim(args) => psp_sim(&args),
     }

@@ -19,6 +19,8 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::access::Actor;
+use crate::db::audit::{self, Action, Change};
 use crate::db::components::{self as sql, BUNDLED, KillSwitch, StoreStep};
 use crate::db::store_cache::StoreCache;
 use crate::db::{self, Db, DbError, catalog};
@@ -332,7 +334,12 @@ impl ComponentService {
 
     /// Validates `wasm` against `step`'s world and stores it as an immutable version.
     #[tracing::instrument(skip_all, fields(%step, bytes = wasm.len()))]
-    pub async fn upload(&self, step: Step, wasm: &[u8]) -> Result<Uploaded, ComponentError> {
+    pub async fn upload(
+        &self,
+        actor: &Actor,
+        step: Step,
+        wasm: &[u8],
+    ) -> Result<Uploaded, ComponentError> {
         let limit = self.registry.settings.component_max_bytes;
         if wasm.len() as u64 > limit {
             return Err(ComponentError::TooLarge {
@@ -350,19 +357,26 @@ impl ComponentService {
             size_bytes: wasm.len() as i64,
             created_at: db::now_ms(),
         };
-        let created = sql::insert_version(&self.db.write, &row, wasm).await?;
+        let mut tx = self.db.write.begin().await?;
+        let created = sql::insert_version(&mut *tx, &row, wasm).await?;
+        let stored = sql::version(&mut *tx, step.as_str(), &version)
+            .await?
+            .ok_or_else(|| ComponentError::Internal(format!("version {version} vanished")))?;
+        let uses = sql::uses(&mut *tx, step.as_str(), &version).await?;
+        let view = VersionView::from_row(stored, uses)?;
+        // The same bytes again are recorded too: someone uploaded them, whatever was stored.
+        let change = Change::new(
+            Action::ComponentUpload,
+            format!("component/{step}/{version}"),
+        )
+        .after(&view);
+        audit::append(&mut *tx, actor, &change).await?;
+        tx.commit().await?;
         self.registry
             .lock()
             .entry((step, version.clone()))
             .or_insert_with(|| Arc::new(loaded));
-        let stored = sql::version(&self.db.write, step.as_str(), &version)
-            .await?
-            .ok_or_else(|| ComponentError::Internal(format!("version {version} vanished")))?;
-        let uses = sql::uses(&self.db.write, step.as_str(), &version).await?;
-        Ok(Uploaded {
-            view: VersionView::from_row(stored, uses)?,
-            created,
-        })
+        Ok(Uploaded { view, created })
     }
 
     /// A step's versions, newest first.
@@ -379,7 +393,12 @@ impl ComponentService {
     /// progress holds a decision naming it, and no recorded trace within the trace retention names
     /// it (replay re-runs those traces with their versions' bytes).
     #[tracing::instrument(skip_all, fields(%step, %version))]
-    pub async fn delete(&self, step: Step, version: &str) -> Result<(), ComponentError> {
+    pub async fn delete(
+        &self,
+        actor: &Actor,
+        step: Step,
+        version: &str,
+    ) -> Result<(), ComponentError> {
         let not_found = || ComponentError::NotFound {
             step,
             version: version.to_owned(),
@@ -413,7 +432,19 @@ impl ComponentService {
                 uses,
             });
         }
+        let before = sql::version(&mut *tx, step.as_str(), version)
+            .await?
+            .map(|row| VersionView::from_row(row, Vec::new()))
+            .transpose()?;
         sql::delete_version(&mut *tx, step.as_str(), version).await?;
+        let mut change = Change::new(
+            Action::ComponentDelete,
+            format!("component/{step}/{version}"),
+        );
+        if let Some(before) = &before {
+            change = change.before(before);
+        }
+        audit::append(&mut *tx, actor, &change).await?;
         tx.commit().await?;
         self.registry.lock().remove(&(step, version.to_owned()));
         self.sandbox.forget(version);
@@ -560,11 +591,14 @@ impl ComponentService {
 
     /// Applies one change to a store's step in one transaction, with its history entry.
     /// Returns false when a kill switch found the version already replaced.
+    /// `actor` is the operator making it (`None`: the kill switch), recorded in the audit
+    /// trail in the same transaction.
     async fn change_step(
         &self,
         store: &catalog::Store,
         step: Step,
-        change: Change<'_>,
+        change: StepChange<'_>,
+        actor: Option<&Actor>,
     ) -> Result<bool, ComponentError> {
         let now = db::now_ms();
         let postgres = self.db.backend == db::Backend::Postgres;
@@ -584,10 +618,20 @@ impl ComponentService {
             candidate_since: None,
             updated_at: now,
         });
+        let before = StepSnapshot::of(step, &row);
+        let audited = match &change {
+            StepChange::Activate(_) => Some(Action::ComponentActivate),
+            StepChange::Rollback => Some(Action::ComponentRollback),
+            StepChange::Candidate(Some(_)) => Some(Action::ComponentCandidateSet),
+            StepChange::Candidate(None) => Some(Action::ComponentCandidateClear),
+            // The kill switch acts for no operator: its rollback is in the activation history.
+            StepChange::KillSwitch { .. } => None,
+        };
         // Every version this change makes the store run or shadow must still exist; on
         // PostgreSQL the check holds a share lock, so a delete cannot slip in before the commit.
+        let mut unchanged = false;
         let entry = match change {
-            Change::Activate(version) => {
+            StepChange::Activate(version) => {
                 if !exists(&mut tx, step, version, postgres).await? {
                     return Err(ComponentError::NotFound {
                         step,
@@ -597,19 +641,22 @@ impl ComponentService {
                 // Activating what is already active changes nothing (a retried request must not
                 // make the version its own rollback target).
                 if row.active_version == version {
-                    return Ok(true);
+                    unchanged = true;
+                    None
+                } else {
+                    // The candidate that becomes the active version has nothing left to
+                    // compare with.
+                    if row.candidate_version.as_deref() == Some(version) {
+                        row.candidate_version = None;
+                        row.candidate_since = None;
+                    }
+                    let previous = std::mem::replace(&mut row.active_version, version.to_owned());
+                    row.previous_version = Some(previous.clone());
+                    row.activated_at = Some(now);
+                    Some(("activate", version.to_owned(), Some(previous), None))
                 }
-                // The candidate that becomes the active version has nothing left to compare with.
-                if row.candidate_version.as_deref() == Some(version) {
-                    row.candidate_version = None;
-                    row.candidate_since = None;
-                }
-                let previous = std::mem::replace(&mut row.active_version, version.to_owned());
-                row.previous_version = Some(previous.clone());
-                row.activated_at = Some(now);
-                Some(("activate", version.to_owned(), Some(previous), None))
             }
-            Change::Rollback => {
+            StepChange::Rollback => {
                 let nothing = || ComponentError::NothingToRollBack {
                     store: store.code.clone(),
                     step,
@@ -637,7 +684,7 @@ impl ComponentService {
                 row.activated_at = Some(now);
                 Some(("rollback", target, Some(replaced), None))
             }
-            Change::KillSwitch { version, reason } => {
+            StepChange::KillSwitch { version, reason } => {
                 let still_active = current
                     .as_ref()
                     .is_some_and(|r| r.active_version == version);
@@ -662,7 +709,7 @@ impl ComponentService {
                     Some(reason),
                 ))
             }
-            Change::Candidate(candidate) => {
+            StepChange::Candidate(candidate) => {
                 if let Some(v) = candidate
                     && !exists(&mut tx, step, v, postgres).await?
                 {
@@ -676,8 +723,16 @@ impl ComponentService {
                 None
             }
         };
-        row.updated_at = now;
-        sql::upsert_store_step(&mut *tx, &row).await?;
+        if !unchanged {
+            row.updated_at = now;
+            sql::upsert_store_step(&mut *tx, &row).await?;
+        }
+        if let (Some(actor), Some(action)) = (actor, audited) {
+            let change = Change::new(action, format!("store/{}", store.code))
+                .before(&before)
+                .after(&StepSnapshot::of(step, &row));
+            audit::append(&mut *tx, actor, &change).await?;
+        }
         if let Some((action, version, previous_version, reason)) = entry {
             sql::insert_activation(
                 &mut *tx,
@@ -703,13 +758,14 @@ impl ComponentService {
     #[tracing::instrument(skip_all, fields(store = %code, %step, %version))]
     pub async fn activate(
         &self,
+        actor: &Actor,
         code: &str,
         step: Step,
         version: &str,
     ) -> Result<StoreComponents, ComponentError> {
         let store = self.store(code).await?;
         self.require_version(step, version).await?;
-        self.change_step(&store, step, Change::Activate(version))
+        self.change_step(&store, step, StepChange::Activate(version), Some(actor))
             .await?;
         self.view(&store).await
     }
@@ -718,11 +774,13 @@ impl ComponentService {
     #[tracing::instrument(skip_all, fields(store = %code, %step))]
     pub async fn rollback(
         &self,
+        actor: &Actor,
         code: &str,
         step: Step,
     ) -> Result<StoreComponents, ComponentError> {
         let store = self.store(code).await?;
-        self.change_step(&store, step, Change::Rollback).await?;
+        self.change_step(&store, step, StepChange::Rollback, Some(actor))
+            .await?;
         self.view(&store).await
     }
 
@@ -730,6 +788,7 @@ impl ComponentService {
     #[tracing::instrument(skip_all, fields(store = %code, %step, version = ?version))]
     pub async fn set_candidate(
         &self,
+        actor: &Actor,
         code: &str,
         step: Step,
         version: Option<&str>,
@@ -738,7 +797,7 @@ impl ComponentService {
         if let Some(version) = version {
             self.require_version(step, version).await?;
         }
-        self.change_step(&store, step, Change::Candidate(version))
+        self.change_step(&store, step, StepChange::Candidate(version), Some(actor))
             .await?;
         self.view(&store).await
     }
@@ -755,8 +814,13 @@ impl ComponentService {
         let Some(store) = catalog::store_by_id(&self.db.write, store_id).await? else {
             return Ok(false);
         };
-        self.change_step(&store, step, Change::KillSwitch { version, reason })
-            .await
+        self.change_step(
+            &store,
+            step,
+            StepChange::KillSwitch { version, reason },
+            None,
+        )
+        .await
     }
 
     /// The kill switch fired for `store`'s `step` running `version`: rolls it back off the
@@ -792,6 +856,7 @@ impl ComponentService {
     #[tracing::instrument(skip_all, fields(store = %code))]
     pub async fn set_kill_switch(
         &self,
+        actor: &Actor,
         code: &str,
         patch: KillSwitchPatch,
     ) -> Result<StoreComponents, ComponentError> {
@@ -801,7 +866,9 @@ impl ComponentService {
             message: message.to_owned(),
         };
         let store = self.store(code).await?;
-        let mut k = sql::kill_switch(&self.db.write, &store.id).await?;
+        let mut tx = self.db.write.begin().await?;
+        let mut k = sql::kill_switch(&mut *tx, &store.id).await?;
+        let before = KillSwitchView::from(&k);
         if let Some(enabled) = patch.enabled {
             k.enabled = db::Flag(enabled);
         }
@@ -829,7 +896,12 @@ impl ComponentService {
             }
             k.min_calls = min;
         }
-        sql::set_kill_switch(&self.db.write, &store.id, &k, db::now_ms()).await?;
+        sql::set_kill_switch(&mut *tx, &store.id, &k, db::now_ms()).await?;
+        let change = Change::new(Action::KillSwitchUpdate, format!("store/{}", store.code))
+            .before(&before)
+            .after(&KillSwitchView::from(&k));
+        audit::append(&mut *tx, actor, &change).await?;
+        tx.commit().await?;
         self.stores.clear();
         self.view(&store).await
     }
@@ -951,8 +1023,29 @@ pub struct StoreComponents {
     pub history: Vec<ActivationView>,
 }
 
+/// A store's step as the audit trail records it before and after a change.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct StepSnapshot {
+    step: &'static str,
+    active: String,
+    previous: Option<String>,
+    candidate: Option<String>,
+}
+
+impl StepSnapshot {
+    fn of(step: Step, row: &StoreStep) -> Self {
+        Self {
+            step: step.as_str(),
+            active: row.active_version.clone(),
+            previous: row.previous_version.clone(),
+            candidate: row.candidate_version.clone(),
+        }
+    }
+}
+
 /// What changes in a store's step.
-enum Change<'a> {
+enum StepChange<'a> {
     Activate(&'a str),
     Rollback,
     /// The kill switch: roll back only while `version` is still the active one.

@@ -1,6 +1,7 @@
 //! Storage on SQLite (embedded default) or PostgreSQL through sqlx's `Any` driver: one set
 //! of SQL (`$n` placeholders, portable types) and one migration folder serve both.
 
+pub mod audit;
 pub mod catalog;
 pub mod components;
 pub mod group_commit;
@@ -8,6 +9,7 @@ pub mod idempotency;
 pub mod intents;
 pub mod key_cache;
 pub mod keys;
+pub mod operators;
 pub mod providers;
 pub mod psp_calls;
 pub mod refunds;

@@ -128,7 +128,7 @@ impl From<crate::access::AccessError> for ApiError {
         match e {
             E::InvalidKey => unauthorized("invalid_api_key"),
             E::Revoked => unauthorized("api_key_revoked"),
-            E::InvalidAdminToken => unauthorized("invalid_admin_token"),
+            E::InvalidAdminToken | E::RevokedAdminToken => unauthorized("invalid_admin_token"),
             E::RateLimited { retry_after_secs } => Self::RateLimited { retry_after_secs },
             E::Db(e) => e.into(),
         }

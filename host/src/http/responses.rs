@@ -25,6 +25,14 @@ pub struct RateLimited(pub ErrorEnvelope);
 #[response(status = 401, description = "Admin token missing or invalid")]
 pub struct AdminUnauthorized(pub ErrorEnvelope);
 
+/// The admin API's roles: the token's role is below the route's (`http::auth::required_role`).
+#[derive(IntoResponses)]
+#[response(
+    status = 403,
+    description = "The token's role is below the one this route needs (`role_insufficient`); the message names it"
+)]
+pub struct RoleInsufficient(pub ErrorEnvelope);
+
 /// A JSON body over the 64 KB every JSON route reads at most.
 #[derive(IntoResponses)]
 #[response(status = 413, description = "Body over 64 KB (`payload_too_large`)")]

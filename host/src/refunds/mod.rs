@@ -13,8 +13,9 @@ pub mod view;
 
 use serde_json::Value;
 
-use crate::access::{MissingScope, Principal, Scope};
+use crate::access::{Actor, MissingScope, Principal, Scope};
 use crate::charges::view::{PaymentIntent, PaymentIntentEnvelope};
+use crate::db::audit::{self, Action, Change};
 use crate::db::refunds::{self, Origin, Refund, RefundStatus};
 use crate::db::{self, Db, DbError, Flag, catalog, intents};
 use crate::psp::live::{LiveError, LiveExecution};
@@ -366,6 +367,7 @@ impl Refunds {
     #[tracing::instrument(skip_all, fields(intent = %intent_id, action = action.as_str()))]
     pub async fn resolve(
         &self,
+        actor: &Actor,
         intent_id: &str,
         action: Resolution,
         reason: &str,
@@ -470,13 +472,31 @@ impl Refunds {
                 }
             }
         };
-        let recorded = outbox::record_transition(&mut tx, &id, transition).await;
+        let to = transition.to;
+        // The intent's money state only: never its payer (PII).
+        let change = Change::new(Action::PaymentIntentResolve, format!("payment-intent/{id}"))
+            .before(&serde_json::json!({
+                "status": intent.status.as_str(),
+                "amount": intent.amount_centavos,
+                "amountReceived": received,
+            }))
+            .after(&serde_json::json!({
+                "status": to.as_str(),
+                "resolution": action.as_str(),
+                "reason": reason,
+            }));
+        let recorded = match outbox::record_transition(&mut tx, &id, transition).await {
+            Ok(_) => audit::append(&mut *tx, actor, &change)
+                .await
+                .map_err(RefundError::from),
+            Err(e) => Err(e.into()),
+        };
         match recorded {
-            Ok(_) => tx.commit().await?,
+            Ok(()) => tx.commit().await?,
             Err(e) => {
                 tx.rollback().await?;
                 intents::release_lease(&self.db.write, &id, mine, now).await?;
-                return Err(e.into());
+                return Err(e);
             }
         }
         self.wake.wake();

@@ -136,7 +136,7 @@ static DATE_TIME: LazyLock<Regex> = LazyLock::new(|| {
 
 /// `createdFrom` / `createdTo`: Unix ms of an RFC 3339 date-time (a fraction finer than a
 /// millisecond is cut).
-fn date_time(raw: &str, field: &str, code: &'static str) -> Result<i64, Invalid> {
+pub(crate) fn date_time(raw: &str, field: &str, code: &'static str) -> Result<i64, Invalid> {
     let ms = DATE_TIME
         .is_match(raw)
         .then(|| pixgate_pix::time::parse_iso8601(raw))

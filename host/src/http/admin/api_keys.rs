@@ -12,10 +12,13 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::{Envelope, ok, parse_body, uuid_param};
+use crate::access::Actor;
 use crate::app::AppState;
 use crate::catalog::{ApiKeyView, Catalog, CatalogError, CreateApiKey};
 use crate::http::extract::JsonBody;
-use crate::http::responses::{AdminUnauthorized, PayloadTooLarge, UnsupportedMediaType};
+use crate::http::responses::{
+    AdminUnauthorized, PayloadTooLarge, RoleInsufficient, UnsupportedMediaType,
+};
 use crate::http::{ApiError, ErrorEnvelope};
 
 pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
@@ -29,17 +32,21 @@ pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
     responses(
         (status = 201, description = "Issued; `apiKey` is the secret", body = Envelope<ApiKeyView>),
         (status = 400, description = "The body breaks the schema (`invalid_json`, `invalid_request`, `missing_field`, `unknown_field`, `invalid_field`, `invalid_code`, `invalid_scope`); `field` names the field", body = ErrorEnvelope),
-        AdminUnauthorized,
+        AdminUnauthorized, RoleInsufficient,
         (status = 404, description = "No merchant with this code (`merchant_not_found`), or it has no store with one of the codes (`store_not_found`)", body = ErrorEnvelope),
         PayloadTooLarge,
         UnsupportedMediaType,
     ))]
 async fn create_api_key(
     State(catalog): State<Catalog>,
+    actor: Actor,
     JsonBody(body): JsonBody,
 ) -> Result<impl IntoResponse, ApiError> {
     let req: CreateApiKey = parse_body(body, &[("scopes", "invalid_scope")])?;
-    Ok(ok(StatusCode::CREATED, catalog.create_api_key(req).await?))
+    Ok(ok(
+        StatusCode::CREATED,
+        catalog.create_api_key(&actor, req).await?,
+    ))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -55,7 +62,7 @@ struct KeyFilter {
     responses(
         (status = 200, description = "The merchant's keys, revoked ones included", body = Envelope<Vec<ApiKeyView>>),
         (status = 400, description = "`merchant` is missing or repeated (`missing_field`, `invalid_field`)", body = ErrorEnvelope),
-        AdminUnauthorized,
+        AdminUnauthorized, RoleInsufficient,
         (status = 404, description = "No merchant with this code (`merchant_not_found`)", body = ErrorEnvelope),
     ))]
 async fn list_api_keys(
@@ -82,13 +89,17 @@ async fn list_api_keys(
     params(("keyId" = String, Path, format = Uuid)),
     responses(
         (status = 200, description = "Revoked", body = Envelope<ApiKeyView>),
-        AdminUnauthorized,
+        AdminUnauthorized, RoleInsufficient,
         (status = 404, description = "No such key (`api_key_not_found`)", body = ErrorEnvelope),
     ))]
 async fn revoke_api_key(
     State(catalog): State<Catalog>,
+    actor: Actor,
     key_id: Result<Path<String>, PathRejection>,
 ) -> Result<impl IntoResponse, ApiError> {
     let key_id = uuid_param(key_id, || CatalogError::ApiKeyNotFound.into())?;
-    Ok(ok(StatusCode::OK, catalog.revoke_api_key(&key_id).await?))
+    Ok(ok(
+        StatusCode::OK,
+        catalog.revoke_api_key(&actor, &key_id).await?,
+    ))
 }

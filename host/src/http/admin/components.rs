@@ -13,13 +13,16 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::{Envelope, ok};
+use crate::access::Actor;
 use crate::app::AppState;
 use crate::components::evaluate::Evaluation;
 use crate::components::replay::ReplayRequest;
 use crate::components::shadow::ShadowComparison;
 use crate::components::{ComponentService, KillSwitchPatch, StoreComponents, VersionView};
 use crate::http::extract::{JsonBody, parse};
-use crate::http::responses::{AdminUnauthorized, PayloadTooLarge, UnsupportedMediaType};
+use crate::http::responses::{
+    AdminUnauthorized, PayloadTooLarge, RoleInsufficient, UnsupportedMediaType,
+};
 use crate::http::{ApiError, ErrorEnvelope};
 use pixgate_domain::Step;
 use pixgate_domain::evaluate::EvaluateRequest;
@@ -64,13 +67,14 @@ fn step(raw: &str) -> Result<Step, ApiError> {
         (status = 201, description = "Stored", body = Envelope<VersionView>),
         (status = 200, description = "These bytes were stored before", body = Envelope<VersionView>),
         (status = 400, description = "`invalid_component`, `component_exceeds_limits` (one instance would need more than the sandbox gives one), `wrong_world` (names the missing export), `unsupported_import`", body = ErrorEnvelope),
-        AdminUnauthorized,
+        AdminUnauthorized, RoleInsufficient,
         (status = 404, description = "`unknown_step`", body = ErrorEnvelope),
         (status = 413, description = "`component_too_large` (`PIXGATE_COMPONENT_MAX_BYTES`, default 32 MiB)", body = ErrorEnvelope),
         (status = 415, description = "Content-Type is neither application/wasm nor application/octet-stream", body = ErrorEnvelope),
     ))]
 async fn upload(
     State(components): State<ComponentService>,
+    actor: Actor,
     Path(raw_step): Path<String>,
     headers: HeaderMap,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
@@ -100,7 +104,7 @@ async fn upload(
         };
         crate::http::extract::body_error(&rejection, too_large)
     })?;
-    let uploaded = components.upload(step, &body).await?;
+    let uploaded = components.upload(&actor, step, &body).await?;
     let status = if uploaded.created {
         StatusCode::CREATED
     } else {
@@ -112,7 +116,7 @@ async fn upload(
 /// Lists a step's versions, newest first, with the stores that use each.
 #[utoipa::path(get, path = "/components/{step}", tag = "components",
     params(("step" = String, Path, pattern = "^(policy|provider|economics)$")),
-    responses((status = 200, body = Envelope<Vec<VersionView>>), AdminUnauthorized,
+    responses((status = 200, body = Envelope<Vec<VersionView>>), AdminUnauthorized, RoleInsufficient,
               (status = 404, description = "`unknown_step`", body = ErrorEnvelope)))]
 async fn list(
     State(components): State<ComponentService>,
@@ -134,15 +138,16 @@ struct Deleted {
 /// progress holds it, and no recorded trace within the trace retention names it.
 #[utoipa::path(delete, path = "/components/{step}/{version}", tag = "components",
     params(("step" = String, Path, pattern = "^(policy|provider|economics)$"), ("version" = String, Path)),
-    responses((status = 200, body = Envelope<Deleted>), AdminUnauthorized,
+    responses((status = 200, body = Envelope<Deleted>), AdminUnauthorized, RoleInsufficient,
               (status = 404, description = "`component_not_found`, `unknown_step`", body = ErrorEnvelope),
               (status = 409, description = "`component_in_use` (the message says what needs it, and until when for recorded traces), `component_bundled`", body = ErrorEnvelope)))]
 async fn delete(
     State(components): State<ComponentService>,
+    actor: Actor,
     Path((raw_step, version)): Path<(String, String)>,
 ) -> Result<impl IntoResponse, ApiError> {
     let step = step(&raw_step)?;
-    components.delete(step, &version).await?;
+    components.delete(&actor, step, &version).await?;
     Ok(ok(
         StatusCode::OK,
         Deleted {
@@ -156,7 +161,7 @@ async fn delete(
 /// What a store runs per step, its kill switch and its activation history.
 #[utoipa::path(get, path = "/stores/{code}/components", tag = "components",
     params(("code" = String, Path)),
-    responses((status = 200, body = Envelope<StoreComponents>), AdminUnauthorized,
+    responses((status = 200, body = Envelope<StoreComponents>), AdminUnauthorized, RoleInsufficient,
               (status = 404, body = ErrorEnvelope)))]
 async fn store_components(
     State(components): State<ComponentService>,
@@ -182,46 +187,12 @@ struct VersionBody {
     params(("code" = String, Path), ("step" = String, Path, pattern = "^(policy|provider|economics)$")),
     request_body = VersionBody,
     responses((status = 200, body = Envelope<StoreComponents>), (status = 400, body = ErrorEnvelope),
-              AdminUnauthorized,
+              AdminUnauthorized, RoleInsufficient,
               (status = 404, description = "`store_not_found`, `component_not_found`, `unknown_step`", body = ErrorEnvelope),
               PayloadTooLarge, UnsupportedMediaType))]
 async fn activate(
     State(components): State<ComponentService>,
-    Path((code, raw_step)): Path<(String, String)>,
-    JsonBody(body): JsonBody,
-) -> Result<impl IntoResponse, ApiError> {
-    let step = step(&raw_step)?;
-    let body: VersionBody = parse(body)?;
-    Ok(ok(
-        StatusCode::OK,
-        components.activate(&code, step, &body.version).await?,
-    ))
-}
-
-/// Goes back to the version that was active before the current one.
-#[utoipa::path(post, path = "/stores/{code}/components/{step}/rollback", tag = "components",
-    params(("code" = String, Path), ("step" = String, Path, pattern = "^(policy|provider|economics)$")),
-    responses((status = 200, body = Envelope<StoreComponents>), AdminUnauthorized,
-              (status = 404, body = ErrorEnvelope),
-              (status = 409, description = "`nothing_to_roll_back`", body = ErrorEnvelope)))]
-async fn rollback(
-    State(components): State<ComponentService>,
-    Path((code, raw_step)): Path<(String, String)>,
-) -> Result<impl IntoResponse, ApiError> {
-    let step = step(&raw_step)?;
-    Ok(ok(StatusCode::OK, components.rollback(&code, step).await?))
-}
-
-/// Attaches a shadow candidate to a store's step: it runs on every new charge off the
-/// request path and its differences are recorded (the comparison restarts).
-#[utoipa::path(put, path = "/stores/{code}/components/{step}/candidate", tag = "components",
-    params(("code" = String, Path), ("step" = String, Path, pattern = "^(policy|provider|economics)$")),
-    request_body = VersionBody,
-    responses((status = 200, body = Envelope<StoreComponents>), (status = 400, body = ErrorEnvelope),
-              AdminUnauthorized, (status = 404, body = ErrorEnvelope),
-              PayloadTooLarge, UnsupportedMediaType))]
-async fn set_candidate(
-    State(components): State<ComponentService>,
+    actor: Actor,
     Path((code, raw_step)): Path<(String, String)>,
     JsonBody(body): JsonBody,
 ) -> Result<impl IntoResponse, ApiError> {
@@ -230,7 +201,49 @@ async fn set_candidate(
     Ok(ok(
         StatusCode::OK,
         components
-            .set_candidate(&code, step, Some(&body.version))
+            .activate(&actor, &code, step, &body.version)
+            .await?,
+    ))
+}
+
+/// Goes back to the version that was active before the current one.
+#[utoipa::path(post, path = "/stores/{code}/components/{step}/rollback", tag = "components",
+    params(("code" = String, Path), ("step" = String, Path, pattern = "^(policy|provider|economics)$")),
+    responses((status = 200, body = Envelope<StoreComponents>), AdminUnauthorized, RoleInsufficient,
+              (status = 404, body = ErrorEnvelope),
+              (status = 409, description = "`nothing_to_roll_back`", body = ErrorEnvelope)))]
+async fn rollback(
+    State(components): State<ComponentService>,
+    actor: Actor,
+    Path((code, raw_step)): Path<(String, String)>,
+) -> Result<impl IntoResponse, ApiError> {
+    let step = step(&raw_step)?;
+    Ok(ok(
+        StatusCode::OK,
+        components.rollback(&actor, &code, step).await?,
+    ))
+}
+
+/// Attaches a shadow candidate to a store's step: it runs on every new charge off the
+/// request path and its differences are recorded (the comparison restarts).
+#[utoipa::path(put, path = "/stores/{code}/components/{step}/candidate", tag = "components",
+    params(("code" = String, Path), ("step" = String, Path, pattern = "^(policy|provider|economics)$")),
+    request_body = VersionBody,
+    responses((status = 200, body = Envelope<StoreComponents>), (status = 400, body = ErrorEnvelope),
+              AdminUnauthorized, RoleInsufficient, (status = 404, body = ErrorEnvelope),
+              PayloadTooLarge, UnsupportedMediaType))]
+async fn set_candidate(
+    State(components): State<ComponentService>,
+    actor: Actor,
+    Path((code, raw_step)): Path<(String, String)>,
+    JsonBody(body): JsonBody,
+) -> Result<impl IntoResponse, ApiError> {
+    let step = step(&raw_step)?;
+    let body: VersionBody = parse(body)?;
+    Ok(ok(
+        StatusCode::OK,
+        components
+            .set_candidate(&actor, &code, step, Some(&body.version))
             .await?,
     ))
 }
@@ -238,23 +251,24 @@ async fn set_candidate(
 /// Detaches the shadow candidate.
 #[utoipa::path(delete, path = "/stores/{code}/components/{step}/candidate", tag = "components",
     params(("code" = String, Path), ("step" = String, Path, pattern = "^(policy|provider|economics)$")),
-    responses((status = 200, body = Envelope<StoreComponents>), AdminUnauthorized,
+    responses((status = 200, body = Envelope<StoreComponents>), AdminUnauthorized, RoleInsufficient,
               (status = 404, body = ErrorEnvelope)))]
 async fn clear_candidate(
     State(components): State<ComponentService>,
+    actor: Actor,
     Path((code, raw_step)): Path<(String, String)>,
 ) -> Result<impl IntoResponse, ApiError> {
     let step = step(&raw_step)?;
     Ok(ok(
         StatusCode::OK,
-        components.set_candidate(&code, step, None).await?,
+        components.set_candidate(&actor, &code, step, None).await?,
     ))
 }
 
 /// The running comparison of the step's shadow candidate against the active version.
 #[utoipa::path(get, path = "/stores/{code}/components/{step}/shadow", tag = "components",
     params(("code" = String, Path), ("step" = String, Path, pattern = "^(policy|provider|economics)$")),
-    responses((status = 200, body = Envelope<ShadowComparison>), AdminUnauthorized,
+    responses((status = 200, body = Envelope<ShadowComparison>), AdminUnauthorized, RoleInsufficient,
               (status = 404, body = ErrorEnvelope)))]
 async fn shadow_comparison(
     State(components): State<ComponentService>,
@@ -272,17 +286,18 @@ async fn shadow_comparison(
 #[utoipa::path(put, path = "/stores/{code}/kill-switch", tag = "components",
     params(("code" = String, Path)), request_body = KillSwitchPatch,
     responses((status = 200, body = Envelope<StoreComponents>), (status = 400, body = ErrorEnvelope),
-              AdminUnauthorized, (status = 404, body = ErrorEnvelope),
+              AdminUnauthorized, RoleInsufficient, (status = 404, body = ErrorEnvelope),
               PayloadTooLarge, UnsupportedMediaType))]
 async fn set_kill_switch(
     State(components): State<ComponentService>,
+    actor: Actor,
     Path(code): Path<String>,
     JsonBody(body): JsonBody,
 ) -> Result<impl IntoResponse, ApiError> {
     let patch: KillSwitchPatch = parse(body)?;
     Ok(ok(
         StatusCode::OK,
-        components.set_kill_switch(&code, patch).await?,
+        components.set_kill_switch(&actor, &code, patch).await?,
     ))
 }
 
@@ -290,7 +305,7 @@ async fn set_kill_switch(
 /// decision with its full trace. Persists nothing.
 #[utoipa::path(post, path = "/evaluate", tag = "components", request_body = EvaluateRequest,
     responses((status = 200, body = Envelope<Evaluation>), (status = 400, body = ErrorEnvelope),
-              AdminUnauthorized,
+              AdminUnauthorized, RoleInsufficient,
               (status = 404, description = "`store_not_found`, `component_not_found`", body = ErrorEnvelope),
               PayloadTooLarge, UnsupportedMediaType))]
 async fn evaluate(
@@ -315,7 +330,7 @@ async fn evaluate(
                   (Envelope<ReplayReport> = "application/json"),
                   (super::replay_stream::ProgressLine = "application/x-ndjson"))),
               (status = 400, body = ErrorEnvelope),
-              AdminUnauthorized,
+              AdminUnauthorized, RoleInsufficient,
               (status = 404, description = "`store_not_found`, `component_not_found`", body = ErrorEnvelope),
               PayloadTooLarge, UnsupportedMediaType))]
 async fn replays(

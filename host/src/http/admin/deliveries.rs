@@ -13,8 +13,9 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::{Envelope, ok, uuid_param};
+use crate::access::Actor;
 use crate::app::AppState;
-use crate::http::responses::AdminUnauthorized;
+use crate::http::responses::{AdminUnauthorized, RoleInsufficient};
 use crate::http::{ApiError, ErrorEnvelope};
 use crate::refunds::view::RefundView;
 use crate::refunds::{RefundError, Refunds};
@@ -33,7 +34,7 @@ pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
     params(("paymentIntentId" = String, Path, format = Uuid)),
     responses(
         (status = 200, description = "The refunds", body = Envelope<Vec<RefundView>>),
-        AdminUnauthorized,
+        AdminUnauthorized, RoleInsufficient,
         (status = 404, description = "No such PaymentIntent (`payment_intent_not_found`)", body = ErrorEnvelope),
     ))]
 async fn intent_refunds(
@@ -50,7 +51,7 @@ async fn intent_refunds(
     params(("paymentIntentId" = String, Path, format = Uuid)),
     responses(
         (status = 200, description = "The deliveries with their attempts", body = Envelope<Vec<IntentDelivery>>),
-        AdminUnauthorized,
+        AdminUnauthorized, RoleInsufficient,
         (status = 404, description = "No such PaymentIntent (`payment_intent_not_found`)", body = ErrorEnvelope),
     ))]
 async fn intent_deliveries(
@@ -71,14 +72,18 @@ async fn intent_deliveries(
     params(("deliveryId" = String, Path, format = Uuid)),
     responses(
         (status = 202, description = "Queued (status `PENDING`, due now)", body = Envelope<Delivery>),
-        AdminUnauthorized,
+        AdminUnauthorized, RoleInsufficient,
         (status = 404, description = "No such delivery (`webhook_delivery_not_found`)", body = ErrorEnvelope),
         (status = 409, description = "Its endpoint is not ACTIVE (`endpoint_not_active`), or an attempt of it is being sent (`delivery_in_flight`)", body = ErrorEnvelope),
     ))]
 async fn resend(
     State(endpoints): State<Endpoints>,
+    actor: Actor,
     id: Result<Path<String>, PathRejection>,
 ) -> Result<impl IntoResponse, ApiError> {
     let id = uuid_param(id, || EndpointError::DeliveryNotFound.into())?;
-    Ok(ok(StatusCode::ACCEPTED, endpoints.resend_any(&id).await?))
+    Ok(ok(
+        StatusCode::ACCEPTED,
+        endpoints.resend_any(&actor, &id).await?,
+    ))
 }

@@ -10,10 +10,13 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::{Envelope, ok, parse_body};
+use crate::access::Actor;
 use crate::app::AppState;
 use crate::catalog::{Catalog, CreateGateway, GatewayView, PatchGateway};
 use crate::http::extract::JsonBody;
-use crate::http::responses::{AdminUnauthorized, PayloadTooLarge, UnsupportedMediaType};
+use crate::http::responses::{
+    AdminUnauthorized, PayloadTooLarge, RoleInsufficient, UnsupportedMediaType,
+};
 use crate::http::{ApiError, ErrorEnvelope};
 
 pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
@@ -27,7 +30,7 @@ pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
     responses(
         (status = 201, description = "Created, active", body = Envelope<GatewayView>),
         (status = 400, description = "The body breaks the schema (`invalid_json`, `invalid_request`, `missing_field`, `unknown_field`, `invalid_field`, `invalid_code`, `invalid_release_class`, `invalid_fee_terms`); `field` names the field", body = ErrorEnvelope),
-        AdminUnauthorized,
+        AdminUnauthorized, RoleInsufficient,
         (status = 409, description = "A gateway with this alias exists (`gateway_alias_taken`)", body = ErrorEnvelope),
         PayloadTooLarge,
         UnsupportedMediaType,
@@ -35,17 +38,21 @@ pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
     ))]
 async fn create_gateway(
     State(catalog): State<Catalog>,
+    actor: Actor,
     JsonBody(body): JsonBody,
 ) -> Result<impl IntoResponse, ApiError> {
     let req: CreateGateway = parse_body(body, &[])?;
-    Ok(ok(StatusCode::CREATED, catalog.create_gateway(req).await?))
+    Ok(ok(
+        StatusCode::CREATED,
+        catalog.create_gateway(&actor, req).await?,
+    ))
 }
 
 /// Lists the gateway catalog.
 #[utoipa::path(get, path = "/gateways", tag = "admin",
     responses(
         (status = 200, description = "Every gateway, active or not", body = Envelope<Vec<GatewayView>>),
-        AdminUnauthorized,
+        AdminUnauthorized, RoleInsufficient,
     ))]
 async fn list_gateways(State(catalog): State<Catalog>) -> Result<impl IntoResponse, ApiError> {
     Ok(ok(StatusCode::OK, catalog.list_gateways().await?))
@@ -58,7 +65,7 @@ async fn list_gateways(State(catalog): State<Catalog>) -> Result<impl IntoRespon
     responses(
         (status = 200, description = "The gateway as changed", body = Envelope<GatewayView>),
         (status = 400, description = "The body breaks the schema (`invalid_json`, `invalid_request`, `unknown_field`, `invalid_field`, `invalid_fee_terms`); `field` names the field", body = ErrorEnvelope),
-        AdminUnauthorized,
+        AdminUnauthorized, RoleInsufficient,
         (status = 404, description = "No gateway with this alias (`gateway_not_found`)", body = ErrorEnvelope),
         PayloadTooLarge,
         UnsupportedMediaType,
@@ -66,6 +73,7 @@ async fn list_gateways(State(catalog): State<Catalog>) -> Result<impl IntoRespon
     ))]
 async fn patch_gateway(
     State(catalog): State<Catalog>,
+    actor: Actor,
     alias: Result<Path<String>, PathRejection>,
     JsonBody(body): JsonBody,
 ) -> Result<impl IntoResponse, ApiError> {
@@ -74,6 +82,6 @@ async fn patch_gateway(
     let alias = alias.map(|Path(alias)| alias).unwrap_or_default();
     Ok(ok(
         StatusCode::OK,
-        catalog.patch_gateway(&alias, req).await?,
+        catalog.patch_gateway(&actor, &alias, req).await?,
     ))
 }

@@ -12,7 +12,7 @@ use utoipa_axum::routes;
 
 use super::{Envelope, ok};
 use crate::app::AppState;
-use crate::http::responses::AdminUnauthorized;
+use crate::http::responses::{AdminUnauthorized, RoleInsufficient};
 use crate::http::search::{SEARCH_PARAMS, query_values};
 use crate::http::{ApiError, ErrorEnvelope};
 use crate::search::{AdminPaymentIntent, IntentQuery, Search};
@@ -99,7 +99,7 @@ impl IntentListParams {
     responses(
         (status = 200, description = "A page of PaymentIntents, newest first (createdAt, then paymentIntentId, descending)", body = Envelope<Vec<AdminPaymentIntent>>),
         (status = 400, description = "A parameter's value breaks its rule, or it is given twice: `invalid_limit`, `invalid_after`, `invalid_store`, `invalid_status`, `invalid_reference`, `invalid_created_from`, `invalid_created_to`, `invalid_merchant`; an unknown parameter: `unknown_field`. `field` names the parameter", body = ErrorEnvelope),
-        AdminUnauthorized,
+        AdminUnauthorized, RoleInsufficient,
         (status = 404, description = "`merchant` or `store` names nothing (`merchant_not_found`, `store_not_found`), or `after` is no intent (`payment_intent_not_found`)", body = ErrorEnvelope),
     ))]
 async fn list_payment_intents(

@@ -9,10 +9,13 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::{Envelope, ok, parse_body};
+use crate::access::Actor;
 use crate::app::AppState;
 use crate::catalog::{Catalog, CreateMerchant, MerchantView};
 use crate::http::extract::JsonBody;
-use crate::http::responses::{AdminUnauthorized, PayloadTooLarge, UnsupportedMediaType};
+use crate::http::responses::{
+    AdminUnauthorized, PayloadTooLarge, RoleInsufficient, UnsupportedMediaType,
+};
 use crate::http::{ApiError, ErrorEnvelope};
 
 pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
@@ -24,24 +27,28 @@ pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
     responses(
         (status = 201, description = "Created", body = Envelope<MerchantView>),
         (status = 400, description = "The body breaks the schema (`invalid_json`, `invalid_request`, `missing_field`, `unknown_field`, `invalid_field`, `invalid_code`, `invalid_name`); `field` names the field", body = ErrorEnvelope),
-        AdminUnauthorized,
+        AdminUnauthorized, RoleInsufficient,
         (status = 409, description = "A merchant with this code exists (`merchant_code_taken`)", body = ErrorEnvelope),
         PayloadTooLarge,
         UnsupportedMediaType,
     ))]
 async fn create_merchant(
     State(catalog): State<Catalog>,
+    actor: Actor,
     JsonBody(body): JsonBody,
 ) -> Result<impl IntoResponse, ApiError> {
     let req: CreateMerchant = parse_body(body, &[])?;
-    Ok(ok(StatusCode::CREATED, catalog.create_merchant(req).await?))
+    Ok(ok(
+        StatusCode::CREATED,
+        catalog.create_merchant(&actor, req).await?,
+    ))
 }
 
 /// Lists merchants.
 #[utoipa::path(get, path = "/merchants", tag = "admin",
     responses(
         (status = 200, description = "Every merchant", body = Envelope<Vec<MerchantView>>),
-        AdminUnauthorized,
+        AdminUnauthorized, RoleInsufficient,
     ))]
 async fn list_merchants(State(catalog): State<Catalog>) -> Result<impl IntoResponse, ApiError> {
     Ok(ok(StatusCode::OK, catalog.list_merchants().await?))

@@ -1,5 +1,7 @@
-//! The admin API under `/admin/v1` (admin token), plus `/healthz`, `/readyz` and `/metrics`.
-//! One module per resource, each handing its routes to [`openapi_router`].
+//! The admin API under `/admin/v1` (an operator's token, whose role the route needs:
+//! [`super::auth::required_role`]), plus `/healthz`, `/readyz` and `/metrics`. One module per
+//! resource, each handing its routes to [`openapi_router`]. The handlers of writes pass the
+//! acting operator to their service, which records the change in the audit trail.
 //!
 //! Request bodies are parsed into the serde types the OpenAPI document is generated from, and
 //! every rule a handler checks beyond them is stated in the document too (patterns, bounds,
@@ -14,6 +16,7 @@ mod deliveries;
 mod gateways;
 mod intents;
 mod merchants;
+mod operators;
 mod providers;
 mod replay_stream;
 mod resolutions;
@@ -42,7 +45,7 @@ use crate::app::AppState;
 #[derive(OpenApi)]
 #[openapi(
     info(title = "pixgate admin API", version = "1.0.0",
-         description = "Merchants, stores, gateways, providers, API keys and decision traces. Bearer admin token."),
+         description = "Merchants, stores, gateways, providers, API keys, decision traces, operators and the audit trail. Bearer token of an operator (or the bootstrap admin token); each route needs a role: viewer (every GET), tester (evaluate, replays, shadow candidates), operator (components, activation, rollback, kill switch, stores, gateways, resolutions, webhook resends), admin (merchants, API keys, providers, operators)."),
     servers((url = "/admin/v1")),
     modifiers(&AdminAuth),
     security(("adminToken" = [])),
@@ -115,6 +118,7 @@ fn openapi_router() -> OpenApiRouter<Arc<AppState>> {
         .merge(intents::routes())
         .merge(components::routes())
         .merge(deliveries::routes())
+        .merge(operators::routes())
 }
 
 /// The admin API's OpenAPI document.
@@ -292,6 +296,7 @@ mod tests {
             STEP_PATTERN,
             VERSION_PATTERN,
             SHA256_PATTERN,
+            crate::access::OPERATOR_ID_PATTERN,
             // Every JSON body refuses NUL (`http::extract`); the config map says so.
             NO_NUL_PATTERN,
         ];
@@ -358,6 +363,26 @@ mod tests {
             "invalid_field",
         );
         check(serde_json::json!({"modes": []}), "missing_field");
+    }
+
+    /// Every admin route documents the 403 of a role too low, and each route's role is the
+    /// middleware's: a route the mapping does not name is an admin's.
+    #[test]
+    fn every_route_documents_role_insufficient() {
+        let doc = serde_json::to_value(openapi()).unwrap();
+        let paths = doc["paths"].as_object().unwrap();
+        assert!(paths.len() > 20);
+        for (path, item) in paths {
+            for (method, operation) in item.as_object().unwrap() {
+                let row = &operation["responses"]["403"];
+                assert!(
+                    row["description"]
+                        .as_str()
+                        .is_some_and(|d| d.contains("role_insufficient")),
+                    "{method} {path}"
+                );
+            }
+        }
     }
 
     /// The admin document states the provider URL rule on every URL field.

@@ -10,9 +10,12 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::{Envelope, conflict, ok, parse_body, path_param, require_code, require_name};
+use crate::access::Actor;
 use crate::app::AppState;
 use crate::http::extract::JsonBody;
-use crate::http::responses::{AdminUnauthorized, PayloadTooLarge, UnsupportedMediaType};
+use crate::http::responses::{
+    AdminUnauthorized, PayloadTooLarge, RoleInsufficient, UnsupportedMediaType,
+};
 use crate::http::{ApiError, ErrorEnvelope};
 use crate::psp::providers::{
     CreateProvider, PatchProvider, ProviderAdmin, ProviderError, ProviderView,
@@ -64,7 +67,7 @@ fn code_param(code: Result<Path<String>, PathRejection>) -> Result<String, ApiEr
     responses(
         (status = 201, description = "Created, active. Secrets are never returned", body = Envelope<ProviderView>),
         (status = 400, description = "The body breaks the schema or a rule it cannot state (`invalid_json`, `invalid_request`, `missing_field`, `unknown_field`, `invalid_field`, `invalid_code`, `invalid_name`, `invalid_url`, `url_not_https`, `invalid_client_id`, `invalid_client_secret`, `invalid_pix_key`, `invalid_ca_pem`, `invalid_client_cert_pem`, `invalid_client_key_pem`); `field` names the field", body = ErrorEnvelope),
-        AdminUnauthorized,
+        AdminUnauthorized, RoleInsufficient,
         (status = 409, description = "A provider with this code exists (`provider_code_taken`)", body = ErrorEnvelope),
         PayloadTooLarge,
         UnsupportedMediaType,
@@ -72,13 +75,14 @@ fn code_param(code: Result<Path<String>, PathRejection>) -> Result<String, ApiEr
     ))]
 async fn create_provider(
     State(providers): State<ProviderAdmin>,
+    actor: Actor,
     JsonBody(body): JsonBody,
 ) -> Result<impl IntoResponse, ApiError> {
     let req: CreateProvider = parse_body(body, &[])?;
     require_code(&req.code, "code")?;
     let name = require_name(&req.name, "name")?;
     let new = req.validate(name)?;
-    let provider = providers.create(new).await?;
+    let provider = providers.create(&actor, new).await?;
     Ok(ok(StatusCode::CREATED, provider))
 }
 
@@ -86,7 +90,7 @@ async fn create_provider(
 #[utoipa::path(get, path = "/providers", tag = "admin",
     responses(
         (status = 200, description = "Every provider, by code, active or not", body = Envelope<Vec<ProviderView>>),
-        AdminUnauthorized,
+        AdminUnauthorized, RoleInsufficient,
     ))]
 async fn list_providers(
     State(providers): State<ProviderAdmin>,
@@ -99,7 +103,7 @@ async fn list_providers(
     params(("code" = String, Path, pattern = "^[A-Za-z0-9._-]{1,64}$", description = "Provider code")),
     responses(
         (status = 200, description = "The provider", body = Envelope<ProviderView>),
-        AdminUnauthorized,
+        AdminUnauthorized, RoleInsufficient,
         (status = 404, description = "No provider with this code (`provider_not_found`)", body = ErrorEnvelope),
     ))]
 async fn get_provider(
@@ -117,7 +121,7 @@ async fn get_provider(
     responses(
         (status = 200, description = "The provider as changed", body = Envelope<ProviderView>),
         (status = 400, description = "The body breaks the schema or a rule it cannot state (`invalid_json`, `invalid_request`, `unknown_field`, `invalid_field`, `invalid_name`, `invalid_url`, `url_not_https`, `invalid_client_id`, `invalid_client_secret`, `invalid_pix_key`, `invalid_ca_pem`, `invalid_client_cert_pem`, `invalid_client_key_pem`); `field` names the field", body = ErrorEnvelope),
-        AdminUnauthorized,
+        AdminUnauthorized, RoleInsufficient,
         (status = 404, description = "No provider with this code (`provider_not_found`)", body = ErrorEnvelope),
         PayloadTooLarge,
         UnsupportedMediaType,
@@ -125,6 +129,7 @@ async fn get_provider(
     ))]
 async fn patch_provider(
     State(providers): State<ProviderAdmin>,
+    actor: Actor,
     code: Result<Path<String>, PathRejection>,
     JsonBody(body): JsonBody,
 ) -> Result<impl IntoResponse, ApiError> {
@@ -136,6 +141,6 @@ async fn patch_provider(
         .map(|n| require_name(n, "name"))
         .transpose()?;
     let changes = req.validate(name)?;
-    let provider = providers.update(&code, changes).await?;
+    let provider = providers.update(&actor, &code, changes).await?;
     Ok(ok(StatusCode::OK, provider))
 }

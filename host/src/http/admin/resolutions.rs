@@ -13,10 +13,13 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::{ok, parse_body, uuid_param};
+use crate::access::Actor;
 use crate::app::AppState;
 use crate::charges::view::PaymentIntent;
 use crate::http::extract::JsonBody;
-use crate::http::responses::{AdminUnauthorized, PayloadTooLarge, UnsupportedMediaType};
+use crate::http::responses::{
+    AdminUnauthorized, PayloadTooLarge, RoleInsufficient, UnsupportedMediaType,
+};
 use crate::http::{ApiError, ErrorEnvelope};
 use crate::refunds::{RefundError, Refunds, Resolution};
 
@@ -49,7 +52,7 @@ struct ResolveRequest {
     responses(
         (status = 200, description = "The PaymentIntent, resolved", body = super::Envelope<PaymentIntent>),
         (status = 400, description = "The body breaks the schema (`invalid_json`, `invalid_request`, `missing_field`, `unknown_field`, `invalid_action`, `invalid_reason`)", body = ErrorEnvelope),
-        AdminUnauthorized,
+        AdminUnauthorized, RoleInsufficient,
         (status = 404, description = "No such PaymentIntent (`payment_intent_not_found`)", body = ErrorEnvelope),
         (status = 409, description = "No pix of another amount to resolve, or already resolved (`payment_not_resolvable`); being settled right now (`payment_busy`)", body = ErrorEnvelope),
         PayloadTooLarge,
@@ -57,6 +60,7 @@ struct ResolveRequest {
     ))]
 async fn resolve(
     State(refunds): State<Refunds>,
+    actor: Actor,
     id: Result<Path<String>, PathRejection>,
     JsonBody(body): JsonBody,
 ) -> Result<impl IntoResponse, ApiError> {
@@ -66,6 +70,6 @@ async fn resolve(
         &[("action", "invalid_action"), ("reason", "invalid_reason")],
     )?;
     let reason = pixgate_domain::json::bounded(&req.reason, "reason", "invalid_reason", 1, 200)?;
-    let resolved = refunds.resolve(&id, req.action, &reason).await?;
+    let resolved = refunds.resolve(&actor, &id, req.action, &reason).await?;
     Ok(ok(StatusCode::OK, resolved.data))
 }

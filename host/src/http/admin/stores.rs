@@ -12,10 +12,13 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::{Envelope, ok, parse_body};
+use crate::access::Actor;
 use crate::app::AppState;
 use crate::catalog::{Catalog, CreateStore, PatchStore, StoreGateways, StoreView};
 use crate::http::extract::JsonBody;
-use crate::http::responses::{AdminUnauthorized, PayloadTooLarge, UnsupportedMediaType};
+use crate::http::responses::{
+    AdminUnauthorized, PayloadTooLarge, RoleInsufficient, UnsupportedMediaType,
+};
 use crate::http::search::query_values;
 use crate::http::{ApiError, ErrorEnvelope};
 use crate::search::stores::ListedStore;
@@ -43,7 +46,7 @@ fn code_param(code: Result<Path<String>, PathRejection>) -> String {
     responses(
         (status = 201, description = "Created", body = Envelope<StoreView>),
         (status = 400, description = "The body breaks the schema (`invalid_json`, `invalid_request`, `missing_field`, `unknown_field`, `invalid_field`, `invalid_code`, `invalid_name`, `invalid_mode`, `invalid_store_config` (also a value that a key the bundled components read cannot hold, with `field` `config.<key>`), `invalid_charge_expiry`); `field` names the field", body = ErrorEnvelope),
-        AdminUnauthorized,
+        AdminUnauthorized, RoleInsufficient,
         (status = 404, description = "No merchant with this code (`merchant_not_found`)", body = ErrorEnvelope),
         (status = 409, description = "A store with this code exists (`store_code_taken`)", body = ErrorEnvelope),
         (status = 422, description = "`config` sets `limits.min-amount-centavos` above `limits.max-amount-centavos` (`invalid_store_config`), a rule between two keys", body = ErrorEnvelope),
@@ -52,10 +55,14 @@ fn code_param(code: Result<Path<String>, PathRejection>) -> String {
     ))]
 async fn create_store(
     State(catalog): State<Catalog>,
+    actor: Actor,
     JsonBody(body): JsonBody,
 ) -> Result<impl IntoResponse, ApiError> {
     let req: CreateStore = parse_body(body, &MODE_CODE)?;
-    Ok(ok(StatusCode::CREATED, catalog.create_store(req).await?))
+    Ok(ok(
+        StatusCode::CREATED,
+        catalog.create_store(&actor, req).await?,
+    ))
 }
 
 /// Reads a store.
@@ -63,7 +70,7 @@ async fn create_store(
     params(("code" = String, Path, pattern = "^[A-Za-z0-9._-]{1,64}$", description = "Store code")),
     responses(
         (status = 200, description = "The store", body = Envelope<StoreView>),
-        AdminUnauthorized,
+        AdminUnauthorized, RoleInsufficient,
         (status = 404, description = "No store with this code (`store_not_found`)", body = ErrorEnvelope),
     ))]
 async fn get_store(
@@ -83,7 +90,7 @@ async fn get_store(
     responses(
         (status = 200, description = "The store as changed", body = Envelope<StoreView>),
         (status = 400, description = "The body breaks the schema (`invalid_json`, `invalid_request`, `unknown_field`, `invalid_field`, `invalid_name`, `invalid_mode`, `invalid_store_config` (also a value that a key the bundled components read cannot hold, with `field` `config.<key>`), `invalid_charge_expiry`); `field` names the field", body = ErrorEnvelope),
-        AdminUnauthorized,
+        AdminUnauthorized, RoleInsufficient,
         (status = 404, description = "No store with this code (`store_not_found`)", body = ErrorEnvelope),
         (status = 422, description = "`config` sets `limits.min-amount-centavos` above `limits.max-amount-centavos` (`invalid_store_config`), a rule between two keys", body = ErrorEnvelope),
         PayloadTooLarge,
@@ -91,13 +98,14 @@ async fn get_store(
     ))]
 async fn patch_store(
     State(catalog): State<Catalog>,
+    actor: Actor,
     code: Result<Path<String>, PathRejection>,
     JsonBody(body): JsonBody,
 ) -> Result<impl IntoResponse, ApiError> {
     let req: PatchStore = parse_body(body, &MODE_CODE)?;
     Ok(ok(
         StatusCode::OK,
-        catalog.patch_store(&code_param(code), req).await?,
+        catalog.patch_store(&actor, &code_param(code), req).await?,
     ))
 }
 
@@ -108,20 +116,23 @@ async fn patch_store(
     responses(
         (status = 200, description = "The store with its grants", body = Envelope<StoreView>),
         (status = 400, description = "The body breaks the schema (`invalid_json`, `invalid_request`, `missing_field`, `unknown_field`, `invalid_field`, `invalid_code`); `field` names the field", body = ErrorEnvelope),
-        AdminUnauthorized,
+        AdminUnauthorized, RoleInsufficient,
         (status = 404, description = "No store with this code (`store_not_found`), or no gateway with one of the aliases (`gateway_not_found`)", body = ErrorEnvelope),
         PayloadTooLarge,
         UnsupportedMediaType,
     ))]
 async fn put_store_gateways(
     State(catalog): State<Catalog>,
+    actor: Actor,
     code: Result<Path<String>, PathRejection>,
     JsonBody(body): JsonBody,
 ) -> Result<impl IntoResponse, ApiError> {
     let req: StoreGateways = parse_body(body, &[])?;
     Ok(ok(
         StatusCode::OK,
-        catalog.put_store_gateways(&code_param(code), req).await?,
+        catalog
+            .put_store_gateways(&actor, &code_param(code), req)
+            .await?,
     ))
 }
 
@@ -154,7 +165,7 @@ struct StoreListParams {
     responses(
         (status = 200, description = "A page of stores, oldest first (creation time, then storeId)", body = Envelope<Vec<ListedStore>>),
         (status = 400, description = "A parameter's value breaks its rule, or it is given twice: `invalid_limit`, `invalid_after`, `invalid_merchant`, `invalid_mode`; an unknown parameter: `unknown_field`. `field` names the parameter", body = ErrorEnvelope),
-        AdminUnauthorized,
+        AdminUnauthorized, RoleInsufficient,
         (status = 404, description = "`merchant` names no merchant (`merchant_not_found`), or `after` no store (`store_not_found`)", body = ErrorEnvelope),
     ))]
 async fn list_stores(

@@ -12,7 +12,7 @@ use utoipa_axum::routes;
 use super::{ok, uuid_param};
 use crate::app::AppState;
 use crate::charges::{ChargeError, Charges};
-use crate::http::responses::AdminUnauthorized;
+use crate::http::responses::{AdminUnauthorized, RoleInsufficient};
 use crate::http::{ApiError, ErrorEnvelope};
 
 pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
@@ -25,7 +25,7 @@ pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
     params(("paymentIntentId" = String, Path, format = Uuid)),
     responses(
         (status = 200, description = "The trace", body = Envelope<Object>),
-        AdminUnauthorized,
+        AdminUnauthorized, RoleInsufficient,
         (status = 404, description = "No such PaymentIntent (`payment_intent_not_found`)", body = ErrorEnvelope),
         (status = 410, description = "The PaymentIntent's trace is past `PIXGATE_TRACE_RETENTION` and was purged (`trace_purged`)", body = ErrorEnvelope),
     ))]

@@ -17,7 +17,9 @@ use std::sync::{Arc, Mutex};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::access::Actor;
 use crate::crypto::{self, CryptoError, MasterKey};
+use crate::db::audit::{self, Action, Change};
 use crate::db::{self, Db, DbError, Flag, providers as sql, violated_constraint};
 use crate::metrics::PspMetrics;
 use crate::psp::client::{CallObserver, CallRecord, Endpoint, PspArgs, PspClient, Secret, tls};
@@ -124,8 +126,13 @@ fn certificate_views(pem: Option<&str>) -> Vec<CertificateView> {
         .collect()
 }
 
-async fn view(db: &Db, p: sql::Provider) -> Result<ProviderView, ProviderError> {
-    let gateways = sql::gateway_aliases(&db.read, &p.code).await?;
+/// The view of a provider, read on `ex`: a transaction's when it is the audit's snapshot. It
+/// holds no secret (whether one is set, certificate subjects), so it is the snapshot as is.
+async fn view<'e>(
+    ex: impl sqlx::Executor<'e, Database = sqlx::Any>,
+    p: sql::Provider,
+) -> Result<ProviderView, ProviderError> {
+    let gateways = sql::gateway_aliases(ex, &p.code).await?;
     Ok(ProviderView {
         token_url: p
             .token_url
@@ -199,7 +206,11 @@ impl ProviderAdmin {
     }
 
     #[tracing::instrument(skip_all, fields(provider = %new.code))]
-    pub async fn create(&self, new: NewProvider) -> Result<ProviderView, ProviderError> {
+    pub async fn create(
+        &self,
+        actor: &Actor,
+        new: NewProvider,
+    ) -> Result<ProviderView, ProviderError> {
         let now = db::now_ms();
         let mut row = sql::Provider {
             id: uuid::Uuid::now_v7().to_string(),
@@ -221,13 +232,21 @@ impl ProviderAdmin {
             updated_at: now,
         };
         apply_tls(&mut row, &self.master_key, new.tls)?;
-        sql::insert(&self.db.write, &row).await.map_err(|e| {
+        let mut tx = self.db.write.begin().await?;
+        sql::insert(&mut *tx, &row).await.map_err(|e| {
             match violated_constraint(&e).as_deref() {
                 Some("providers_code_key") => ProviderError::CodeTaken(row.code.clone()),
                 _ => e.into(),
             }
         })?;
-        let provider = view(&self.db, row).await?;
+        let provider = view(&mut *tx, row).await?;
+        let change = Change::new(
+            Action::ProviderCreate,
+            format!("provider/{}", provider.code),
+        )
+        .after(&provider);
+        audit::append(&mut *tx, actor, &change).await?;
+        tx.commit().await?;
         self.live
             .register_callbacks(Some(vec![provider.code.clone()]));
         Ok(provider)
@@ -236,7 +255,7 @@ impl ProviderAdmin {
     pub async fn list(&self) -> Result<Vec<ProviderView>, ProviderError> {
         let mut views = Vec::new();
         for row in sql::list(&self.db.read).await? {
-            views.push(view(&self.db, row).await?);
+            views.push(view(&self.db.read, row).await?);
         }
         Ok(views)
     }
@@ -245,18 +264,21 @@ impl ProviderAdmin {
         let row = sql::by_code(&self.db.read, code)
             .await?
             .ok_or_else(|| ProviderError::NotFound(code.to_owned()))?;
-        view(&self.db, row).await
+        view(&self.db.read, row).await
     }
 
     #[tracing::instrument(skip_all, fields(provider = %code))]
     pub async fn update(
         &self,
+        actor: &Actor,
         code: &str,
         changes: ProviderChanges,
     ) -> Result<ProviderView, ProviderError> {
-        let mut row = sql::by_code(&self.db.write, code)
+        let mut tx = self.db.write.begin().await?;
+        let mut row = sql::by_code(&mut *tx, code)
             .await?
             .ok_or_else(|| ProviderError::NotFound(code.to_owned()))?;
+        let before = view(&mut *tx, row.clone()).await?;
         let ProviderChanges {
             name,
             api_base_url,
@@ -293,8 +315,13 @@ impl ProviderAdmin {
         }
         // Strictly later than before, so a client built from the old row is never reused.
         row.updated_at = db::now_ms().max(row.updated_at + 1);
-        sql::update(&self.db.write, &row).await?;
-        let provider = view(&self.db, row).await?;
+        sql::update(&mut *tx, &row).await?;
+        let provider = view(&mut *tx, row).await?;
+        let change = Change::new(Action::ProviderUpdate, format!("provider/{code}"))
+            .before(&before)
+            .after(&provider);
+        audit::append(&mut *tx, actor, &change).await?;
+        tx.commit().await?;
         self.live
             .register_callbacks(Some(vec![provider.code.clone()]));
         Ok(provider)

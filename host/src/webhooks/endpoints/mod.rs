@@ -20,7 +20,9 @@ use request::NewEndpoint;
 
 use super::worker::TestError;
 use super::{Delivery, Wake};
+use crate::access::Actor;
 use crate::crypto::{self, CryptoError, MasterKey};
+use crate::db::audit::{self, Action, Change};
 use crate::db::webhooks::{self as sql, DeliveryStatus, EndpointStatus};
 use crate::db::{self, Db};
 use pixgate_domain::json::Invalid;
@@ -351,13 +353,17 @@ impl Endpoints {
             .await?
             .filter(|d| d.endpoint_id == endpoint.id)
             .ok_or(EndpointError::DeliveryNotFound)?;
-        self.requeue(&endpoint, &delivery_id).await
+        self.requeue(&endpoint, &delivery_id, None).await
     }
 
     /// Any merchant's delivery, resent as [`Self::resend`] does: the admin's resend, from the
     /// view of one payment.
     #[tracing::instrument(skip_all, fields(endpoint = tracing::field::Empty, delivery = tracing::field::Empty))]
-    pub async fn resend_any(&self, delivery_id: &str) -> Result<view::Delivery, EndpointError> {
+    pub async fn resend_any(
+        &self,
+        actor: &Actor,
+        delivery_id: &str,
+    ) -> Result<view::Delivery, EndpointError> {
         let delivery_id = parse_id(delivery_id).ok_or(EndpointError::DeliveryNotFound)?;
         Span::current().record("delivery", delivery_id.as_str());
         let delivery = sql::delivery(&self.db.read, &delivery_id)
@@ -367,7 +373,7 @@ impl Endpoints {
         let endpoint = sql::endpoint(&self.db.read, &delivery.endpoint_id)
             .await?
             .ok_or(EndpointError::DeliveryNotFound)?;
-        self.requeue(&endpoint, &delivery_id).await
+        self.requeue(&endpoint, &delivery_id, Some(actor)).await
     }
 
     /// Every delivery of a PaymentIntent's events (payment and refund events), newest first,
@@ -395,18 +401,36 @@ impl Endpoints {
 
     /// Makes `delivery_id` of `endpoint` due now, if the endpoint is ACTIVE and no attempt of
     /// it is in flight, and wakes the sender.
+    /// An admin's resend (`actor`) is recorded in the audit trail with the requeue, in one
+    /// transaction; a merchant's is not an admin write.
     async fn requeue(
         &self,
         endpoint: &sql::Endpoint,
         delivery_id: &str,
+        actor: Option<&Actor>,
     ) -> Result<view::Delivery, EndpointError> {
         let delivery_id = delivery_id.to_owned();
         if endpoint.status != EndpointStatus::Active {
             return Err(EndpointError::NotActive(endpoint.status));
         }
-        if !sql::requeue(&self.db.write, &delivery_id, db::now_ms()).await? {
+        let mut tx = self.db.write.begin().await?;
+        let before = sql::delivery(&mut *tx, &delivery_id).await?;
+        if !sql::requeue(&mut *tx, &delivery_id, db::now_ms()).await? {
             return Err(EndpointError::InFlight);
         }
+        if let (Some(actor), Some(before)) = (actor, before) {
+            // The delivery's state only: its body is the merchant's event.
+            let change = Change::new(
+                Action::WebhookDeliveryResend,
+                format!("webhook-delivery/{delivery_id}"),
+            )
+            .before(
+                &serde_json::json!({"status": before.status.as_str(), "attempts": before.attempts}),
+            )
+            .after(&serde_json::json!({"status": "PENDING", "attempts": before.attempts}));
+            audit::append(&mut *tx, actor, &change).await?;
+        }
+        tx.commit().await?;
         self.wake.wake();
         let delivery = sql::delivery(&self.db.read, &delivery_id)
             .await?

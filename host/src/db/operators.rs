@@ -1,0 +1,106 @@
+//! Operators of the admin API: only the SHA-256 (hex) of a token is stored.
+
+use sqlx::{Any, Executor};
+
+use super::DbError;
+use crate::access::Role;
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Operator {
+    pub id: String,
+    pub name: String,
+    pub role: String,
+    pub prefix: String,
+    pub created_at: i64,
+    pub revoked_at: Option<i64>,
+}
+
+impl Operator {
+    pub fn role(&self) -> Result<Role, DbError> {
+        self.role
+            .parse()
+            .map_err(|e| DbError::Corrupt(format!("operator {}: {e}", self.id)))
+    }
+}
+
+const COLUMNS: &str = "id, name, role, prefix, created_at, revoked_at";
+
+pub async fn insert<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    operator: &Operator,
+    token_hash: &str,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "insert into operators (id, name, role, prefix, token_hash, created_at) \
+         values ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(&operator.id)
+    .bind(&operator.name)
+    .bind(&operator.role)
+    .bind(&operator.prefix)
+    .bind(token_hash)
+    .bind(operator.created_at)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+/// The operator of a token (on every admin request's path: one indexed read).
+pub async fn by_token_hash<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    token_hash: &str,
+) -> sqlx::Result<Option<Operator>> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "select {COLUMNS} from operators where token_hash = $1"
+    )))
+    .bind(token_hash)
+    .fetch_optional(ex)
+    .await
+}
+
+pub async fn by_id<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    id: &str,
+) -> sqlx::Result<Option<Operator>> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "select {COLUMNS} from operators where id = $1"
+    )))
+    .bind(id)
+    .fetch_optional(ex)
+    .await
+}
+
+/// A page of operators, oldest first, after the one created at `after` (its creation time
+/// and id).
+pub async fn page<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    after: Option<(i64, &str)>,
+    limit: i64,
+) -> sqlx::Result<Vec<Operator>> {
+    let (at, id) = after.unwrap_or((i64::MIN, ""));
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "select {COLUMNS} from operators \
+         where created_at > $1 or (created_at = $1 and id > $2) \
+         order by created_at, id limit $3"
+    )))
+    .bind(at)
+    .bind(id)
+    .bind(limit)
+    .fetch_all(ex)
+    .await
+}
+
+/// Revokes an operator; false when it was revoked already.
+pub async fn revoke<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    id: &str,
+    at: i64,
+) -> sqlx::Result<bool> {
+    let done =
+        sqlx::query("update operators set revoked_at = $2 where id = $1 and revoked_at is null")
+            .bind(id)
+            .bind(at)
+            .execute(ex)
+            .await?;
+    Ok(done.rows_affected() == 1)
+}
