@@ -103,16 +103,7 @@ export async function all(path, query, keyOf, max = 1000) {
   }
 }
 
-/**
- * Who the token belongs to. Until `GET /operators/me` exists on a server, its 404 means the
- * bootstrap admin token (the only kind there is then), once a read proves the token good.
- */
+/** Who the token belongs to: `{id, name, role}` (the bootstrap admin token is an `admin`). */
 export async function whoAmI(token) {
-  try {
-    return await call('GET', '/operators/me', { token });
-  } catch (e) {
-    if (e.status !== 404) throw e;
-    await call('GET', '/stores', { token, query: { limit: 1 } });
-    return { id: null, name: 'admin token', role: 'admin' };
-  }
+  return call('GET', '/operators/me', { token });
 }

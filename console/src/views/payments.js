@@ -1,5 +1,5 @@
-// Payments: search PaymentIntents, and one intent with its decision trace, PSP calls
-// (refunds among them) and webhook deliveries.
+// Payments: search PaymentIntents, and one intent with its decision trace, PSP calls, refunds
+// and webhook deliveries.
 import { useState } from 'preact/hooks';
 import { get, post } from '../api.js';
 import { ErrorBox, JsonView, Loaded, STEPS, Version, can, centavos, html, money, useAction, useLoad, when } from '../ui.js';
@@ -78,7 +78,26 @@ export function Payment({ id, me }) {
       <h2 id="trace-title">Decision trace</h2>
       <${Loaded} state=${trace} what="the trace">${(t) => html`<${Trace} trace=${t} />`}<//>
     </section>
+    <${Refunds} id=${id} />
     <${Deliveries} id=${id} me=${me} />`;
+}
+
+/** The payment's refunds, whoever asked for them (merchant, MED, a resolution). */
+function Refunds({ id }) {
+  const state = useLoad(() => get(`/payment-intents/${id}/refunds`), [id]);
+  return html`<section aria-labelledby="refunds-title">
+    <h2 id="refunds-title">Refunds</h2>
+    <${Loaded} state=${state} what="the refunds">${(refunds) => refunds.length === 0
+      ? html`<p class="muted">No refund of this payment.</p>`
+      : html`<div class="scroll"><table>
+          <caption>The refunds of this payment, oldest first</caption>
+          <thead><tr><th scope="col">Refund</th><th scope="col">Amount</th><th scope="col">Status</th><th scope="col">Reason</th><th scope="col">Created</th></tr></thead>
+          <tbody>${refunds.map((r) => html`<tr>
+            <th scope="row"><code>${r.refundId}</code></th><td>${money(r.amount)}</td>
+            <td><span class=${`badge ${r.status}`}>${r.status}</span></td><td>${r.reason ?? ''}</td><td>${when(r.createdAt)}</td>
+          </tr>`)}</tbody>
+        </table></div>`}<//>
+  </section>`;
 }
 
 function IntentFacts({ intent: i }) {
@@ -145,26 +164,23 @@ function Deliveries({ id, me }) {
     <h2 id="deliveries-title">Webhook deliveries</h2>
     <${ErrorBox} error=${action.error} />
     ${action.result ? html`<p role="status">The delivery is being sent again.</p>` : null}
-    ${state.error?.status === 404 && state.error.code !== 'payment_intent_not_found'
-      ? html`<p class="muted">This server does not list deliveries.</p>`
-      : html`<${Loaded} state=${state} what="the deliveries">${(list) => {
-          const deliveries = Array.isArray(list) ? list : list?.deliveries ?? [];
+    ${html`<${Loaded} state=${state} what="the deliveries">${(deliveries) => {
           if (!deliveries.length) return html`<p class="muted">No webhook delivery for this payment.</p>`;
           return html`<ul class="cards">${deliveries.map((d) => html`<li class="card">
-            <h3>${d.event ?? d.type} <span class=${`badge ${d.status}`}>${d.status}</span></h3>
-            <p><code>${d.deliveryId}</code>${d.endpointUrl ? html` → <code>${d.endpointUrl}</code>` : null}</p>
+            <h3>${d.event} <span class=${`badge ${d.status}`}>${d.status}</span></h3>
+            <p>Delivery <code>${d.deliveryId}</code> to endpoint <code>${d.endpointId}</code></p>
             ${d.nextAttemptAt ? html`<p>Next attempt ${when(d.nextAttemptAt)}</p>` : null}
             <div class="scroll"><table>
               <caption>Attempts</caption>
               <thead><tr><th scope="col">#</th><th scope="col">When</th><th scope="col">HTTP</th><th scope="col">Took</th><th scope="col">Error</th></tr></thead>
-              <tbody>${(d.attempts ?? []).map((a, n) => html`<tr>
-                <td>${a.attempt ?? n + 1}</td><td>${when(a.attemptedAt ?? a.at)}</td><td>${a.httpStatus ?? '—'}</td>
-                <td>${a.durationMs !== undefined && a.durationMs !== null ? `${a.durationMs} ms` : ''}</td><td>${a.error ?? ''}</td>
+              <tbody>${d.attempts.map((a) => html`<tr>
+                <td>${a.attempt}</td><td>${when(a.attemptedAt)}</td><td>${a.httpStatus ?? '—'}</td>
+                <td>${a.durationMs} ms</td><td>${a.error ?? ''}</td>
               </tr>`)}</tbody>
             </table></div>
             ${can(me, 'operator') ? html`<button type="button" disabled=${action.busy}
               onClick=${() => action.run(() => post(`/webhook-deliveries/${d.deliveryId}/resend`)).then((r) => r !== undefined && state.reload())}>
-              Resend ${d.event ?? 'delivery'}</button>` : null}
+              Resend ${d.event}</button>` : null}
           </li>`)}</ul>`;
         }}<//>`}
   </section>`;

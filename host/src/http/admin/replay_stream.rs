@@ -38,7 +38,8 @@ pub(super) fn wanted(headers: &HeaderMap) -> bool {
 
 enum Message {
     Progress(ReplayProgress),
-    Done(Result<ReplayReport, ComponentError>),
+    /// Boxed: a report is large beside a progress line.
+    Done(Box<Result<ReplayReport, ComponentError>>),
 }
 
 /// Runs the replay and answers with the stream once it has started; a request refused before
@@ -56,11 +57,11 @@ pub(super) async fn respond(
                 let _ = progress.try_send(Message::Progress(p));
             })
             .await;
-        let _ = tx.send(Message::Done(report)).await;
+        let _ = tx.send(Message::Done(Box::new(report))).await;
     });
     let first = match rx.recv().await {
         Some(Message::Progress(first)) => first,
-        Some(Message::Done(report)) => return Ok(ok(StatusCode::OK, report?).into_response()),
+        Some(Message::Done(report)) => return Ok(ok(StatusCode::OK, (*report)?).into_response()),
         None => return Err(ApiError::Internal("the replay task ended unheard".into())),
     };
     let lines = tokio_stream::once(Message::Progress(first))
@@ -76,17 +77,19 @@ pub(super) async fn respond(
 fn line(message: Message) -> Vec<u8> {
     let value = match message {
         Message::Progress(progress) => serde_json::json!({ "progress": progress }),
-        Message::Done(Ok(report)) => serde_json::json!({ "success": true, "data": report }),
-        Message::Done(Err(e)) => {
-            let e = ApiError::from(e);
-            if let ApiError::Internal(detail) = &e {
-                tracing::error!(error = %detail, "internal error during a streamed replay");
+        Message::Done(report) => match *report {
+            Ok(report) => serde_json::json!({ "success": true, "data": report }),
+            Err(e) => {
+                let e = ApiError::from(e);
+                if let ApiError::Internal(detail) = &e {
+                    tracing::error!(error = %detail, "internal error during a streamed replay");
+                }
+                serde_json::json!({
+                    "success": false,
+                    "error": { "code": e.code(), "message": e.to_string() },
+                })
             }
-            serde_json::json!({
-                "success": false,
-                "error": { "code": e.code(), "message": e.to_string() },
-            })
-        }
+        },
     };
     let mut bytes = serde_json::to_vec(&value).unwrap_or_default();
     bytes.push(b'\n');
