@@ -157,6 +157,27 @@ async fn a_psp_error_on_the_first_gateway_fails_over_to_the_next() {
             calls,
             ["put_cob unavailable", "get_cob refused", "put_cob success"]
         );
+        // The providers' health, as this instance's calls left it.
+        let (status, providers) = live.server.admin_get("/providers").await;
+        assert_eq!(status, 200, "{providers}");
+        let health = |code: &str| {
+            providers["data"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|p| p["code"] == code)
+                .map(|p| p["health"].clone())
+                .unwrap()
+        };
+        // Setting the providers up (token, callback registration) made calls too: the one
+        // that failed the charge shows its two failed calls among them, the other none.
+        let (failing, serving) = (health(&first.0), health(&second.0));
+        let number = |h: &Value, k: &str| h[k].as_u64().unwrap();
+        assert!(number(&failing, "samples") >= 2, "{failing}");
+        assert!(number(&failing, "successRateBps") < 10_000, "{failing}");
+        assert!(number(&serving, "samples") >= 1, "{serving}");
+        assert_eq!(serving["successRateBps"], 10_000, "{serving}");
+        assert_eq!(serving["available"], true, "{serving}");
     }
 }
 

@@ -195,6 +195,11 @@ impl LiveExecution {
         self.settings.interval()
     }
 
+    /// A provider's recent call health, as this instance's calls left it.
+    pub fn provider_health(&self, code: &str) -> pixgate_policy_logic::GatewayHealth {
+        self.providers.health(code)
+    }
+
     /// Registers this instance's callback URL for `code`'s pix key at its PSP (`PUT
     /// /webhook/{chave}`).
     #[tracing::instrument(skip_all, fields(provider = %code))]

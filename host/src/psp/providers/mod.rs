@@ -109,6 +109,35 @@ pub struct ProviderView {
     pub gateways: Vec<String>,
     pub created_at: String,
     pub updated_at: String,
+    /// Its PSP's recent calls as the answering instance made them (health is per instance),
+    /// which is what the provider selection step reads. In the lists and reads only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub health: Option<HealthView>,
+}
+
+/// A provider's recent call health (the provider step's `GatewayHealth`).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HealthView {
+    /// False after calls that failed one after another up to now (no usable answer).
+    pub available: bool,
+    /// Share of the recent calls that did what was asked, in basis points.
+    pub success_rate_bps: u32,
+    /// Median latency of the answered calls.
+    pub latency_p50_ms: u32,
+    /// Calls in the window; 0 means no recent call (and healthy: nothing says otherwise).
+    pub samples: u32,
+}
+
+impl From<pixgate_policy_logic::GatewayHealth> for HealthView {
+    fn from(h: pixgate_policy_logic::GatewayHealth) -> Self {
+        Self {
+            available: h.available,
+            success_rate_bps: h.success_rate_bps,
+            latency_p50_ms: h.latency_p50_ms,
+            samples: h.samples,
+        }
+    }
 }
 
 fn certificate_views(pem: Option<&str>) -> Vec<CertificateView> {
@@ -156,6 +185,7 @@ async fn view<'e>(
         gateways,
         created_at: iso8601(p.created_at),
         updated_at: iso8601(p.updated_at),
+        health: None,
     })
 }
 
@@ -255,7 +285,7 @@ impl ProviderAdmin {
     pub async fn list(&self) -> Result<Vec<ProviderView>, ProviderError> {
         let mut views = Vec::new();
         for row in sql::list(&self.db.read).await? {
-            views.push(view(&self.db.read, row).await?);
+            views.push(self.with_health(view(&self.db.read, row).await?));
         }
         Ok(views)
     }
@@ -264,7 +294,14 @@ impl ProviderAdmin {
         let row = sql::by_code(&self.db.read, code)
             .await?
             .ok_or_else(|| ProviderError::NotFound(code.to_owned()))?;
-        view(&self.db.read, row).await
+        Ok(self.with_health(view(&self.db.read, row).await?))
+    }
+
+    /// The view with its provider's health; only reads show it, so the audit trail's
+    /// snapshots of a change hold what the change changed.
+    fn with_health(&self, mut view: ProviderView) -> ProviderView {
+        view.health = Some(self.live.provider_health(&view.code).into());
+        view
     }
 
     #[tracing::instrument(skip_all, fields(provider = %code))]
