@@ -220,10 +220,16 @@ async fn the_request_id_is_accepted_or_made_and_echoed_in_headers_and_errors() {
     assert_eq!(made.len(), 36);
     let body: Value = r.json().await.unwrap();
     assert_eq!(body["error"]["requestId"], made.as_str());
-    assert!(
-        server.logs().contains("req-abc-123"),
-        "the request's span carries its id"
-    );
+    // The request's line is written as it ends, which may be just after its answer arrived.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !server.logs().contains("req-abc-123") {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the request's span carries its id:\n{}",
+            server.logs()
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread")]
