@@ -213,14 +213,30 @@ impl Server {
         path: &str,
         body: Option<Value>,
     ) -> (u16, Value) {
+        self.admin_as(&self.admin_token, method, path, body.as_ref())
+            .await
+    }
+
+    /// An admin call with `token` (an operator's, or any text); the status and the JSON
+    /// body (Null if none).
+    pub async fn admin_as(
+        &self,
+        token: &str,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<&Value>,
+    ) -> (u16, Value) {
         let mut request = self
             .client
-            .request(method, format!("{}{path}", self.admin))
-            .bearer_auth(&self.admin_token);
+            .request(method.clone(), format!("{}{path}", self.admin))
+            .bearer_auth(token);
         if let Some(body) = body {
-            request = request.json(&body);
+            request = request.json(body);
         }
-        let r = request.send().await.unwrap();
+        let r = request
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
         (r.status().as_u16(), r.json().await.unwrap_or(Value::Null))
     }
 

@@ -19,15 +19,7 @@ async fn call(
     path: &str,
     body: Option<Value>,
 ) -> (u16, Value) {
-    let mut request = server
-        .client
-        .request(method.clone(), format!("{}{path}", server.admin))
-        .bearer_auth(token);
-    if let Some(body) = body {
-        request = request.json(&body);
-    }
-    let r = request.send().await.unwrap();
-    (r.status().as_u16(), r.json().await.unwrap_or(Value::Null))
+    server.admin_as(token, method, path, body.as_ref()).await
 }
 
 /// The whole trail, newest first, read page by page with `after`.

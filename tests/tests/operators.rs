@@ -61,18 +61,7 @@ async fn call(
     token: &str,
     body: Option<&Value>,
 ) -> (u16, Value) {
-    let mut request = server
-        .client
-        .request(method.clone(), format!("{}{path}", server.admin))
-        .bearer_auth(token);
-    if let Some(body) = body {
-        request = request.json(body);
-    }
-    let r = request
-        .send()
-        .await
-        .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
-    (r.status().as_u16(), r.json().await.unwrap_or(Value::Null))
+    server.admin_as(token, method, path, body).await
 }
 
 /// A new operator of `role`, created with the bootstrap token: its id and token.
