@@ -249,3 +249,32 @@ test('the console is served gzipped, revalidated and locked to its own origin', 
   expect((await request.get(`${server.merchantOrigin}/api/v1/docs/docs.js`)).status()).toBe(200);
   expect((await request.get(`${server.merchantOrigin}/console/`)).status()).toBe(404);
 });
+
+test('an operator starts a canary, sees its figures and promotes it', async ({ page }) => {
+  const RENAMED = 'pixgate_fixture_renamed';
+  const version = (await admin(server, 'POST', '/components/policy', guestWasm(RENAMED))).version;
+  await signIn(page, server);
+  await page.getByRole('link', { name: server.demoStore }).click();
+  const policy = page.getByRole('article', { name: 'policy' });
+  await policy.getByLabel('Canary version').selectOption(version);
+  await policy.getByLabel('Share (%)').fill('50');
+  await policy.getByRole('button', { name: 'Start policy canary' }).click();
+  await expect(policy.getByText(`${version.slice(0, 12)} on 50 % of charges`)).toBeVisible();
+  for (let n = 1; n <= 12; n++) await charge(server, `canary-${n}`);
+  await page.reload();
+  const figures = policy.getByLabel('policy canary figures');
+  await expect(figures).toContainText('Share so far');
+  await expect(figures).toContainText(/ends at 5 % over 300 s/);
+  await page.screenshot({ path: join(screenshotDir, 'console-canary.png'), fullPage: true });
+
+  await policy.getByRole('button', { name: 'Promote policy canary' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Promote the policy canary?');
+  await dialog.getByRole('button', { name: 'Promote' }).click();
+  await expect(policy.getByRole('definition').first()).toHaveText(version.slice(0, 12));
+  await expect(page.getByRole('table')).toContainText('canary_end');
+  const canary = await admin(server, 'GET', `/stores/${server.demoStore}/components/policy/canary`);
+  expect(canary.endedBy).toBe('promoted');
+  // Back to the bundled policy for the tests after this one.
+  await admin(server, 'PUT', `/stores/${server.demoStore}/components/policy`, { version: 'bundled' });
+});

@@ -20,6 +20,10 @@ pub struct EvaluateRequest {
     /// Versions to use instead of the store's active ones.
     #[serde(default)]
     pub components: StepVersions,
+    /// Decide as the charge with this Idempotency-Key would be: the store's running canaries
+    /// assign it their arm (a step named in `components` runs that version instead).
+    #[schema(pattern = "^[!-~]([ -~]{0,198}[!-~])?$", max_length = 200)]
+    pub idempotency_key: Option<String>,
 }
 
 impl EvaluateRequest {

@@ -33,6 +33,14 @@ pub struct KillSwitchLabels {
 }
 
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct CanaryLabels {
+    pub store: String,
+    pub step: String,
+    /// A call: `same`, `changed` or `failed`; an end: how it ended (`promoted`, `error_rate`, ...).
+    pub result: String,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct WebhookLabels {
     pub result: &'static str,
 }
@@ -79,6 +87,8 @@ pub struct Metrics {
     webhook_seconds: HistogramFamily<WebhookLabels>,
     shadow: Family<ShadowLabels, Counter>,
     kill_switch: Family<KillSwitchLabels, Counter>,
+    canary_calls: Family<CanaryLabels, Counter>,
+    canary_ends: Family<CanaryLabels, Counter>,
     psp: PspMetrics,
     live_transitions: Family<LiveLabels, Counter>,
     live_anomalies: Family<AnomalyLabels, Counter>,
@@ -187,6 +197,20 @@ impl Metrics {
             "Versions the kill switch rolled back, by store and step",
             kill_switch.clone(),
         );
+        let canary_calls = Family::<CanaryLabels, Counter>::default();
+        registry.register(
+            "canary_calls",
+            "Charges that ran a canary's version, by store, step and result (same, changed, \
+             failed)",
+            canary_calls.clone(),
+        );
+        let canary_ends = Family::<CanaryLabels, Counter>::default();
+        registry.register(
+            "canary_ends",
+            "Canaries that ended, by store, step and how (promoted, ended, error_rate, \
+             changed_rate, replaced, superseded)",
+            canary_ends.clone(),
+        );
         let psp = PspMetrics {
             calls: Family::default(),
             seconds: Family::new_with_constructor(|| {
@@ -237,6 +261,8 @@ impl Metrics {
             live_anomalies,
             shadow,
             kill_switch,
+            canary_calls,
+            canary_ends,
             webhook_attempts,
             webhook_seconds,
             requests,
@@ -268,6 +294,26 @@ impl Metrics {
     pub fn observe_shadow(&self, step: &'static str, result: &'static str) {
         self.shadow
             .get_or_create(&ShadowLabels { step, result })
+            .inc();
+    }
+
+    pub fn canary_call(&self, store: &str, step: &str, result: &str) {
+        self.canary_calls
+            .get_or_create(&CanaryLabels {
+                store: store.to_owned(),
+                step: step.to_owned(),
+                result: result.to_owned(),
+            })
+            .inc();
+    }
+
+    pub fn canary_ended(&self, store: &str, step: &str, how: &str) {
+        self.canary_ends
+            .get_or_create(&CanaryLabels {
+                store: store.to_owned(),
+                step: step.to_owned(),
+                result: how.to_owned(),
+            })
             .inc();
     }
 

@@ -39,6 +39,12 @@ const ROLE_TABLE: &[(&str, &str)] = &[
         "DELETE /stores/{code}/components/{step}/candidate",
         "tester",
     ),
+    ("PUT /stores/{code}/components/{step}/canary", "operator"),
+    ("DELETE /stores/{code}/components/{step}/canary", "operator"),
+    (
+        "POST /stores/{code}/components/{step}/canary/promote",
+        "operator",
+    ),
     ("PUT /stores/{code}/kill-switch", "operator"),
     ("POST /evaluate", "tester"),
     ("POST /replays", "tester"),

@@ -1,5 +1,5 @@
-// Stores: the list, and one store with what it runs per step, its candidate, kill switch
-// and activation history; activation and rollback behind a confirmation.
+// Stores: the list, and one store with what it runs per step, its candidate, canary, kill
+// switch and activation history; activation, rollback and promotion behind a confirmation.
 import { useState } from 'preact/hooks';
 import { all, get, post, put, del } from '../api.js';
 import { Confirm, ErrorBox, Loaded, STEPS, Version, can, html, useAction, useLoad, when } from '../ui.js';
@@ -94,6 +94,17 @@ export function StoreDetail({ code, me }) {
               label: 'Roll back',
               run: () => post(`${path}/components/${step}/rollback`),
             })}
+            onCanary=${(body) => action.run(() => put(`${path}/components/${step}/canary`, body))
+              .then((r) => r !== undefined && state.reload())}
+            onPromote=${() => setPending({
+              title: `Promote the ${step} canary?`,
+              body: `Every new charge of ${code} will run ${components.steps[step].canary.version.slice(0, 12)} for ${step}; the canary ends.`,
+              label: 'Promote',
+              run: () => post(`${path}/components/${step}/canary/promote`),
+            })}
+            onEndCanary=${() => action.run(() => del(`${path}/components/${step}/canary`))
+              .then((r) => r !== undefined && state.reload())}
+            store=${code}
             onCandidate=${(version) => action.run(() =>
               version ? put(`${path}/components/${step}/candidate`, { version }) : del(`${path}/components/${step}/candidate`),
             ).then((r) => r !== undefined && state.reload())}
@@ -125,7 +136,7 @@ function killSwitchText(k) {
     : 'off';
 }
 
-function StepCard({ step, view, versions, me, onActivate, onRollback, onCandidate }) {
+function StepCard({ step, view, versions, me, store, onActivate, onRollback, onCandidate, onCanary, onPromote, onEndCanary }) {
   const choices = ['bundled', ...versions.map((v) => v.version)];
   const source = Object.fromEntries(versions.map((v) => [v.version, v.source]));
   const label = (v) => (v === 'bundled' ? 'bundled' : `${v.slice(0, 12)} (${source[v]})`);
@@ -139,7 +150,11 @@ function StepCard({ step, view, versions, me, onActivate, onRollback, onCandidat
       <dt>Since</dt><dd>${when(view.activatedAt)}</dd>
       <dt>Previous</dt><dd><${Version} value=${view.previous} /></dd>
       <dt>Candidate</dt><dd><${Version} value=${view.candidate} /></dd>
+      <dt>Canary</dt><dd>${view.canary
+        ? html`<${Version} value=${view.canary.version} /> on ${view.canary.percent} % of charges`
+        : html`<span class="muted">none</span>`}</dd>
     </dl>
+    ${view.canary ? html`<${CanaryFigures} store=${store} step=${step} />` : null}
     ${can(me, 'operator') ? html`<div class="row">
       <label>Version to activate
         <select value=${chosen} onChange=${(e) => setChosen(e.target.value)}>
@@ -160,7 +175,44 @@ function StepCard({ step, view, versions, me, onActivate, onRollback, onCandidat
           </label>
           <button type="button" onClick=${() => onCandidate(candidate)}>Set ${step} candidate</button>`}
     </div>` : null}
+    ${can(me, 'operator') ? (view.canary
+      ? html`<div class="row">
+          <button type="button" class="primary" onClick=${onPromote}>Promote ${step} canary</button>
+          <button type="button" onClick=${onEndCanary}>End ${step} canary</button>
+        </div>`
+      : html`<${CanaryForm} step=${step} choices=${choices.filter((v) => v !== view.active)} label=${label} onStart=${onCanary} />`)
+      : null}
   </article>`;
+}
+
+// Starts a canary: a version and the share of new charges it decides.
+function CanaryForm({ step, choices, label, onStart }) {
+  const [version, setVersion] = useState(choices[0] ?? '');
+  const [percent, setPercent] = useState(5);
+  if (choices.length === 0) return null;
+  return html`<form class="row" aria-label=${`Start a ${step} canary`} onSubmit=${(e) => {
+      e.preventDefault();
+      onStart({ version, percent: Number(percent) });
+    }}>
+    <label>Canary version
+      <select value=${version} onChange=${(e) => setVersion(e.target.value)}>
+        ${choices.map((v) => html`<option value=${v}>${label(v)}</option>`)}
+      </select>
+    </label>
+    <label>Share (%) <input type="number" min="0.1" max="100" step="0.1" value=${percent} onInput=${(e) => setPercent(e.target.value)} /></label>
+    <button type="submit">Start ${step} canary</button>
+  </form>`;
+}
+
+// A running canary's figures: its share so far and its error and changed rates.
+function CanaryFigures({ store, step }) {
+  const state = useLoad(() => get(`/stores/${encodeURIComponent(store)}/components/${step}/canary`), [store, step]);
+  return html`<${Loaded} state=${state} what="the canary">${(c) => html`
+    <dl class="facts" aria-label=${`${step} canary figures`}>
+      <dt>Share so far</dt><dd>${c.sharePercent} % (${c.total.calls} calls)</dd>
+      <dt>Errors</dt><dd>${c.total.errors} (${c.total.errorRatePercent} %; ends at ${c.maxErrorRatePercent} % over ${c.windowSeconds} s)</dd>
+      <dt>Changed</dt><dd>${c.total.changed} (${c.total.changedRatePercent} %${c.maxChangedRatePercent ? `; ends at ${c.maxChangedRatePercent} %` : ''})</dd>
+    </dl>`}<//>`;
 }
 
 function KillSwitchForm({ value, onSave }) {

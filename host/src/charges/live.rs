@@ -43,7 +43,7 @@ impl super::Charges {
         let internal = |what: &str| ChargeError::Internal(format!("live charge: {what}"));
 
         let takeover = abandoned.is_some();
-        let (intent_id, trace, components) = match abandoned {
+        let (intent_id, trace, components, decision, canaries) = match abandoned {
             Some(record) => {
                 // The dead request's decision, so this one calls the same PSP first.
                 let trace: DecisionTrace = serde_json::from_str(&record.response_body)
@@ -65,14 +65,19 @@ impl super::Charges {
                 }
                 tracing::info!(intent = %id, store = %store.code,
                 "live charge: taking over a claim whose request died");
-                (id, trace, None)
+                let decision = record.response_body;
+                (id, trace, None, decision, Vec::new())
             }
             None => {
                 let id = uuid::Uuid::now_v7().to_string();
-                let (components, trace) =
-                    self.resolve(route, principal, &request, &id, now).await?;
-                let decision =
-                    serde_json::to_string(&trace).map_err(|e| internal(&e.to_string()))?;
+                let super::Resolved {
+                    components,
+                    trace,
+                    canaries,
+                } = self
+                    .resolve(route, principal, key, &request, &id, now)
+                    .await?;
+                let decision = super::recorded_trace(&trace, &canaries)?;
                 let claimed = idempotency::claim(
                     &self.deps.db.write,
                     &idempotency::NewRecord {
@@ -93,7 +98,7 @@ impl super::Charges {
                         .replay_winner(principal, key, fingerprint, None, now)
                         .await;
                 }
-                (id, trace, Some(components))
+                (id, trace, Some(components), decision, canaries)
             }
         };
         tracing::Span::current().record("intent", intent_id.as_str());
@@ -164,7 +169,9 @@ impl super::Charges {
             data: PaymentIntent::from_row(&intent, store, false),
         };
         let body = serde_json::to_value(&envelope).map_err(|e| internal(&e.to_string()))?;
-        let trace_json = serde_json::to_string(&trace).map_err(|e| internal(&e.to_string()))?;
+        // The decision as claimed, with its canary arms (a takeover records the dead
+        // request's).
+        let trace_json = decision;
 
         let mut tx = self.deps.db.write.begin().await?;
         // The claim first: a request that outlived its lease, whose charge a retry took over,
@@ -196,7 +203,7 @@ impl super::Charges {
             .metrics
             .live_transition(&intent.provider_code, intent.status.as_str());
         if let Some(components) = components {
-            self.after_commit(route, &intent_id, trace, components);
+            self.after_commit(route, &intent_id, trace, components, &canaries);
         }
         Ok(Charged { status: 200, body })
     }

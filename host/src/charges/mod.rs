@@ -25,6 +25,7 @@ use pixgate_domain::json::Invalid;
 use view::{PaymentIntent, PaymentIntentEnvelope};
 
 use crate::access::{MissingScope, Principal};
+use crate::components::canary::{self, Arm, CanaryArm};
 use crate::components::{ComponentService, Registry, shadow};
 use crate::crypto::{CryptoError, MasterKey};
 use crate::db::components::{BUNDLED, StoreStep};
@@ -207,8 +208,12 @@ impl Charges {
 
         let intent_id = uuid::Uuid::now_v7().to_string();
         tracing::Span::current().record("intent", intent_id.as_str());
-        let (components, trace) = self
-            .resolve(&route, principal, &request, &intent_id, now)
+        let Resolved {
+            components,
+            trace,
+            canaries,
+        } = self
+            .resolve(&route, principal, key, &request, &intent_id, now)
             .await?;
         let intent =
             self.new_intent(principal, &route, key, &request, &trace, 0, &intent_id, now)?;
@@ -219,8 +224,7 @@ impl Charges {
         let body =
             serde_json::to_value(&envelope).map_err(|e| ChargeError::Internal(e.to_string()))?;
         let response_body = body.to_string();
-        let trace_json =
-            serde_json::to_string(&trace).map_err(|e| ChargeError::Internal(e.to_string()))?;
+        let trace_json = recorded_trace(&trace, &canaries)?;
 
         let record = idempotency::NewRecord {
             merchant_id: principal.merchant_id.clone(),
@@ -249,7 +253,7 @@ impl Charges {
                 .replay_winner(principal, key, &fingerprint, legacy_fingerprint, now)
                 .await;
         }
-        self.after_commit(&route, &intent_id, trace, components);
+        self.after_commit(&route, &intent_id, trace, components, &canaries);
         Ok(Charged { status: 200, body })
     }
 
@@ -310,17 +314,20 @@ impl Charges {
     }
 
     /// Runs the chain for a charge with the versions the store runs (taken once, so an
-    /// activation never changes a charge in flight), and counts it for the kill switch.
+    /// activation never changes a charge in flight), or a running canary's version where the
+    /// charge's key falls in the canary's share, and counts it for the kill switch or the
+    /// canary.
     async fn resolve(
         &self,
         route: &StoreRoute,
         principal: &Principal,
+        key: &IdempotencyKey,
         request: &ChargeRequest,
         intent_id: &str,
         now: i64,
-    ) -> Result<(Components, DecisionTrace), ChargeError> {
+    ) -> Result<Resolved, ChargeError> {
         let store = &route.store;
-        let components = self
+        let mut components = self
         .deps.registry
         .for_store(&self.deps.db, &self.deps.sandbox, &route.steps)
         .await
@@ -328,6 +335,23 @@ impl Charges {
             tracing::error!(store = %store.code, error = %e, "the store's components did not load");
             ChargeError::RoutingUnavailable(Step::Policy)
         })?;
+        let canaries = canary::arms(&route.canaries, &store.id, key.as_str());
+        for arm in canaries.iter().filter(|a| a.arm == Arm::Canary) {
+            match self
+                .deps
+                .registry
+                .load(&self.deps.db, &self.deps.sandbox, arm.step, &arm.version)
+                .await
+            {
+                Ok(loaded) => components.set(arm.step, loaded),
+                Err(e) => {
+                    tracing::error!(store = %store.code, step = %arm.step, error = %e,
+                        "the canary's version did not load");
+                    self.canary_failed(route, arm, "component_unavailable");
+                    return Err(ChargeError::RoutingUnavailable(arm.step));
+                }
+            }
+        }
         let input = chain_input(
             |provider| self.deps.providers.health(provider),
             store,
@@ -350,9 +374,28 @@ impl Charges {
         let result =
             tokio::task::block_in_place(|| chain::resolve(&self.deps.sandbox, &components, &input));
         drop(slot);
-        self.observe_kill_switch(route, &result, now);
+        self.observe_kill_switch(route, &result, &canaries, now);
+        if let Err(ChainError::Sandbox { step, error }) = &result
+            && error.is_guest_fault()
+            && let Some(arm) = canaries
+                .iter()
+                .find(|a| a.step == *step && a.arm == Arm::Canary)
+        {
+            self.canary_failed(route, arm, error.code());
+        }
         let trace = result.map_err(|e| chain_error(&store.code, e))?;
-        Ok((components, trace))
+        Ok(Resolved {
+            components,
+            trace,
+            canaries,
+        })
+    }
+
+    /// Counts a canary charge whose step failed against its canary (off the request path).
+    fn canary_failed(&self, route: &StoreRoute, arm: &CanaryArm, code: &str) {
+        if let Some(c) = route.canaries.iter().find(|c| c.id == arm.canary_id) {
+            self.deps.components.canary_failed(c.clone(), code);
+        }
     }
 
     /// After a charge's commit: the step metrics and the shadow candidates' comparison.
@@ -362,6 +405,7 @@ impl Charges {
         intent_id: &str,
         trace: DecisionTrace,
         components: Components,
+        canaries: &[CanaryArm],
     ) {
         for (step, took, fuel) in [
             (Step::Policy, trace.policy.duration, trace.policy.fuel_used),
@@ -380,14 +424,29 @@ impl Charges {
                 .metrics
                 .observe_step(step.as_str(), took.as_secs_f64(), fuel);
         }
-        let candidates = shadow::candidates(&route.steps);
-        if !candidates.is_empty() {
+        // A canary charge is compared with the active version, not with a shadow candidate
+        // (a candidate is measured against what the store runs).
+        let canaries: Vec<_> = canaries
+            .iter()
+            .filter(|a| a.arm == Arm::Canary)
+            .filter_map(|a| {
+                let c = route.canaries.iter().find(|c| c.id == a.canary_id)?;
+                Some((c.clone(), active_version(&route.steps, a.step).0.to_owned()))
+            })
+            .collect();
+        let candidates = if canaries.is_empty() {
+            shadow::candidates(&route.steps)
+        } else {
+            Vec::new()
+        };
+        if !candidates.is_empty() || !canaries.is_empty() {
             let offered = self.deps.registry.shadow.offer(shadow::Job {
                 store_id: route.store.id.clone(),
                 payment_intent_id: intent_id.to_owned(),
                 trace: Arc::new(trace),
                 active: components,
                 candidates,
+                canaries,
             });
             if !offered {
                 self.deps.metrics.observe_shadow("all", "skipped");
@@ -401,6 +460,7 @@ impl Charges {
         &self,
         route: &StoreRoute,
         result: &Result<DecisionTrace, ChainError>,
+        canaries: &[CanaryArm],
         now: i64,
     ) {
         let (last, failed) = match result {
@@ -415,6 +475,13 @@ impl Charges {
         };
         let Some(last) = last else { return };
         for step in Step::ALL.into_iter().filter(|s| *s <= last) {
+            // A canary's call is judged by the canary's thresholds, not the active version's.
+            if canaries
+                .iter()
+                .any(|a| a.step == step && a.arm == Arm::Canary)
+            {
+                continue;
+            }
             let (version, activated_at) = active_version(&route.steps, step);
             let this_failed = failed && step == last;
             let Some(verdict) = self.deps.registry.kill_switch.observe(
@@ -490,6 +557,30 @@ impl Charges {
         }
         self.get(principal, id).await
     }
+}
+
+/// A charge's decision: the versions that made it, its trace, and its canary arms.
+struct Resolved {
+    components: Components,
+    trace: DecisionTrace,
+    canaries: Vec<CanaryArm>,
+}
+
+/// The trace as recorded: the chain's trace, with the charge's canary arms when its store
+/// runs a canary (replay reads the chain's fields and re-runs the versions the trace names).
+fn recorded_trace(trace: &DecisionTrace, canaries: &[CanaryArm]) -> Result<String, ChargeError> {
+    let internal = |e: serde_json::Error| ChargeError::Internal(format!("trace: {e}"));
+    if canaries.is_empty() {
+        return serde_json::to_string(trace).map_err(internal);
+    }
+    let mut value = serde_json::to_value(trace).map_err(internal)?;
+    if let Value::Object(map) = &mut value {
+        map.insert(
+            "canaries".to_owned(),
+            serde_json::to_value(canaries).map_err(internal)?,
+        );
+    }
+    Ok(value.to_string())
 }
 
 fn same_request(

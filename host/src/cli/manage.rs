@@ -1,5 +1,6 @@
 //! The `pixgate policy` commands that manage a running instance's components through its
-//! admin API: upload, list, activate, rollback, status, candidate, shadow and replay.
+//! admin API: upload, list, activate, rollback, status, candidate, shadow and replay (and
+//! `canary`, in [`super::canary`]).
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -35,6 +36,10 @@ pub(super) enum ManageCommand {
     Shadow(StoreStepArgs),
     /// Re-run a store's recorded charges with other versions and report what would change.
     Replay(ReplayArgs),
+    /// Canaries: send a share of a store's new charges through a version, then promote or
+    /// end it.
+    #[command(subcommand)]
+    Canary(super::canary::CanaryCommand),
 }
 
 #[derive(Debug, Args)]
@@ -247,6 +252,7 @@ pub(super) fn run(command: ManageCommand) -> Result<(), CliError> {
             Ok(())
         }
         ManageCommand::Replay(args) => replay(&args),
+        ManageCommand::Canary(command) => super::canary::run(command),
     }
 }
 
@@ -311,7 +317,11 @@ fn replay(args: &ReplayArgs) -> Result<(), CliError> {
 
 /// A `VERSION|FILE` argument: an existing file is uploaded (harmless: versions are
 /// immutable and deduplicated) and its version used; anything else is a version.
-fn version_or_upload(admin: &Admin, step: Step, given: &str) -> Result<String, CliError> {
+pub(super) fn version_or_upload(
+    admin: &Admin,
+    step: Step,
+    given: &str,
+) -> Result<String, CliError> {
     let path = Path::new(given);
     if path.is_file() {
         return upload_file(admin, step, path);
@@ -348,7 +358,7 @@ pub(super) fn print_json(data: &Value) -> Result<(), CliError> {
 }
 
 /// A StoreComponents answer, as JSON or as text.
-fn show_store(data: Value, json: bool) -> Result<(), CliError> {
+pub(super) fn show_store(data: Value, json: bool) -> Result<(), CliError> {
     if json {
         return print_json(&data);
     }

@@ -8,6 +8,7 @@
 //! error (clap's).
 
 mod admin;
+mod canary;
 mod manage;
 mod new;
 mod operators;

@@ -6,10 +6,11 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::ComponentError;
+use super::canary::{self, Arm, CanaryArm};
 use crate::charges;
 use crate::db::{self, catalog};
-use pixgate_domain::Outcome;
 use pixgate_domain::evaluate::EvaluateRequest;
+use pixgate_domain::{IdempotencyKey, Outcome};
 use pixgate_sandbox::chain::{self, DecisionTrace};
 
 /// A route of the decision, in the order a LIVE charge would try them.
@@ -35,6 +36,9 @@ pub struct Evaluation {
     /// with that step, its component, its exact input, and the code and message.
     #[schema(value_type = Object)]
     pub trace: serde_json::Value,
+    /// With `idempotencyKey`: the arm of each running canary of the store the charge takes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub canaries: Vec<CanaryArm>,
 }
 
 impl super::ComponentService {
@@ -53,9 +57,26 @@ impl super::ComponentService {
             .get(&self.db, &request.store)
             .await?
             .ok_or_else(|| ComponentError::StoreNotFound(request.store.clone()))?;
-        let overrides = request.components.to_map();
+        let mut overrides = request.components.to_map();
         for (step, version) in &overrides {
             self.require_version(*step, version).await?;
+        }
+        let mut canaries = Vec::new();
+        if let Some(key) = &request.idempotency_key {
+            let key = IdempotencyKey::parse(key.as_bytes()).map_err(|message| {
+                ComponentError::Invalid {
+                    code: "validation_error",
+                    field: "idempotencyKey".to_owned(),
+                    message: message.replace("the Idempotency-Key header", "`idempotencyKey`"),
+                }
+            })?;
+            canaries = canary::arms(&route.canaries, &route.store.id, key.as_str())
+                .into_iter()
+                .filter(|arm| !overrides.contains_key(&arm.step))
+                .collect();
+            for arm in canaries.iter().filter(|a| a.arm == Arm::Canary) {
+                overrides.insert(arm.step, arm.version.clone());
+            }
         }
         let base = self
             .registry
@@ -96,6 +117,7 @@ impl super::ComponentService {
             outcome,
             routes,
             trace: trace.map_err(|e| ComponentError::Internal(format!("trace: {e}")))?,
+            canaries,
         })
     }
 }

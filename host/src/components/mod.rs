@@ -6,6 +6,7 @@
 //! versions its store runs when it starts, so an activation never changes a charge in
 //! flight; other instances learn of an activation through the store cache (one second).
 
+pub mod canary;
 pub mod evaluate;
 mod history;
 pub mod kill_switch;
@@ -103,6 +104,10 @@ pub enum ComponentError {
     },
     #[error("the bundled component cannot be deleted")]
     BundledIsPermanent,
+    #[error("{step} version `{version}` is already the active one; a canary needs another")]
+    CanaryIsActive { step: Step, version: String },
+    #[error("store `{store}` has no {step} canary")]
+    CanaryNotFound { store: String, step: Step },
     #[error("store `{store}` has no earlier {step} version to roll back to")]
     NothingToRollBack { store: String, step: Step },
     #[error("{message}")]
@@ -362,7 +367,7 @@ impl ComponentService {
         let stored = sql::version(&mut *tx, step.as_str(), &version)
             .await?
             .ok_or_else(|| ComponentError::Internal(format!("version {version} vanished")))?;
-        let uses = sql::uses(&mut *tx, step.as_str(), &version).await?;
+        let uses = self.uses(&mut tx, step, &version).await?;
         let view = VersionView::from_row(stored, uses)?;
         // The same bytes again are recorded too: someone uploaded them, whatever was stored.
         let change = Change::new(
@@ -382,11 +387,27 @@ impl ComponentService {
     /// A step's versions, newest first.
     pub async fn list(&self, step: Step) -> Result<Vec<VersionView>, ComponentError> {
         let mut out = Vec::new();
-        for v in sql::versions(&self.db.read, step.as_str()).await? {
-            let uses = sql::uses(&self.db.read, step.as_str(), &v.version).await?;
+        let mut tx = self.db.read.begin().await?;
+        for v in sql::versions(&mut *tx, step.as_str()).await? {
+            let uses = self.uses(&mut tx, step, &v.version).await?;
             out.push(VersionView::from_row(v, uses)?);
         }
+        tx.commit().await?;
         Ok(out)
+    }
+
+    /// Where a version is in use: `(store code, "active" | "candidate" | "canary")`.
+    async fn uses(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        step: Step,
+        version: &str,
+    ) -> Result<Vec<(String, String)>, ComponentError> {
+        let mut uses = sql::uses(&mut **tx, step.as_str(), version).await?;
+        for store in crate::db::canary::running_with(&mut **tx, step.as_str(), version).await? {
+            uses.push((store, "canary".to_owned()));
+        }
+        Ok(uses)
     }
 
     /// Deletes a version nothing needs: no store runs, shadows or just ran it, no LIVE charge in
@@ -417,7 +438,8 @@ impl ComponentService {
         if !sql::version_exists_for_update(&mut *tx, step.as_str(), version, postgres).await? {
             return Err(not_found());
         }
-        let mut uses: Vec<String> = sql::uses(&mut *tx, step.as_str(), version)
+        let mut uses: Vec<String> = self
+            .uses(&mut tx, step, version)
             .await?
             .into_iter()
             .map(|(store, role)| format!("{store} ({role})"))
@@ -507,6 +529,32 @@ impl ComponentService {
                 uses.push(format!("{code} ({})", until(at)));
             }
         }
+        // Canary charges ran it without an activation.
+        for (store_id, from, to) in
+            crate::db::canary::spans_of(&mut **tx, step.as_str(), version).await?
+        {
+            let to = to.unwrap_or(now);
+            let window = (
+                from.saturating_sub(RECENT_USE_MS),
+                to.saturating_add(RECENT_USE_MS),
+            );
+            if window.1 < kept_since {
+                continue;
+            }
+            let code = catalog::store_by_id(&mut **tx, &store_id)
+                .await?
+                .map_or(store_id.clone(), |s| s.code);
+            if to >= now - RECENT_USE_MS {
+                uses.push(format!(
+                    "{code} (its canary ran it in the last few seconds)"
+                ));
+            } else if let Some(at) =
+                sql::newest_store_trace_naming(&mut **tx, &store_id, window, kept_since, version)
+                    .await?
+            {
+                uses.push(format!("{code} (canary charges: {})", until(at)));
+            }
+        }
         // A version that shipped as an older binary's bundled component ran without activations.
         if let Some(row) = sql::version(&mut **tx, step.as_str(), version).await?
             && row.source == BUNDLED
@@ -541,6 +589,7 @@ impl ComponentService {
     async fn view(&self, store: &catalog::Store) -> Result<StoreComponents, ComponentError> {
         let db = &self.db.write;
         let rows = sql::store_steps(db, &store.id).await?;
+        let canaries = crate::db::canary::running(db, &store.id).await?;
         let steps = Step::ALL
             .iter()
             .map(|step| {
@@ -550,6 +599,12 @@ impl ComponentService {
                     previous: row.and_then(|r| r.previous_version.clone()),
                     candidate: row.and_then(|r| r.candidate_version.clone()),
                     activated_at: row.and_then(|r| r.activated_at).map(iso8601),
+                    canary: canaries.iter().find(|c| c.step == step.as_str()).map(|c| {
+                        canary::CanaryBrief {
+                            version: c.version.clone(),
+                            percent: c.basis_points as f64 / 100.0,
+                        }
+                    }),
                 };
                 (step.as_str().to_owned(), view)
             })
@@ -566,6 +621,11 @@ impl ComponentService {
                 at: iso8601(a.created_at),
             });
         }
+        // Canaries start and end in the same history; `at` is ISO 8601 in UTC, so it sorts
+        // as text.
+        history.extend(self.canary_history(&store.id).await?);
+        history.sort_by(|a, b| b.at.cmp(&a.at));
+        history.truncate(100);
         Ok(StoreComponents {
             store: store.code.clone(),
             steps,
@@ -733,6 +793,11 @@ impl ComponentService {
                 .after(&StepSnapshot::of(step, &row));
             audit::append(&mut *tx, actor, &change).await?;
         }
+        // The running canary of the step was measured against the version replaced here.
+        let mut canary_end = None;
+        if let Some((_, version, _, _)) = &entry {
+            canary_end = Self::end_canary_on_change(&mut tx, &store.id, step, version, now).await?;
+        }
         if let Some((action, version, previous_version, reason)) = entry {
             sql::insert_activation(
                 &mut *tx,
@@ -751,6 +816,10 @@ impl ComponentService {
         }
         tx.commit().await?;
         self.stores.clear();
+        if let Some(kind) = canary_end {
+            self.metrics
+                .canary_ended(&store.code, step.as_str(), kind.as_str());
+        }
         Ok(true)
     }
 
@@ -928,7 +997,7 @@ pub struct VersionView {
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct VersionUse {
     pub store: String,
-    /// `active` or `candidate`.
+    /// `active`, `candidate` or `canary`.
     pub role: String,
 }
 
@@ -972,6 +1041,8 @@ pub struct StepView {
     pub candidate: Option<String>,
     #[schema(format = DateTime)]
     pub activated_at: Option<String>,
+    /// The running canary, if one is.
+    pub canary: Option<canary::CanaryBrief>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -1003,7 +1074,7 @@ pub struct ActivationView {
     pub step: Step,
     pub version: String,
     pub previous_version: Option<String>,
-    /// `activate`, `rollback` or `kill_switch`.
+    /// `activate`, `rollback`, `kill_switch`, `canary_start` or `canary_end`.
     pub action: String,
     /// Why (the kill switch's measurement).
     pub reason: Option<String>,

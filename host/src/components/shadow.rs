@@ -12,6 +12,8 @@ use tokio::sync::mpsc;
 use utoipa::ToSchema;
 
 use super::ComponentError;
+use super::canary::CanaryCall;
+use crate::db::canary::Canary;
 use crate::db::components::{self as sql, StoreStep};
 use crate::db::{self, Flag};
 use pixgate_domain::Outcome;
@@ -30,6 +32,9 @@ pub struct Job {
     pub active: Components,
     /// Steps with a candidate: (step, candidate version).
     pub candidates: Vec<(Step, String)>,
+    /// The canaries whose version decided this charge, each with the version the store runs
+    /// for its step: what it would have decided is what the canary's changed rate counts.
+    pub canaries: Vec<(Canary, String)>,
 }
 
 /// The bounded hand-off from the charge path to the shadow worker.
@@ -84,6 +89,7 @@ impl super::ComponentService {
             let mut jobs = Vec::with_capacity(BATCH);
             while rx.recv_many(&mut jobs, BATCH).await > 0 {
                 let mut rows = Vec::with_capacity(jobs.len());
+                let mut canary_calls = Vec::new();
                 for job in jobs.drain(..) {
                     for (step, candidate) in &job.candidates {
                         match this.compare(&job, *step, candidate).await {
@@ -91,6 +97,17 @@ impl super::ComponentService {
                             Err(e) => tracing::warn!(%step, error = %e, "shadow comparison failed"),
                         }
                     }
+                    for (canary, active) in &job.canaries {
+                        match this.compare_canary(&job, canary, active).await {
+                            Ok(call) => canary_calls.push(call),
+                            Err(e) => tracing::warn!(step = %canary.step, error = %e,
+                                "canary comparison failed"),
+                        }
+                    }
+                }
+                if let Err(e) = this.record_canary_calls(&canary_calls).await {
+                    tracing::warn!(error = %e, count = canary_calls.len(),
+                        "canary calls not recorded");
                 }
                 if let Err(e) = this.record(&rows).await {
                     tracing::warn!(error = %e, count = rows.len(), "shadow comparisons not recorded");
@@ -154,6 +171,37 @@ impl super::ComponentService {
             before_outcome: serde_json::to_string(&before).unwrap_or_default(),
             after_outcome: serde_json::to_string(&after).unwrap_or_default(),
             created_at: db::now_ms(),
+        })
+    }
+
+    /// Runs the store's active version of a canary's step on a canary charge's recorded
+    /// input: whether it would have decided otherwise.
+    async fn compare_canary(
+        &self,
+        job: &Job,
+        canary: &Canary,
+        active: &str,
+    ) -> Result<CanaryCall, ComponentError> {
+        let step: Step = canary.step.parse().map_err(ComponentError::Internal)?;
+        let loaded = self
+            .registry
+            .load(&self.db, &self.sandbox, step, active)
+            .await?;
+        let mut components = job.active.clone();
+        components.set(step, loaded);
+        let input = job.trace.chain_input();
+        let result =
+            tokio::task::block_in_place(|| chain::resolve(&self.sandbox, &components, &input));
+        let after = chain::outcome_of(&result);
+        // The active version failing is not the canary's change.
+        let changed = !matches!(after, Outcome::Failed { .. })
+            && !changes(&job.trace.outcome(), &after).is_empty();
+        Ok(CanaryCall {
+            canary: canary.clone(),
+            payment_intent_id: Some(job.payment_intent_id.clone()),
+            failed: false,
+            changed,
+            error_code: None,
         })
     }
 

@@ -47,6 +47,10 @@ pub enum Action {
     ComponentCandidateSet,
     #[serde(rename = "component.candidate_clear")]
     ComponentCandidateClear,
+    #[serde(rename = "component.canary_start")]
+    ComponentCanaryStart,
+    #[serde(rename = "component.canary_end")]
+    ComponentCanaryEnd,
     #[serde(rename = "kill_switch.update")]
     KillSwitchUpdate,
     #[serde(rename = "payment_intent.resolve")]
@@ -60,7 +64,7 @@ pub enum Action {
 }
 
 impl Action {
-    pub const ALL: [Action; 21] = [
+    pub const ALL: [Action; 23] = [
         Action::MerchantCreate,
         Action::StoreCreate,
         Action::StoreUpdate,
@@ -77,6 +81,8 @@ impl Action {
         Action::ComponentRollback,
         Action::ComponentCandidateSet,
         Action::ComponentCandidateClear,
+        Action::ComponentCanaryStart,
+        Action::ComponentCanaryEnd,
         Action::KillSwitchUpdate,
         Action::PaymentIntentResolve,
         Action::OperatorCreate,
@@ -102,6 +108,8 @@ impl Action {
             Action::ComponentRollback => "component.rollback",
             Action::ComponentCandidateSet => "component.candidate_set",
             Action::ComponentCandidateClear => "component.candidate_clear",
+            Action::ComponentCanaryStart => "component.canary_start",
+            Action::ComponentCanaryEnd => "component.canary_end",
             Action::KillSwitchUpdate => "kill_switch.update",
             Action::PaymentIntentResolve => "payment_intent.resolve",
             Action::OperatorCreate => "operator.create",

@@ -1,7 +1,8 @@
 //! A short-lived cache of each store with the gateways it may use, the component versions it
-//! runs and its kill-switch settings: every charge needs them, and reading them is round
-//! trips on its path. Admin writes on this instance clear it at once; other instances sharing
-//! the database see a change within the TTL (this is how an activation reaches them).
+//! runs, its running canaries and its kill-switch settings: every charge needs them, and
+//! reading them is round trips on its path. Admin writes on this instance clear it at once;
+//! other instances sharing the database see a change within the TTL (this is how an
+//! activation or a canary reaches them).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -9,6 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::Db;
+use super::canary::{self, Canary};
 use super::catalog::{self, Gateway, Store};
 use super::components::{self, KillSwitch, StoreStep};
 
@@ -20,6 +22,8 @@ pub struct StoreRoute {
     /// The steps with an activation or a candidate; the others run the bundled component.
     pub steps: Vec<StoreStep>,
     pub kill_switch: KillSwitch,
+    /// The running canaries, one per step at most.
+    pub canaries: Vec<Canary>,
 }
 
 #[derive(Debug)]
@@ -56,11 +60,13 @@ impl StoreCache {
         let gateways = catalog::gateways_for_store(&db.read, &store.id).await?;
         let steps = components::store_steps(&db.read, &store.id).await?;
         let kill_switch = components::kill_switch(&db.read, &store.id).await?;
+        let canaries = canary::running(&db.read, &store.id).await?;
         let route = Arc::new(StoreRoute {
             store,
             gateways,
             steps,
             kill_switch,
+            canaries,
         });
         let mut entries = self.lock();
         // An admin write that cleared the cache while we read may not be in what we read.

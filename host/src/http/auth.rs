@@ -67,6 +67,8 @@ pub fn required_role(method: &Method, pattern: &str) -> Role {
         | ("DELETE", "/components/{step}/{version}")
         | ("PUT", "/stores/{code}/components/{step}")
         | ("POST", "/stores/{code}/components/{step}/rollback")
+        | ("PUT" | "DELETE", "/stores/{code}/components/{step}/canary")
+        | ("POST", "/stores/{code}/components/{step}/canary/promote")
         | ("PUT", "/stores/{code}/kill-switch")
         | ("POST", "/stores")
         | ("PATCH", "/stores/{code}")

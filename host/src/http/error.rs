@@ -289,6 +289,11 @@ impl From<crate::components::ComponentError> for ApiError {
                 code: "component_bundled",
                 message,
             },
+            E::CanaryIsActive { .. } => Self::Conflict {
+                code: "canary_is_active",
+                message,
+            },
+            E::CanaryNotFound { .. } => Self::not_found("canary_not_found", message),
             E::NothingToRollBack { .. } => Self::Conflict {
                 code: "nothing_to_roll_back",
                 message,

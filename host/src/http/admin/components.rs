@@ -15,6 +15,7 @@ use utoipa_axum::routes;
 use super::{Envelope, ok};
 use crate::access::Actor;
 use crate::app::AppState;
+use crate::components::canary::{CanaryRequest, CanaryView};
 use crate::components::evaluate::Evaluation;
 use crate::components::replay::ReplayRequest;
 use crate::components::shadow::ShadowComparison;
@@ -40,6 +41,8 @@ pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
         .routes(routes!(rollback))
         .routes(routes!(set_candidate, clear_candidate))
         .routes(routes!(shadow_comparison))
+        .routes(routes!(start_canary, canary, end_canary))
+        .routes(routes!(promote_canary))
         .routes(routes!(set_kill_switch))
         .routes(routes!(evaluate))
         .routes(routes!(replays))
@@ -278,6 +281,84 @@ async fn shadow_comparison(
     Ok(ok(
         StatusCode::OK,
         components.comparison(&code, step).await?,
+    ))
+}
+
+/// Starts a canary: `percent` of the store's new charges run `version` for this step, the rest
+/// the active version. Assignment is a pure function of the store, the step and the
+/// Idempotency-Key. A canary charge whose step fails answers 503 `routing_unavailable`; the
+/// canary ends by itself when its error rate (or changed rate, if limited) over its window
+/// reaches the threshold with at least `minCalls` calls. A running canary of the step is
+/// replaced.
+#[utoipa::path(put, path = "/stores/{code}/components/{step}/canary", tag = "components",
+    params(("code" = String, Path), ("step" = String, Path, pattern = "^(policy|provider|economics)$")),
+    request_body = CanaryRequest,
+    responses((status = 200, body = Envelope<CanaryView>),
+              (status = 400, description = "`invalid_canary` (a setting out of its range), `validation_error`", body = ErrorEnvelope),
+              AdminUnauthorized, RoleInsufficient,
+              (status = 404, description = "`store_not_found`, `component_not_found` (also a version of another step), `unknown_step`", body = ErrorEnvelope),
+              (status = 409, description = "`canary_is_active`: the version is the one the store runs", body = ErrorEnvelope),
+              PayloadTooLarge, UnsupportedMediaType))]
+async fn start_canary(
+    State(components): State<ComponentService>,
+    actor: Actor,
+    Path((code, raw_step)): Path<(String, String)>,
+    JsonBody(body): JsonBody,
+) -> Result<impl IntoResponse, ApiError> {
+    let step = step(&raw_step)?;
+    let body: CanaryRequest = parse(body)?;
+    Ok(ok(
+        StatusCode::OK,
+        components.start_canary(&actor, &code, step, body).await?,
+    ))
+}
+
+/// The step's newest canary, running or ended: its settings, share, error rate and changed
+/// rate since it started and over its window, and `endedBy`/`endedReason` once it ended.
+#[utoipa::path(get, path = "/stores/{code}/components/{step}/canary", tag = "components",
+    params(("code" = String, Path), ("step" = String, Path, pattern = "^(policy|provider|economics)$")),
+    responses((status = 200, body = Envelope<CanaryView>), AdminUnauthorized, RoleInsufficient,
+              (status = 404, description = "`store_not_found`, `canary_not_found` (the step never had one), `unknown_step`", body = ErrorEnvelope)))]
+async fn canary(
+    State(components): State<ComponentService>,
+    Path((code, raw_step)): Path<(String, String)>,
+) -> Result<impl IntoResponse, ApiError> {
+    let step = step(&raw_step)?;
+    Ok(ok(StatusCode::OK, components.canary(&code, step).await?))
+}
+
+/// Ends the step's running canary; every new charge runs the active version again.
+#[utoipa::path(delete, path = "/stores/{code}/components/{step}/canary", tag = "components",
+    params(("code" = String, Path), ("step" = String, Path, pattern = "^(policy|provider|economics)$")),
+    responses((status = 200, body = Envelope<CanaryView>), AdminUnauthorized, RoleInsufficient,
+              (status = 404, description = "`store_not_found`, `canary_not_found` (none is running), `unknown_step`", body = ErrorEnvelope)))]
+async fn end_canary(
+    State(components): State<ComponentService>,
+    actor: Actor,
+    Path((code, raw_step)): Path<(String, String)>,
+) -> Result<impl IntoResponse, ApiError> {
+    let step = step(&raw_step)?;
+    Ok(ok(
+        StatusCode::OK,
+        components.end_canary(&actor, &code, step).await?,
+    ))
+}
+
+/// Activates the running canary's version for the store's step (the canary ends as
+/// `promoted`).
+#[utoipa::path(post, path = "/stores/{code}/components/{step}/canary/promote", tag = "components",
+    params(("code" = String, Path), ("step" = String, Path, pattern = "^(policy|provider|economics)$")),
+    responses((status = 200, body = Envelope<StoreComponents>), AdminUnauthorized, RoleInsufficient,
+              (status = 404, description = "`store_not_found`, `canary_not_found` (none is running), `component_not_found`, `unknown_step`", body = ErrorEnvelope)))]
+async fn promote_canary(
+    State(components): State<ComponentService>,
+    actor: Actor,
+    Path((code, raw_step)): Path<(String, String)>,
+) -> Result<impl IntoResponse, ApiError> {
+    let step = step(&raw_step)?;
+    Ok(ok(
+        StatusCode::OK,
+        components.promote_canary(&actor, &code, step).await?,
     ))
 }
 

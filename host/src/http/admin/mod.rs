@@ -45,7 +45,7 @@ use crate::app::AppState;
 #[derive(OpenApi)]
 #[openapi(
     info(title = "pixgate admin API", version = "1.0.0",
-         description = "Merchants, stores, gateways, providers, API keys, decision traces, operators and the audit trail. Bearer token of an operator (or the bootstrap admin token); each route needs a role: viewer (every GET), tester (evaluate, replays, shadow candidates), operator (components, activation, rollback, kill switch, stores, gateways, resolutions, webhook resends), admin (merchants, API keys, providers, operators)."),
+         description = "Merchants, stores, gateways, providers, API keys, decision traces, operators and the audit trail. Bearer token of an operator (or the bootstrap admin token); each route needs a role: viewer (every GET), tester (evaluate, replays, shadow candidates), operator (components, activation, rollback, canaries, kill switch, stores, gateways, resolutions, webhook resends), admin (merchants, API keys, providers, operators)."),
     servers((url = "/admin/v1")),
     modifiers(&AdminAuth),
     security(("adminToken" = [])),
