@@ -51,7 +51,7 @@ export const providerSelection = {
     const maxFee = configBigInt(input.store, MAX_FEE_KEY);
     const classes = input.policy.eligibleReleaseClasses;
 
-    /** @type {{ fee: bigint, gateway: Gateway }[]} */
+    /** @type {Array<{ fee: bigint, gateway: Gateway }>} */
     const ranked = [];
     /** @type {ProviderDecision['excluded']} */
     const excluded = [];
