@@ -109,8 +109,14 @@ mod tests {
         for (name, why) in [
             ("wasi:http/types@0.2.12", "HTTP is the network"),
             ("wasi:http/outgoing-handler@0.2.0", "HTTP is the network"),
-            ("wasi:keyvalue/store@0.2.0-draft", "a service outside the call"),
-            ("wasi:config/store@0.2.0-draft", "a service outside the call"),
+            (
+                "wasi:keyvalue/store@0.2.0-draft",
+                "a service outside the call",
+            ),
+            (
+                "wasi:config/store@0.2.0-draft",
+                "a service outside the call",
+            ),
         ] {
             let imports = JAVASCRIPT.iter().copied().chain([name]);
             let err = check(imports).unwrap_err();
@@ -131,8 +137,7 @@ mod tests {
     /// A component whose only content is an import of an (empty) instance named `name`.
     fn importing(name: &str) -> Vec<u8> {
         use wasm_encoder::{
-            Component, ComponentImportSection, ComponentTypeRef, ComponentTypeSection,
-            InstanceType,
+            Component, ComponentImportSection, ComponentTypeRef, ComponentTypeSection, InstanceType,
         };
         let mut component = Component::new();
         let mut types = ComponentTypeSection::new();
@@ -148,16 +153,23 @@ mod tests {
     fn loading_refuses_a_component_that_imports_http() {
         let sandbox = crate::Sandbox::new(crate::Limits::default(), None).unwrap();
         let err = sandbox
-            .load(pixgate_domain::Step::Provider, &importing("wasi:http/outgoing-handler@0.2.0"))
+            .load(
+                pixgate_domain::Step::Provider,
+                &importing("wasi:http/outgoing-handler@0.2.0"),
+            )
             .unwrap_err();
         assert_eq!(err.code(), "invalid_component", "{err}");
         assert!(
-            err.to_string().contains("`wasi:http/outgoing-handler@0.2.0`"),
+            err.to_string()
+                .contains("`wasi:http/outgoing-handler@0.2.0`"),
             "{err}"
         );
         // Sockets pass the rule (they are served denied); this one then lacks the export.
         let err = sandbox
-            .load(pixgate_domain::Step::Provider, &importing("wasi:sockets/tcp@0.2.0"))
+            .load(
+                pixgate_domain::Step::Provider,
+                &importing("wasi:sockets/tcp@0.2.0"),
+            )
             .unwrap_err();
         assert_eq!(err.code(), "wrong_world", "{err}");
     }

@@ -75,8 +75,29 @@ fn ranking_without_clock(output: &Value) -> Vec<(String, String)> {
         .collect()
 }
 
+// One test per language: each `pixgate policy run` compiles an engine of 12 to 18 MB, and
+// each test has its own time limit.
 #[test]
-fn the_samples_decide_like_the_bundled_step_and_read_the_inputs_clock_and_seed() {
+fn the_javascript_sample_decides_like_the_bundled_step_and_reads_the_inputs_clock_and_seed() {
+    sample_decides_like_the_bundled_step("js");
+}
+
+#[test]
+fn the_python_sample_decides_like_the_bundled_step_and_reads_the_inputs_clock_and_seed() {
+    sample_decides_like_the_bundled_step("python");
+}
+
+#[test]
+fn the_javascript_templates_of_every_step_build_and_decide_their_sample_input() {
+    templates_decide_their_sample_input("js");
+}
+
+#[test]
+fn the_python_templates_of_every_step_build_and_decide_their_sample_input() {
+    templates_decide_their_sample_input("python");
+}
+
+fn sample_decides_like_the_bundled_step(lang: &str) {
     let input_path = repo_file("policies/samples/provider.json");
     let input = input_path.to_str().unwrap();
     let bundled = pixgate_json(&["policy", "run", "--step", "provider", "--input", input]).1;
@@ -86,74 +107,68 @@ fn the_samples_decide_like_the_bundled_step_and_read_the_inputs_clock_and_seed()
     let reseeded_path = dir.path().join("reseeded.json");
     std::fs::write(&reseeded_path, reseeded.to_string()).unwrap();
 
-    for lang in LANGUAGES {
-        let wasm = sample_path(&format!("provider-{lang}.wasm"));
-        let wasm = wasm.to_str().unwrap();
-        let first = run("provider", wasm, input);
-        // The bundled step's ranking and exclusions, reason for reason.
-        assert_eq!(
-            ranking_without_clock(&first["output"]),
-            ranking_without_clock(&bundled["output"]),
-            "{lang}: {first}"
-        );
-        assert_eq!(first["output"]["excluded"], bundled["output"]["excluded"]);
-        // The clock is the input's `now` (2026-11-19T15:00:00Z), the same on every run.
-        let primary = first["output"]["ranking"][0]["reason"].as_str().unwrap();
-        assert!(
-            primary.contains("(ranked at 2026-11-19T15:00:00.000Z, draw 0."),
-            "{lang}: {primary}"
-        );
-        // The randomness follows the seed. (That the same input gives the same output, log
-        // and fuel, the end-to-end test below proves from a recorded trace; every run here
-        // compiles the component again, which takes seconds.)
-        let other = run("provider", wasm, reseeded_path.to_str().unwrap());
-        let draw = |run: &Value| {
-            let reason = run["output"]["ranking"][0]["reason"].as_str().unwrap();
-            reason.rsplit("draw ").next().unwrap().to_owned()
-        };
-        assert_ne!(draw(&first), draw(&other), "{lang}: {first} {other}");
-        eprintln!(
-            "{lang}: {} fuel, {} µs, {} bytes",
-            first["fuelUsed"],
-            first["durationUs"],
-            std::fs::metadata(wasm).unwrap().len()
-        );
-    }
+    let wasm = sample_path(&format!("provider-{lang}.wasm"));
+    let wasm = wasm.to_str().unwrap();
+    let first = run("provider", wasm, input);
+    // The bundled step's ranking and exclusions, reason for reason.
+    assert_eq!(
+        ranking_without_clock(&first["output"]),
+        ranking_without_clock(&bundled["output"]),
+        "{lang}: {first}"
+    );
+    assert_eq!(first["output"]["excluded"], bundled["output"]["excluded"]);
+    // The clock is the input's `now` (2026-11-19T15:00:00Z), the same on every run.
+    let primary = first["output"]["ranking"][0]["reason"].as_str().unwrap();
+    assert!(
+        primary.contains("(ranked at 2026-11-19T15:00:00.000Z, draw 0."),
+        "{lang}: {primary}"
+    );
+    // The randomness follows the seed. (That the same input gives the same output, log
+    // and fuel, the end-to-end test below proves from a recorded trace; every run here
+    // compiles the component again, which takes seconds.)
+    let other = run("provider", wasm, reseeded_path.to_str().unwrap());
+    let draw = |run: &Value| {
+        let reason = run["output"]["ranking"][0]["reason"].as_str().unwrap();
+        reason.rsplit("draw ").next().unwrap().to_owned()
+    };
+    assert_ne!(draw(&first), draw(&other), "{lang}: {first} {other}");
+    eprintln!(
+        "{lang}: {} fuel, {} µs, {} bytes",
+        first["fuelUsed"],
+        first["durationUs"],
+        std::fs::metadata(wasm).unwrap().len()
+    );
 }
 
-#[test]
-fn the_templates_of_every_step_build_and_decide_their_sample_input() {
-    for lang in LANGUAGES {
-        for step in ["policy", "provider", "economics"] {
-            let wasm = sample_path(&format!("template-{step}-{lang}.wasm"));
-            let input = repo_file(&format!("policies/samples/{step}.json"));
-            let out = run(step, wasm.to_str().unwrap(), input.to_str().unwrap());
-            let output = &out["output"];
-            // What each example decides for the sample charge of R$ 129.90 (see its comment).
-            match step {
-                "policy" => {
-                    assert_eq!(output["policy"], "d0-first", "{lang}: {out}");
-                    assert_eq!(output["eligibleReleaseClasses"], json!(["D0", "D1"]));
-                }
-                "provider" => {
-                    // Cheapest first among D0, D1 and D2 (the sample policy's classes).
-                    assert_eq!(
-                        output["ranking"][0]["gatewayAlias"], "sandbox-a-d1",
-                        "{lang}: {out}"
-                    );
-                    assert!(out["log"].as_str().unwrap().contains("ranked"), "{out}");
-                }
-                _ => {
-                    let first = &output[0]["outcome"];
-                    assert!(first["accepted"].is_object(), "{lang}: {out}");
-                    let quote = &first["accepted"];
-                    assert_eq!(
-                        quote["feeCentavos"].as_u64().unwrap()
-                            + quote["netCentavos"].as_u64().unwrap(),
-                        12_990,
-                        "{lang}: {out}"
-                    );
-                }
+fn templates_decide_their_sample_input(lang: &str) {
+    for step in ["policy", "provider", "economics"] {
+        let wasm = sample_path(&format!("template-{step}-{lang}.wasm"));
+        let input = repo_file(&format!("policies/samples/{step}.json"));
+        let out = run(step, wasm.to_str().unwrap(), input.to_str().unwrap());
+        let output = &out["output"];
+        // What each example decides for the sample charge of R$ 129.90 (see its comment).
+        match step {
+            "policy" => {
+                assert_eq!(output["policy"], "d0-first", "{lang}: {out}");
+                assert_eq!(output["eligibleReleaseClasses"], json!(["D0", "D1"]));
+            }
+            "provider" => {
+                // Cheapest first among D0, D1 and D2 (the sample policy's classes).
+                assert_eq!(
+                    output["ranking"][0]["gatewayAlias"], "sandbox-a-d1",
+                    "{lang}: {out}"
+                );
+                assert!(out["log"].as_str().unwrap().contains("ranked"), "{out}");
+            }
+            _ => {
+                let first = &output[0]["outcome"];
+                assert!(first["accepted"].is_object(), "{lang}: {out}");
+                let quote = &first["accepted"];
+                assert_eq!(
+                    quote["feeCentavos"].as_u64().unwrap() + quote["netCentavos"].as_u64().unwrap(),
+                    12_990,
+                    "{lang}: {out}"
+                );
             }
         }
     }
@@ -207,7 +222,10 @@ async fn javascript_and_python_steps_upload_evaluate_replay_shadow_and_activate(
             assert_eq!(status, 200, "{lang}: {eval}");
             let eval = &eval["data"];
             assert_eq!(eval["trace"]["provider"]["component"], version.as_str());
-            assert_eq!(eval["outcome"], bundled["data"]["outcome"], "{lang}: {eval}");
+            assert_eq!(
+                eval["outcome"], bundled["data"]["outcome"],
+                "{lang}: {eval}"
+            );
 
             // A SHADOW store of its own runs it for every charge.
             let store = format!("{lang}-store");
@@ -256,6 +274,10 @@ async fn javascript_and_python_steps_upload_evaluate_replay_shadow_and_activate(
             assert_eq!(status, 200, "{trace}");
             let recorded = &trace["data"]["provider"];
             assert_eq!(recorded["component"], version.as_str());
+            eprintln!(
+                "{backend:?} {lang}: a SHADOW charge's provider step: {} fuel, {} µs",
+                recorded["fuelUsed"], recorded["durationUs"]
+            );
             let reason = recorded["output"]["ranking"][0]["reason"].as_str().unwrap();
             assert!(reason.contains("ranked at"), "{reason}");
             if n == 0 {
@@ -263,11 +285,7 @@ async fn javascript_and_python_steps_upload_evaluate_replay_shadow_and_activate(
                 let input = dir.path().join("input.json");
                 std::fs::write(&input, recorded["input"].to_string()).unwrap();
                 let wasm = sample_path(&format!("provider-{lang}.wasm"));
-                let rerun = run(
-                    "provider",
-                    wasm.to_str().unwrap(),
-                    input.to_str().unwrap(),
-                );
+                let rerun = run("provider", wasm.to_str().unwrap(), input.to_str().unwrap());
                 assert_eq!(rerun["output"], recorded["output"], "{lang}");
                 assert_eq!(rerun["log"], recorded["log"], "{lang}");
                 assert_eq!(rerun["fuelUsed"], recorded["fuelUsed"], "{lang}");

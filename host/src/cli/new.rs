@@ -25,8 +25,7 @@ const WIT: &str = include_str!("../../../wit/chain.wit");
 /// name and step `files` rewrites; the TypeScript declarations of every world.
 mod js {
     pub const PACKAGE_JSON: &str = include_str!("../../../policies/template-js/package.json");
-    pub const PACKAGE_LOCK: &str =
-        include_str!("../../../policies/template-js/package-lock.json");
+    pub const PACKAGE_LOCK: &str = include_str!("../../../policies/template-js/package-lock.json");
     pub const BUILD: &str = include_str!("../../../policies/template-js/build.mjs");
     pub const TSCONFIG: &str = include_str!("../../../policies/template-js/tsconfig.json");
     pub const GITIGNORE: &str = include_str!("../../../policies/template-js/.gitignore");
@@ -59,7 +58,9 @@ mod js {
         ),
         (
             "types/interfaces/pixgate-chain-policy.d.ts",
-            include_str!("../../../policies/template-js/types/interfaces/pixgate-chain-policy.d.ts"),
+            include_str!(
+                "../../../policies/template-js/types/interfaces/pixgate-chain-policy.d.ts"
+            ),
         ),
         (
             "types/interfaces/pixgate-chain-provider-selection.d.ts",
