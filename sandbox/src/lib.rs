@@ -9,8 +9,10 @@
 //! with the budgets of [`Limits`]: fuel, linear memory, input, output and log sizes, and a
 //! wall-clock backstop driven by epoch interruption. A step sees no real clock, randomness,
 //! environment, arguments, files or network: WASI is linked with its clocks and randomness
-//! derived from the call's `step-env`, nothing preopened, sockets denied and blocking refused.
-//! Every failure is a [`SandboxError`]; none takes the process down.
+//! derived from the call's `step-env`, nothing preopened, sockets denied and blocking refused;
+//! a component that imports WASI the sandbox does not serve that way (`wasi:http`, ...) is
+//! refused when it is loaded (`imports.rs` has the rule, and why files and sockets are served
+//! inert rather than refused). Every failure is a [`SandboxError`]; none takes the process down.
 //!
 //! # What a call costs
 //!
@@ -43,6 +45,7 @@ mod bindings;
 mod cache;
 pub mod chain;
 mod error;
+mod imports;
 mod state;
 
 use std::fmt;
@@ -468,6 +471,9 @@ impl Sandbox {
             None => (cache::compile(&self.engine, wasm)?.0, None),
         };
         let ty = component.component_type();
+        // Before anything else about it: an import that reaches outside the sandbox is
+        // refused by name, whatever the rest of the component is.
+        imports::check(ty.imports(&self.engine).map(|(name, _)| name))?;
         if ty.get_export(&self.engine, export(step)).is_none() {
             let found: Vec<&str> = ty.exports(&self.engine).map(|(name, _)| name).collect();
             return Err(SandboxError::WrongWorld {

@@ -137,7 +137,7 @@ fn a_step_sees_only_the_clock_and_randomness_of_its_input() {
         "wall clock must be the input's now: {seen}"
     );
     assert!(
-        seen.contains("elapsed=0 env=0 args=0 file=false dir=false"),
+        seen.contains("elapsed=0 env=0 args=0 file=false dir=false net=false"),
         "{seen}"
     );
     assert_eq!(first.log, "info: looked around\nto stderr\n");

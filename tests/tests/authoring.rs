@@ -264,3 +264,96 @@ fn new_refuses_a_bad_name_and_a_directory_in_use() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// `--lang js` and `--lang python` write a project whose files are the repository's kit, with
+/// the project's name and step; `.ci/kits.sh` builds that kit and `tests/languages.rs` runs
+/// what it builds.
+#[test]
+fn new_writes_a_javascript_or_python_project_with_its_build_command() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (lang, build, files) in [
+        (
+            "js",
+            "npm ci && npm run build",
+            &[
+                "package.json",
+                "package-lock.json",
+                "build.mjs",
+                "tsconfig.json",
+                "src/economics.js",
+                "types/economics-step.d.ts",
+                "types/interfaces/pixgate-chain-types.d.ts",
+            ][..],
+        ),
+        (
+            "python",
+            "python3 build.py",
+            &["requirements.txt", "build.py", "src/economics.py"][..],
+        ),
+    ] {
+        let name = format!("fees-{lang}");
+        let out = Command::new(pixgate_bin())
+            .args([
+                "policy",
+                "new",
+                &name,
+                "--step",
+                "economics",
+                "--lang",
+                lang,
+            ])
+            .current_dir(tmp.path())
+            .env_clear()
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(stdout.contains(build), "{stdout}");
+        assert!(
+            stdout.contains(&format!("--component ./{name}/dist/{name}.wasm")),
+            "{stdout}"
+        );
+        let dir = tmp.path().join(&name);
+        for file in files.iter().chain(&[
+            "README.md",
+            ".gitignore",
+            "wit/chain.wit",
+            "sample-input.json",
+        ]) {
+            assert!(dir.join(file).is_file(), "{lang}: {file}");
+        }
+        let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+        assert!(
+            readme.contains(&format!(
+                "--step economics --component dist/{name}.wasm --input sample-input.json"
+            )),
+            "{readme}"
+        );
+        let input = std::fs::read_to_string(dir.join("sample-input.json")).unwrap();
+        assert_eq!(
+            input,
+            std::fs::read_to_string(repo_file("policies/samples/economics.json")).unwrap()
+        );
+    }
+    let package: Value = serde_json::from_str(
+        &std::fs::read_to_string(tmp.path().join("fees-js/package.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(package["name"], "fees-js");
+    assert_eq!(package["pixgate"]["step"], "economics");
+    let build = std::fs::read_to_string(tmp.path().join("fees-python/build.py")).unwrap();
+    assert!(build.contains("STEP = \"economics\"") && build.contains("NAME = \"fees-python\""));
+
+    // An unknown language is a usage error.
+    let out = Command::new(pixgate_bin())
+        .args(["policy", "new", "x", "--step", "policy", "--lang", "cobol"])
+        .current_dir(tmp.path())
+        .env_clear()
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

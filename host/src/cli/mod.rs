@@ -71,7 +71,8 @@ enum AdminCommand {
 // Parsed once at start-up; the size difference does not matter.
 #[allow(clippy::large_enum_variant)]
 enum PolicyCommand {
-    /// Write a new component crate for a step, ready to build outside this repository.
+    /// Write a new component project for a step (Rust, JavaScript or Python), ready to build
+    /// outside this repository.
     New(new::NewArgs),
     /// Run one step (or the whole chain) on a JSON input and print the JSON output, the fuel
     /// used and the duration. Exit status 0 with a decision, 1 with an error or a refusal.
