@@ -175,7 +175,7 @@ fn templates_decide_their_sample_input(lang: &str) {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn javascript_and_python_steps_upload_evaluate_replay_shadow_and_activate() {
+async fn javascript_and_python_steps_upload_evaluate_replay_shadow_canary_and_promote() {
     for (n, backend) in backends().into_iter().enumerate() {
         let server = Server::start_with(backend, &[("PIXGATE_RATE_LIMIT_PER_SECOND", "0")]).await;
 
@@ -327,10 +327,67 @@ async fn javascript_and_python_steps_upload_evaluate_replay_shadow_and_activate(
             assert_eq!(comparison["changed"], 0, "{lang}: {comparison}");
             assert_eq!(comparison["errors"], 0, "{lang}: {comparison}");
 
-            // Activated there: it decides the store's charges from now on.
-            let state = activate(&server, "demo-store", "provider", &version).await;
+            // As a canary on 5 % of the store's charges: a key that takes the canary's arm
+            // (found with evaluate) is decided by it and compared with the bundled step.
+            let canary = "/stores/demo-store/components/provider/canary";
+            let (status, body) = server
+                .admin(
+                    reqwest::Method::PUT,
+                    canary,
+                    Some(json!({"version": version, "percent": 5})),
+                )
+                .await;
+            assert_eq!(status, 200, "{body}");
+            let mut key = None;
+            for i in 0..2000 {
+                let candidate = format!("{lang}-canary-{i}");
+                let mut c = charge("demo-store", "order", 129.9);
+                c.as_object_mut().unwrap().remove("store");
+                let (status, body) = server
+                    .admin_post(
+                        "/evaluate",
+                        json!({"store": "demo-store", "charge": c, "idempotencyKey": candidate}),
+                    )
+                    .await;
+                assert_eq!(status, 200, "{body}");
+                if body["data"]["canaries"][0]["arm"] == "canary" {
+                    key = Some(candidate);
+                    break;
+                }
+            }
+            let key = key.expect("one key in 2,000 takes a 5 % canary");
+            let (status, body) = server
+                .charge(&server.demo_key, &key, &charge("demo-store", "order", 129.9))
+                .await;
+            assert_eq!(status, 200, "{body}");
+            let id = body["data"]["paymentIntentId"].as_str().unwrap();
+            let (_, trace) = server
+                .admin_get(&format!("/payment-intents/{id}/trace"))
+                .await;
+            assert_eq!(trace["data"]["provider"]["component"], version.as_str());
+            assert_eq!(trace["data"]["canaries"][0]["arm"], "canary", "{trace}");
+            let deadline = Instant::now() + Duration::from_secs(30);
+            let view = loop {
+                let (status, body) = server.admin_get(canary).await;
+                assert_eq!(status, 200, "{body}");
+                if body["data"]["total"]["calls"] == 1 || Instant::now() > deadline {
+                    break body["data"].clone();
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            };
+            assert_eq!(view["total"]["calls"], 1, "{lang}: {view}");
+            assert_eq!(view["total"]["errors"], 0, "{lang}: {view}");
+            assert_eq!(view["total"]["changed"], 0, "{lang}: {view}");
+
+            // Promoted: it decides the store's charges from now on.
+            let (status, body) = server
+                .admin_post(&format!("{canary}/promote"), json!({}))
+                .await;
+            assert_eq!(status, 200, "{body}");
+            let state = &body["data"];
             assert_eq!(state["steps"]["provider"]["active"], version.as_str());
             assert_eq!(state["steps"]["provider"]["candidate"], Value::Null);
+            assert_eq!(state["steps"]["provider"]["canary"], Value::Null);
             let (status, body) = server
                 .charge(
                     &server.demo_key,
