@@ -47,6 +47,8 @@ pub enum Action {
     ComponentCandidateSet,
     #[serde(rename = "component.candidate_clear")]
     ComponentCandidateClear,
+    #[serde(rename = "component.budget_set")]
+    ComponentBudgetSet,
     #[serde(rename = "kill_switch.update")]
     KillSwitchUpdate,
     #[serde(rename = "payment_intent.resolve")]
@@ -60,7 +62,7 @@ pub enum Action {
 }
 
 impl Action {
-    pub const ALL: [Action; 21] = [
+    pub const ALL: [Action; 22] = [
         Action::MerchantCreate,
         Action::StoreCreate,
         Action::StoreUpdate,
@@ -77,6 +79,7 @@ impl Action {
         Action::ComponentRollback,
         Action::ComponentCandidateSet,
         Action::ComponentCandidateClear,
+        Action::ComponentBudgetSet,
         Action::KillSwitchUpdate,
         Action::PaymentIntentResolve,
         Action::OperatorCreate,
@@ -102,6 +105,7 @@ impl Action {
             Action::ComponentRollback => "component.rollback",
             Action::ComponentCandidateSet => "component.candidate_set",
             Action::ComponentCandidateClear => "component.candidate_clear",
+            Action::ComponentBudgetSet => "component.budget_set",
             Action::KillSwitchUpdate => "kill_switch.update",
             Action::PaymentIntentResolve => "payment_intent.resolve",
             Action::OperatorCreate => "operator.create",
