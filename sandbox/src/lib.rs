@@ -614,12 +614,17 @@ impl Sandbox {
 
     /// A store for the steps of one charge: see [`Session`].
     pub fn session(&self) -> Session<'_> {
-        let mut store = Store::new(&self.engine, CallState::new(&self.limits));
-        store.limiter(|s| &mut s.limiter);
         Session {
             sandbox: self,
-            store,
+            store: self.store(),
+            trapped: false,
         }
+    }
+
+    fn store(&self) -> Store<CallState> {
+        let mut store = Store::new(&self.engine, CallState::new(&self.limits));
+        store.limiter(|s| &mut s.limiter);
+        store
     }
 
     /// The budget `component`'s calls run with: its own, held to the memory the pool's slots
@@ -643,10 +648,13 @@ impl Sandbox {
 /// and the WASI context, if the guest asks for one, is built anew from that call's input. An
 /// instance is never called again after its call, so what an earlier step's instance holds
 /// is out of every later call's reach; the store and every instance go away with the
-/// session, at the end of the charge.
+/// session, at the end of the charge. A call that traps leaves the store unable to enter any
+/// instance (wasmtime's rule), so the call after it gets a new store.
 pub struct Session<'s> {
     sandbox: &'s Sandbox,
     store: Store<CallState>,
+    /// The last call trapped: the next one needs a new store.
+    trapped: bool,
 }
 
 impl fmt::Debug for Session<'_> {
@@ -722,6 +730,9 @@ impl Session<'_> {
         call: impl FnOnce(&mut Store<CallState>) -> wasmtime::Result<Result<T, logic::StepError>>,
     ) -> Result<StepRun<T>, SandboxError> {
         let limits = &self.sandbox.limits;
+        if std::mem::take(&mut self.trapped) {
+            self.store = self.sandbox.store();
+        }
         let store = &mut self.store;
         let memory_bytes = usize::try_from(budget.memory_bytes).unwrap_or(usize::MAX);
         store.data_mut().begin_call(memory_bytes, env);
@@ -749,7 +760,10 @@ impl Session<'_> {
                 });
             }
             Ok(output) => output,
-            Err(e) => return Err(classify(e, state, limits, budget, &log)),
+            Err(e) => {
+                self.trapped = true;
+                return Err(classify(e, state, limits, budget, &log));
+            }
         };
         let within = match &output {
             Ok(v) => size::within(v, limits.output_bytes),
