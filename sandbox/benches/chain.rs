@@ -69,6 +69,65 @@ fn native_chain(input: &ChainInput) -> usize {
         .count()
 }
 
+/// `chain::resolve` as it was before one store served a charge's three steps: each step in a
+/// store of its own (`chain::run_step`), everything else the same. The A/B of that lever in
+/// one run.
+fn store_per_step_chain(sandbox: &Sandbox, components: &Components, input: &ChainInput) -> usize {
+    let policy = chain::run_step::<worlds::Policy>(
+        sandbox,
+        &components.policy,
+        PolicyInput {
+            charge: input.charge.clone(),
+            store: input.store.clone(),
+            env: input.env.clone(),
+        },
+    )
+    .unwrap();
+    let provider = chain::run_step::<worlds::Provider>(
+        sandbox,
+        &components.provider,
+        ProviderInput {
+            charge: input.charge.clone(),
+            store: input.store.clone(),
+            policy: policy.output.clone(),
+            gateways: input.gateways.clone(),
+            env: input.env.clone(),
+        },
+    )
+    .unwrap();
+    let candidates: Vec<_> = provider
+        .output
+        .ranking
+        .iter()
+        .filter_map(|r| {
+            input
+                .gateways
+                .iter()
+                .find(|g| g.gateway_alias == r.gateway_alias)
+        })
+        .cloned()
+        .collect();
+    let economics = chain::run_step::<worlds::Economics>(
+        sandbox,
+        &components.economics,
+        EconomicsInput {
+            charge: input.charge.clone(),
+            store: input.store.clone(),
+            policy: policy.output.clone(),
+            holidays: chain::holidays_for(input.charge.created_at_ms, &candidates),
+            candidates,
+            env: input.env.clone(),
+        },
+    )
+    .unwrap();
+    economics
+        .output
+        .iter()
+        .filter(|v| matches!(v.outcome, CandidateOutcome::Accepted(_)))
+        .take(policy.output.max_attempts as usize)
+        .count()
+}
+
 fn benches(c: &mut Criterion) {
     let sandbox = Sandbox::new(Limits::default(), None).unwrap();
     let components = Components::bundled(&sandbox).unwrap();
@@ -84,6 +143,9 @@ fn benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("chain");
     group.bench_function("wasm (3 fresh instances and calls)", |b| {
         b.iter(|| chain::resolve(&sandbox, &components, black_box(&input)).unwrap())
+    });
+    group.bench_function("wasm, a store per step", |b| {
+        b.iter(|| store_per_step_chain(&sandbox, &components, black_box(&input)))
     });
     group.bench_function("native", |b| b.iter(|| native_chain(black_box(&input))));
     // The same chain where the kernel lacks PAGEMAP_SCAN (or swap is on): memory is reset

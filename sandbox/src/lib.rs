@@ -173,6 +173,11 @@ impl Pre {
 /// The store of one call, opaque outside the sandbox.
 pub struct CallStore<'a>(&'a mut Store<CallState>);
 
+/// What [`World::call`] hands back: the input, and the call's result (`None`: the
+/// pre-instantiation was another step's).
+#[doc(hidden)]
+pub type Called<I, O> = (I, Option<wasmtime::Result<Result<O, logic::StepError>>>);
+
 /// One step's world as the host calls it: what goes in, what comes out, and how to call
 /// the export. [`Sandbox::run`] is the one way to run any step.
 pub trait World {
@@ -191,10 +196,7 @@ pub trait World {
         pre: &Pre,
         store: CallStore<'_>,
         input: Self::Input,
-    ) -> (
-        Self::Input,
-        Option<wasmtime::Result<Result<Self::Output, logic::StepError>>>,
-    );
+    ) -> Called<Self::Input, Self::Output>;
 }
 
 /// The three worlds of `wit/chain.wit`.
@@ -228,10 +230,7 @@ pub mod worlds {
                     pre: &Pre,
                     CallStore(store): CallStore<'_>,
                     input: Self::Input,
-                ) -> (
-                    Self::Input,
-                    Option<wasmtime::Result<Result<Self::Output, logic::StepError>>>,
-                ) {
+                ) -> Called<Self::Input, Self::Output> {
                     let PreKind::$kind(pre) = &pre.0 else {
                         return (input, None);
                     };

@@ -266,13 +266,7 @@ async fn walk(backend: Backend) {
     let set = ok(
         &server,
         &[
-            "policy",
-            "budget",
-            "--step",
-            "provider",
-            version,
-            "--fuel",
-            "12000000",
+            "policy", "budget", "--step", "provider", version, "--fuel", "12000000",
         ],
     );
     assert!(set.contains("12,000,000*  16,777,216*"), "{set}");
