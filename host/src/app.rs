@@ -29,7 +29,7 @@ use crate::retention::RetentionArgs;
 use crate::search::Search;
 use crate::webhooks::endpoints::Endpoints;
 use crate::webhooks::{Delivery, Wake, Webhooks};
-use pixgate_sandbox::{Limits, Sandbox};
+use pixgate_sandbox::Sandbox;
 
 /// The router's state: the service handles, and what the operational routes read.
 pub struct AppState {
@@ -118,8 +118,11 @@ impl App {
             instance_lock,
         } = bootstrap::prepare(config).await?;
         let sandbox = Arc::new(
-            Sandbox::new(Limits::default(), Some(config.data_dir.join("modules")))?
-                .with_cache_limit(config.components.component_cache_max_bytes),
+            Sandbox::new(
+                config.components.limits(),
+                Some(config.data_dir.join("modules")),
+            )?
+            .with_cache_limit(config.components.component_cache_max_bytes),
         );
         let registry = Arc::new(Registry::new(&sandbox, config.components.clone())?);
         registry.record_bundled(&db).await?;

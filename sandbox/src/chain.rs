@@ -16,7 +16,7 @@ use pixgate_policy_logic::{
 use serde::{Deserialize, Serialize};
 
 use crate::worlds::{Economics, Policy, Provider};
-use crate::{LoadedComponent, Sandbox, SandboxError, World};
+use crate::{Budget, LoadedComponent, Sandbox, SandboxError, Session, World};
 
 /// The component each step runs for one charge.
 #[derive(Debug, Clone)]
@@ -74,6 +74,9 @@ pub struct StepRecord<I, O> {
     pub input: I,
     pub output: O,
     pub fuel_used: u64,
+    /// The budget the step ran with; absent in traces written before budgets were recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<Budget>,
     #[serde(rename = "durationUs", with = "micros")]
     pub duration: Duration,
     pub log: String,
@@ -340,7 +343,9 @@ pub fn resolve_traced(
         store: input.store.clone(),
         env: input.env.clone(),
     };
-    let policy = run_step_keeping::<Policy>(sandbox, &components.policy, policy_input)
+    // One store for the three steps (each still on a fresh instance with its own budget).
+    let session = &mut sandbox.session();
+    let policy = run_step_keeping::<Policy>(session, &components.policy, policy_input)
         .map_err(|(e, i)| stop(partial.clone(), &components.policy, (e, Some(i))))?;
 
     let provider_input = ProviderInput {
@@ -350,7 +355,7 @@ pub fn resolve_traced(
         gateways: input.gateways.clone(),
         env: input.env.clone(),
     };
-    let provider = match run_step_keeping::<Provider>(sandbox, &components.provider, provider_input)
+    let provider = match run_step_keeping::<Provider>(session, &components.provider, provider_input)
     {
         Ok(r) => r,
         Err((e, i)) => {
@@ -380,7 +385,7 @@ pub fn resolve_traced(
         env: input.env.clone(),
     };
     let economics =
-        match run_step_keeping::<Economics>(sandbox, &components.economics, economics_input) {
+        match run_step_keeping::<Economics>(session, &components.economics, economics_input) {
             Ok(r) => r,
             Err((e, i)) => {
                 partial.policy = Some(policy);
@@ -453,7 +458,7 @@ pub fn run_step<W: ChainStep>(
     component: &LoadedComponent,
     input: W::Input,
 ) -> Result<StepRecord<W::Input, W::Output>, ChainError> {
-    run_step_keeping::<W>(sandbox, component, input).map_err(|(error, _)| error)
+    run_step_keeping::<W>(&mut sandbox.session(), component, input).map_err(|(error, _)| error)
 }
 
 /// A step's record, or why it gave no decision with the input handed back.
@@ -464,12 +469,13 @@ type StepResult<W> = Result<
 
 /// [`run_step`], handing the input back when the step gives no decision.
 fn run_step_keeping<W: ChainStep>(
-    sandbox: &Sandbox,
+    session: &mut Session<'_>,
     component: &LoadedComponent,
     input: W::Input,
 ) -> StepResult<W> {
     let step = W::STEP;
-    let run = match sandbox.run::<W>(component, &input) {
+    let (input, run) = session.run_owned::<W>(component, input);
+    let run = match run {
         Ok(run) => run,
         Err(error) => return Err((ChainError::Sandbox { step, error }, input)),
     };
@@ -490,6 +496,7 @@ fn run_step_keeping<W: ChainStep>(
         input,
         output,
         fuel_used: run.fuel_used,
+        budget: Some(run.budget),
         duration: run.duration,
         log: run.log,
     })

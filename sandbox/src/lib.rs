@@ -5,9 +5,11 @@
 //!
 //! One [`Engine`] and one [`Linker`] for the whole process. A component is validated against
 //! its step's world when it is loaded, compiled once (and cached on disk by sha256 and engine
-//! compatibility), and pre-instantiated. Every call gets a fresh [`Store`] and a fresh instance
-//! with the budgets of [`Limits`]: fuel, linear memory, input, output and log sizes, and a
-//! wall-clock backstop driven by epoch interruption. A step sees no real clock, randomness,
+//! compatibility), and pre-instantiated. Every call gets a fresh instance with the budgets of
+//! [`Limits`] (fuel and linear memory per version, see [`Budget`]): fuel, linear memory, input,
+//! output and log sizes, and a wall-clock backstop driven by epoch interruption. The steps of
+//! one charge share one [`Store`] ([`Session`]), each call on its own instance with its own
+//! budgets; a lone call gets a store of its own. A step sees no real clock, randomness,
 //! environment, arguments, files or network: WASI is linked with its clocks and randomness
 //! derived from the call's `step-env`, nothing preopened, sockets denied and blocking refused;
 //! a component that imports WASI the sandbox does not serve that way (`wasi:http`, ...) is
@@ -17,7 +19,10 @@
 //! # What a call costs
 //!
 //! A fresh instance per call is what makes every call start from the component's own initial
-//! state; its fixed cost is most of a call. Two things keep it small:
+//! state; its fixed cost is most of a call. Three things keep it small:
+//!
+//! - **One store per charge.** Creating a store (and dropping it, which returns its instances
+//!   to the pool) is paid once for the three steps of a charge, not once per step.
 //!
 //! - **Resetting only what a call dirtied.** Instances come from wasmtime's pooling allocator:
 //!   a slot's linear memory stays mapped between instances and is reset to the component's
@@ -46,6 +51,7 @@ mod cache;
 pub mod chain;
 mod error;
 mod imports;
+mod size;
 mod state;
 
 use std::fmt;
@@ -68,8 +74,13 @@ use state::{BlockingRefused, CallState};
 /// Per-call budgets (DESIGN.md section 9).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
+    /// Fuel of a call of a version without its own [`Budget`].
     pub fuel: u64,
+    /// Linear memory (all memories of a call together) of a version without its own budget.
     pub memory_bytes: usize,
+    /// The most linear memory any version's budget may grant: the pool's memory slots are
+    /// this large (plus a margin), so that the limiter, not the pool, is what a guest hits.
+    pub max_memory_bytes: usize,
     pub input_bytes: usize,
     pub output_bytes: usize,
     pub log_bytes: usize,
@@ -81,10 +92,32 @@ impl Default for Limits {
         Self {
             fuel: 11_000_000,
             memory_bytes: 16 << 20,
+            max_memory_bytes: 16 << 20,
             input_bytes: 128 << 10,
             output_bytes: 20 << 10,
             log_bytes: 1 << 10,
             wall_clock: Duration::from_millis(250),
+        }
+    }
+}
+
+/// What one version's calls may use: its fuel and linear memory. A version runs with the
+/// sandbox's [`Limits`] unless an operator gave it its own budget
+/// ([`LoadedComponent::with_budget`]); the sandbox's pool is sized for
+/// [`Limits::max_memory_bytes`], the most a budget may grant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Budget {
+    pub fuel: u64,
+    pub memory_bytes: u64,
+}
+
+impl Budget {
+    /// The budget of [`Limits`].
+    pub fn of(limits: &Limits) -> Self {
+        Self {
+            fuel: limits.fuel,
+            memory_bytes: limits.memory_bytes as u64,
         }
     }
 }
@@ -118,6 +151,7 @@ pub fn bundled_wasm(step: Step) -> &'static [u8] {
     }
 }
 
+#[derive(Clone)]
 enum PreKind {
     Policy(bindings::PolicyStepPre<CallState>),
     Provider(bindings::provider::ProviderStepPre<CallState>),
@@ -125,28 +159,47 @@ enum PreKind {
 }
 
 /// A component's pre-instantiation, opaque outside the sandbox.
+#[derive(Clone)]
 pub struct Pre(PreKind);
+
+impl Pre {
+    /// A fresh instance in `store`, not called.
+    fn instantiate(&self, store: &mut Store<CallState>) -> wasmtime::Result<()> {
+        match &self.0 {
+            PreKind::Policy(pre) => pre.instantiate(store).map(drop),
+            PreKind::Provider(pre) => pre.instantiate(store).map(drop),
+            PreKind::Economics(pre) => pre.instantiate(store).map(drop),
+        }
+    }
+}
 
 /// The store of one call, opaque outside the sandbox.
 pub struct CallStore<'a>(&'a mut Store<CallState>);
+
+/// What [`World::call`] hands back: the input, and the call's result (`None`: the
+/// pre-instantiation was another step's).
+#[doc(hidden)]
+pub type Called<I, O> = (I, Option<wasmtime::Result<Result<O, logic::StepError>>>);
 
 /// One step's world as the host calls it: what goes in, what comes out, and how to call
 /// the export. [`Sandbox::run`] is the one way to run any step.
 pub trait World {
     const STEP: Step;
-    type Input: Serialize;
+    type Input: Serialize + Clone;
     type Output: Serialize;
 
     /// The step's clock and seed, which the virtualised WASI serves.
     fn env(input: &Self::Input) -> &logic::StepEnv;
 
-    /// Instantiates and calls the export; `None` when `pre` is another step's.
+    /// Instantiates and calls the export; `None` when `pre` is another step's. The input is
+    /// moved into the bindings' record and back rather than cloned: a step's input is mostly
+    /// strings, and this way the call allocates none of them.
     #[doc(hidden)]
     fn call(
         pre: &Pre,
         store: CallStore<'_>,
-        input: &Self::Input,
-    ) -> Option<wasmtime::Result<Result<Self::Output, logic::StepError>>>;
+        input: Self::Input,
+    ) -> Called<Self::Input, Self::Output>;
 }
 
 /// The three worlds of `wit/chain.wit`.
@@ -179,19 +232,20 @@ pub mod worlds {
                 fn call(
                     pre: &Pre,
                     CallStore(store): CallStore<'_>,
-                    input: &Self::Input,
-                ) -> Option<wasmtime::Result<Result<Self::Output, logic::StepError>>> {
+                    input: Self::Input,
+                ) -> Called<Self::Input, Self::Output> {
                     let PreKind::$kind(pre) = &pre.0 else {
-                        return None;
+                        return (input, None);
                     };
-                    let arg = input.clone().into();
-                    Some((|| {
+                    let arg = input.into();
+                    let result = (|| {
                         let out = pre
                             .instantiate(&mut *store)?
                             .$export()
                             .$func(&mut *store, &arg)?;
                         Ok(out.map($convert).map_err(Into::into))
-                    })())
+                    })();
+                    (arg.into(), Some(result))
                 }
             }
         };
@@ -233,6 +287,8 @@ pub struct LoadedComponent {
     size: usize,
     imports: Vec<String>,
     pre: Pre,
+    /// The version's own budget; `None`: the sandbox's [`Limits`].
+    budget: Option<Budget>,
 }
 
 impl LoadedComponent {
@@ -259,6 +315,25 @@ impl LoadedComponent {
     pub fn imports_wasi(&self) -> bool {
         self.imports.iter().any(|name| name.starts_with("wasi:"))
     }
+
+    /// The version's own budget, if it has one (otherwise its calls get the sandbox's
+    /// [`Limits`]).
+    pub fn budget(&self) -> Option<Budget> {
+        self.budget
+    }
+
+    /// The same component, whose calls get `budget` (`None`: the sandbox's limits). Cheap:
+    /// the compiled code and pre-instantiation are shared.
+    pub fn with_budget(&self, budget: Option<Budget>) -> Self {
+        Self {
+            step: self.step,
+            sha256: self.sha256.clone(),
+            size: self.size,
+            imports: self.imports.clone(),
+            pre: self.pre.clone(),
+            budget,
+        }
+    }
 }
 
 impl fmt::Debug for LoadedComponent {
@@ -267,6 +342,7 @@ impl fmt::Debug for LoadedComponent {
             .field("step", &self.step)
             .field("sha256", &self.sha256)
             .field("imports_wasi", &self.imports_wasi())
+            .field("budget", &self.budget)
             .finish()
     }
 }
@@ -277,6 +353,8 @@ pub struct StepRun<T> {
     /// The decision, or the step's typed refusal.
     pub output: Result<T, logic::StepError>,
     pub fuel_used: u64,
+    /// The budget the call ran with.
+    pub budget: Budget,
     pub duration: Duration,
     /// What the component logged (host-log lines, then anything written to stdout/stderr).
     pub log: String,
@@ -379,7 +457,7 @@ impl Sandbox {
             .total_stacks(0)
             // The limiter enforces `limits.memory_bytes` with a named error; the pool's own
             // ceiling sits above it so that the limiter is what a guest runs into.
-            .max_memory_size(limits.memory_bytes + (1 << 20))
+            .max_memory_size(limits.memory_bytes.max(limits.max_memory_bytes) + (1 << 20))
             // Reset memory in place rather than unmapping it: re-zeroing pages is cheaper than
             // the page faults of a fresh mapping on every call.
             .linear_memory_keep_resident(KEEP_RESIDENT)
@@ -520,6 +598,7 @@ impl Sandbox {
             size: wasm.len(),
             imports,
             pre,
+            budget: None,
         })
     }
 
@@ -529,61 +608,156 @@ impl Sandbox {
     }
 
     /// Runs one call of `component` (a component of `W`'s step) on `input` in a fresh store
-    /// with the budgets of [`Limits`].
+    /// with the component's budget (or the sandbox's [`Limits`]).
     pub fn run<W: World>(
         &self,
         component: &LoadedComponent,
         input: &W::Input,
     ) -> Result<StepRun<W::Output>, SandboxError> {
+        self.session().run::<W>(component, input)
+    }
+
+    /// A store for the steps of one charge: see [`Session`].
+    pub fn session(&self) -> Session<'_> {
+        Session {
+            sandbox: self,
+            store: self.store(),
+            trapped: false,
+        }
+    }
+
+    fn store(&self) -> Store<CallState> {
+        let mut store = Store::new(&self.engine, CallState::new(&self.limits));
+        store.limiter(|s| &mut s.limiter);
+        store
+    }
+
+    /// The budget `component`'s calls run with: its own, held to the memory the pool's slots
+    /// were sized for ([`Limits::max_memory_bytes`]), or the defaults of [`Limits`].
+    pub fn budget_of(&self, component: &LoadedComponent) -> Budget {
+        let Some(own) = component.budget else {
+            return Budget::of(&self.limits);
+        };
+        let ceiling = self.limits.memory_bytes.max(self.limits.max_memory_bytes) as u64;
+        Budget {
+            fuel: own.fuel,
+            memory_bytes: own.memory_bytes.min(ceiling),
+        }
+    }
+}
+
+/// One store for the steps of one charge. Creating a store is a fixed cost of every call, so
+/// the chain pays it once for its three steps; each call still gets a fresh instance (the
+/// component's own initial state, nothing left by another step or charge) and its own
+/// accounting: fuel, memory, log and the wall-clock backstop are set anew before each call
+/// and the WASI context, if the guest asks for one, is built anew from that call's input. An
+/// instance is never called again after its call, so what an earlier step's instance holds
+/// is out of every later call's reach; the store and every instance go away with the
+/// session, at the end of the charge. A call that traps leaves the store unable to enter any
+/// instance (wasmtime's rule), so the call after it gets a new store.
+pub struct Session<'s> {
+    sandbox: &'s Sandbox,
+    store: Store<CallState>,
+    /// The last call trapped: the next one needs a new store.
+    trapped: bool,
+}
+
+impl fmt::Debug for Session<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Session").finish_non_exhaustive()
+    }
+}
+
+impl Session<'_> {
+    /// Runs one call of `component` (a component of `W`'s step) on `input` on a fresh
+    /// instance with the component's budget.
+    pub fn run<W: World>(
+        &mut self,
+        component: &LoadedComponent,
+        input: &W::Input,
+    ) -> Result<StepRun<W::Output>, SandboxError> {
+        self.run_owned::<W>(component, input.clone()).1
+    }
+
+    /// [`Session::run`] on an input it may move (into the call and back): what the chain
+    /// uses, since it keeps each step's input for the trace anyway.
+    pub fn run_owned<W: World>(
+        &mut self,
+        component: &LoadedComponent,
+        input: W::Input,
+    ) -> (W::Input, Result<StepRun<W::Output>, SandboxError>) {
         if component.step != W::STEP {
-            return Err(SandboxError::StepMismatch {
+            let error = SandboxError::StepMismatch {
                 expected: W::STEP,
                 found: component.step,
-            });
+            };
+            return (input, Err(error));
         }
-        self.check_input(input)?;
-        self.invoke(W::env(input), |store| {
-            W::call(&component.pre, CallStore(store), input)
-                .unwrap_or_else(|| Err(wasmtime::Error::msg("pre-instantiation of another step")))
-        })
-    }
-
-    fn check_input(&self, input: &impl Serialize) -> Result<(), SandboxError> {
-        let size = json_len(input);
-        if size > self.limits.input_bytes {
-            return Err(SandboxError::InputTooLarge {
+        let limits = &self.sandbox.limits;
+        if let Err(size) = size::within(&input, limits.input_bytes) {
+            let error = SandboxError::InputTooLarge {
                 size,
-                limit: self.limits.input_bytes,
-            });
+                limit: limits.input_bytes,
+            };
+            return (input, Err(error));
         }
-        Ok(())
+        let budget = self.sandbox.budget_of(component);
+        let env = W::env(&input).clone();
+        let mut input = Some(input);
+        let run = self.invoke(budget, &env, |store| {
+            let (back, result) = W::call(
+                &component.pre,
+                CallStore(store),
+                input.take().expect("called once"),
+            );
+            input = Some(back);
+            result.unwrap_or_else(|| Err(wasmtime::Error::msg("pre-instantiation of another step")))
+        });
+        (input.expect("handed back by the call"), run)
     }
 
-    /// Runs `call` in a fresh store and turns whatever went wrong into a named error.
+    /// Instantiates `component` in this store without calling it, with its budget: the part
+    /// of a call's cost that does not depend on the input (benchmarks measure it apart).
+    pub fn instantiate(&mut self, component: &LoadedComponent) -> Result<(), SandboxError> {
+        let budget = self.sandbox.budget_of(component);
+        let env = logic::StepEnv { now_ms: 0, seed: 0 };
+        self.invoke(budget, &env, |store| {
+            component.pre.instantiate(store).map(|()| Ok(()))
+        })
+        .map(|_| ())
+    }
+
+    /// Runs `call` with `budget` and turns whatever went wrong into a named error.
     fn invoke<T: Serialize>(
-        &self,
+        &mut self,
+        budget: Budget,
         env: &logic::StepEnv,
         call: impl FnOnce(&mut Store<CallState>) -> wasmtime::Result<Result<T, logic::StepError>>,
     ) -> Result<StepRun<T>, SandboxError> {
-        let limits = &self.limits;
-        let mut store = Store::new(&self.engine, CallState::new(limits, env));
-        store.limiter(|s| &mut s.limiter);
+        let limits = &self.sandbox.limits;
+        if std::mem::take(&mut self.trapped) {
+            self.store = self.sandbox.store();
+        }
+        let store = &mut self.store;
+        let memory_bytes = usize::try_from(budget.memory_bytes).unwrap_or(usize::MAX);
+        store.data_mut().begin_call(memory_bytes, env);
         // Bounds what the host copies out of the guest in one lift (the result, a log line):
         // a guest must not make the host allocate more than its output budget allows.
         store.set_hostcall_fuel(hostcall_fuel(limits));
         store
-            .set_fuel(limits.fuel)
+            .set_fuel(budget.fuel)
             .map_err(|e| SandboxError::Internal(format!("{e:#}")))?;
-        let ticks = limits.wall_clock.as_micros() / self.epoch_tick.as_micros().max(1) + 1;
+        // Relative to the engine's epoch now: each call gets the whole backstop.
+        let ticks = limits.wall_clock.as_micros() / self.sandbox.epoch_tick.as_micros().max(1) + 1;
         store.set_epoch_deadline(u64::try_from(ticks).unwrap_or(u64::MAX));
         store.epoch_deadline_trap();
 
         let started = Instant::now();
-        let result = call(&mut store);
+        let result = call(store);
         let duration = started.elapsed();
-        let fuel_used = limits.fuel - store.get_fuel().unwrap_or(0);
-        let state = store.into_data();
-        let log = state.log_text();
+        let fuel_used = budget.fuel - store.get_fuel().unwrap_or(0);
+        let state = store.data_mut();
+        let log = state.take_log();
         let output = match result {
             Ok(_) if state.log_exceeded() => {
                 return Err(SandboxError::LogLimitExceeded {
@@ -591,13 +765,16 @@ impl Sandbox {
                 });
             }
             Ok(output) => output,
-            Err(e) => return Err(classify(e, &state, limits, &log)),
+            Err(e) => {
+                self.trapped = true;
+                return Err(classify(e, state, limits, budget, &log));
+            }
         };
-        let size = match &output {
-            Ok(v) => json_len(v),
-            Err(e) => json_len(e),
+        let within = match &output {
+            Ok(v) => size::within(v, limits.output_bytes),
+            Err(e) => size::within(e, limits.output_bytes),
         };
-        if size > limits.output_bytes {
+        if let Err(size) = within {
             return Err(SandboxError::OutputTooLarge {
                 size,
                 limit: limits.output_bytes,
@@ -606,6 +783,7 @@ impl Sandbox {
         Ok(StepRun {
             output,
             fuel_used,
+            budget,
             duration,
             log,
         })
@@ -618,27 +796,16 @@ fn hostcall_fuel(limits: &Limits) -> usize {
         .max(64 << 10)
 }
 
-fn json_len(value: &impl Serialize) -> usize {
-    struct Counter(usize);
-    impl std::io::Write for Counter {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0 += buf.len();
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut counter = Counter(0);
-    // Serialising plain records to a counter cannot fail.
-    let _ = serde_json::to_writer(&mut counter, value);
-    counter.0
-}
-
-fn classify(e: wasmtime::Error, state: &CallState, limits: &Limits, log: &str) -> SandboxError {
+fn classify(
+    e: wasmtime::Error,
+    state: &CallState,
+    limits: &Limits,
+    budget: Budget,
+    log: &str,
+) -> SandboxError {
     if state.limiter.exceeded {
         return SandboxError::MemoryLimitExceeded {
-            limit_bytes: limits.memory_bytes,
+            limit_bytes: usize::try_from(budget.memory_bytes).unwrap_or(usize::MAX),
         };
     }
     if state.log_exceeded() {
@@ -657,7 +824,7 @@ fn classify(e: wasmtime::Error, state: &CallState, limits: &Limits, log: &str) -
     }
     match e.downcast_ref::<Trap>() {
         Some(Trap::OutOfFuel) => SandboxError::FuelExhausted {
-            budget: limits.fuel,
+            budget: budget.fuel,
         },
         Some(Trap::Interrupt) => SandboxError::DeadlineExceeded {
             limit: limits.wall_clock,

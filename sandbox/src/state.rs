@@ -1,5 +1,7 @@
-//! What one call's store holds: the memory limiter, the bounded log and, once the guest makes
-//! its first WASI call, a WASI context with virtual clocks and seeded randomness.
+//! What a store holds for the call running in it: the memory limiter, the bounded log and,
+//! once the guest makes its first WASI call, a WASI context with virtual clocks and seeded
+//! randomness. A store serves the calls of one charge one after the other
+//! ([`crate::Session`]); [`CallState::begin_call`] gives each call all of these anew.
 
 use std::time::Duration;
 
@@ -154,7 +156,8 @@ impl Wasi {
 }
 
 pub(super) struct CallState {
-    /// The clock and seed the WASI context serves, when the guest asks for one.
+    /// The clock and seed the WASI context serves, when the guest asks for one: the current
+    /// call's.
     env: StepEnv,
     wasi: Option<Box<Wasi>>,
     pub limiter: MemoryLimiter,
@@ -164,15 +167,28 @@ pub(super) struct CallState {
 }
 
 impl CallState {
-    pub fn new(limits: &Limits, env: &StepEnv) -> Self {
+    /// A store's state before its first call; [`CallState::begin_call`] sets up each call.
+    pub fn new(limits: &Limits) -> Self {
         Self {
-            env: env.clone(),
+            env: StepEnv { now_ms: 0, seed: 0 },
             wasi: None,
             limiter: MemoryLimiter::new(limits.memory_bytes),
             log: String::new(),
             log_limit: limits.log_bytes,
             log_exceeded: false,
         }
+    }
+
+    /// Starts a call with `memory_bytes` of linear memory and `env`'s clock and seed: nothing
+    /// of an earlier call's state (its memory count, log, WASI context and the streams and
+    /// randomness in it) carries over. The memories of earlier calls' instances stay in the
+    /// store but are never grown again, so only this call's memories count against its budget.
+    pub fn begin_call(&mut self, memory_bytes: usize, env: &StepEnv) {
+        self.env = env.clone();
+        self.wasi = None;
+        self.limiter = MemoryLimiter::new(memory_bytes);
+        self.log.clear();
+        self.log_exceeded = false;
     }
 
     /// How many bytes the guest wrote to stdout and stderr.
@@ -185,9 +201,11 @@ impl CallState {
         self.log_exceeded || self.log.len() + self.written_len() > self.log_limit
     }
 
-    /// The host-log lines, then whatever the guest wrote to stdout or stderr.
-    pub fn log_text(&self) -> String {
-        let mut text = self.log.clone();
+    /// The host-log lines, then whatever the guest wrote to stdout or stderr: taken out of
+    /// the state at the end of a call ([`CallState::log_exceeded`] still answers for it).
+    pub fn take_log(&mut self) -> String {
+        self.log_exceeded = self.log_exceeded();
+        let mut text = std::mem::take(&mut self.log);
         if let Some(wasi) = &self.wasi {
             text.push_str(&String::from_utf8_lossy(&wasi.output.contents()));
         }

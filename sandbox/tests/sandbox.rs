@@ -8,7 +8,9 @@ use std::time::Duration;
 use pixgate_domain::Step;
 use pixgate_policy_logic::{PolicyInput, ProviderInput};
 use pixgate_sandbox::chain::{self, ChainError, ChainInput, Components};
-use pixgate_sandbox::{Limits, LoadedComponent, MemoryReset, Sandbox, SandboxError, bundled_wasm};
+use pixgate_sandbox::{
+    Budget, Limits, LoadedComponent, MemoryReset, Sandbox, SandboxError, bundled_wasm,
+};
 
 fn guest(name: &str) -> Vec<u8> {
     let path = PathBuf::from(env!("PIXGATE_GUEST_DIR")).join(format!("{name}.wasm"));
@@ -510,4 +512,158 @@ fn the_cache_keeps_accepted_components_only_within_its_bound() {
     // A deleted version's compiled form goes.
     sandbox.forget(&sha(economics));
     assert!(names().is_empty(), "{:?}", names());
+}
+
+/// The calls of one session (the chain's one store per charge) are as separate as calls in
+/// stores of their own: each on a fresh instance that sees nothing an earlier one left, with
+/// the clock and randomness of its own input, its own log, fuel and memory; a call that failed
+/// on its budget leaves the next one its whole budget.
+#[test]
+fn the_calls_of_one_session_share_nothing_but_the_store() {
+    use pixgate_sandbox::worlds::Policy;
+    let component = misbehaving();
+    let alone = sandbox()
+        .run::<Policy>(component, &acting("world"))
+        .unwrap();
+    let mut session = sandbox().session();
+    for round in 0..3 {
+        let leftover = session
+            .run::<Policy>(component, &acting("leftover"))
+            .unwrap();
+        assert_eq!(
+            leftover.output.unwrap().policy,
+            "static=0 stale-pages=0",
+            "round {round}"
+        );
+        assert_eq!(
+            session
+                .run::<Policy>(component, &acting("loop"))
+                .unwrap_err(),
+            SandboxError::FuelExhausted { budget: 11_000_000 }
+        );
+        let world = session.run::<Policy>(component, &acting("world")).unwrap();
+        // The same observations, fuel and log as in a store of its own: nothing of the
+        // calls before it (their log, their WASI context) carries over.
+        assert_eq!(
+            (&world.output, world.fuel_used, &world.log, world.budget),
+            (&alone.output, alone.fuel_used, &alone.log, alone.budget),
+            "round {round}"
+        );
+        let mut reseeded = acting("world");
+        reseeded.env.seed += 1;
+        let other = session.run::<Policy>(component, &reseeded).unwrap();
+        assert_ne!(
+            other.output, world.output,
+            "randomness follows this call's seed"
+        );
+        assert_eq!(
+            session
+                .run::<Policy>(component, &acting("memory-bomb"))
+                .unwrap_err(),
+            SandboxError::MemoryLimitExceeded {
+                limit_bytes: 16 << 20
+            }
+        );
+    }
+}
+
+/// A version's own budget replaces the defaults for its calls only, with the same named
+/// errors; a budget is never more than the sandbox's pool was sized for.
+#[test]
+fn a_versions_budget_applies_to_its_calls_with_the_same_named_errors() {
+    use pixgate_sandbox::worlds::Policy;
+    let limits = Limits {
+        max_memory_bytes: 48 << 20,
+        ..Limits::default()
+    };
+    let sandbox = Sandbox::new(limits, None).unwrap();
+    let default = sandbox
+        .load(Step::Policy, &guest("pixgate_fixture_misbehave"))
+        .unwrap();
+    assert_eq!(default.budget(), None);
+    let fine = sandbox.run::<Policy>(&default, &acting("world")).unwrap();
+    assert_eq!(
+        fine.budget,
+        Budget {
+            fuel: 11_000_000,
+            memory_bytes: 16 << 20
+        }
+    );
+
+    let small = default.with_budget(Some(Budget {
+        fuel: 1_000_000,
+        memory_bytes: 16 << 20,
+    }));
+    assert_eq!(
+        sandbox.run::<Policy>(&small, &acting("loop")).unwrap_err(),
+        SandboxError::FuelExhausted { budget: 1_000_000 }
+    );
+    // Just the fuel a call needs is enough; half of it is not (wasmtime checks fuel at
+    // block boundaries, so the unit it runs out at is not exact).
+    let exact = default.with_budget(Some(Budget {
+        fuel: fine.fuel_used,
+        memory_bytes: 16 << 20,
+    }));
+    let run = sandbox.run::<Policy>(&exact, &acting("world")).unwrap();
+    assert_eq!((run.output, run.fuel_used), (fine.output, fine.fuel_used));
+    let short = default.with_budget(Some(Budget {
+        fuel: fine.fuel_used / 2,
+        memory_bytes: 16 << 20,
+    }));
+    assert_eq!(
+        sandbox.run::<Policy>(&short, &acting("world")).unwrap_err(),
+        SandboxError::FuelExhausted {
+            budget: fine.fuel_used / 2
+        }
+    );
+    // The loaded version itself keeps the defaults.
+    assert_eq!(
+        sandbox
+            .run::<Policy>(&default, &acting("loop"))
+            .unwrap_err(),
+        SandboxError::FuelExhausted { budget: 11_000_000 }
+    );
+
+    // The memory bomb grows until the limiter stops it, at the version's budget: more
+    // than the default, within what the pool allows.
+    let roomy = default.with_budget(Some(Budget {
+        fuel: 11_000_000,
+        memory_bytes: 40 << 20,
+    }));
+    assert_eq!(
+        sandbox
+            .run::<Policy>(&roomy, &acting("memory-bomb"))
+            .unwrap_err(),
+        SandboxError::MemoryLimitExceeded {
+            limit_bytes: 40 << 20
+        }
+    );
+    // Past the pool's size: held to the most the sandbox allows.
+    let huge = default.with_budget(Some(Budget {
+        fuel: 11_000_000,
+        memory_bytes: 1 << 30,
+    }));
+    assert_eq!(
+        sandbox.budget_of(&huge).memory_bytes,
+        48 << 20,
+        "held to Limits::max_memory_bytes"
+    );
+    assert_eq!(
+        sandbox
+            .run::<Policy>(&huge, &acting("memory-bomb"))
+            .unwrap_err(),
+        SandboxError::MemoryLimitExceeded {
+            limit_bytes: 48 << 20
+        }
+    );
+    let tight = default.with_budget(Some(Budget {
+        fuel: 11_000_000,
+        memory_bytes: 64 << 10,
+    }));
+    assert_eq!(
+        sandbox.run::<Policy>(&tight, &acting("world")).unwrap_err(),
+        SandboxError::MemoryLimitExceeded {
+            limit_bytes: 64 << 10
+        }
+    );
 }

@@ -357,7 +357,11 @@ async fn javascript_and_python_steps_upload_evaluate_replay_shadow_canary_and_pr
             }
             let key = key.expect("one key in 2,000 takes a 5 % canary");
             let (status, body) = server
-                .charge(&server.demo_key, &key, &charge("demo-store", "order", 129.9))
+                .charge(
+                    &server.demo_key,
+                    &key,
+                    &charge("demo-store", "order", 129.9),
+                )
                 .await;
             assert_eq!(status, 200, "{body}");
             let id = body["data"]["paymentIntentId"].as_str().unwrap();

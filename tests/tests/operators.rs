@@ -32,6 +32,7 @@ const ROLE_TABLE: &[(&str, &str)] = &[
     ),
     ("POST /components/{step}", "operator"),
     ("DELETE /components/{step}/{version}", "operator"),
+    ("PATCH /components/{step}/{version}", "operator"),
     ("PUT /stores/{code}/components/{step}", "operator"),
     ("POST /stores/{code}/components/{step}/rollback", "operator"),
     ("PUT /stores/{code}/components/{step}/candidate", "tester"),

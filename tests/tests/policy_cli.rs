@@ -261,6 +261,32 @@ async fn walk(backend: Backend) {
         "{list}"
     );
 
+    // Budget: set within the instance's maxima and shown in the list (marked as set), the
+    // API's refusal over the maximum printed with its code.
+    let set = ok(
+        &server,
+        &[
+            "policy", "budget", "--step", "provider", version, "--fuel", "12000000",
+        ],
+    );
+    assert!(set.contains("12,000,000*  16,777,216*"), "{set}");
+    let list = ok(&server, &["policy", "list", "--step", "provider"]);
+    assert!(list.contains("12,000,000*"), "{list}");
+    let err = fails(
+        &server,
+        &[
+            "policy",
+            "budget",
+            "--step",
+            "provider",
+            version,
+            "--memory-bytes",
+            "1073741824",
+        ],
+    );
+    assert!(err.starts_with("pixgate: budget_over_maximum: "), "{err}");
+    assert!(err.trim_end().ends_with("[HTTP 422]"), "{err}");
+
     // Replay: the recorded versions change nothing; the fixture changes every charge's
     // provider, gateway, fee and net, by construction.
     let same: Value = serde_json::from_str(&ok(

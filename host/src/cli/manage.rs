@@ -1,6 +1,6 @@
 //! The `pixgate policy` commands that manage a running instance's components through its
-//! admin API: upload, list, activate, rollback, status, candidate, shadow and replay (and
-//! `canary`, in [`super::canary`]).
+//! admin API: upload, list, activate, rollback, status, candidate, shadow, replay and budget
+//! (and `canary`, in [`super::canary`]).
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -40,6 +40,30 @@ pub(super) enum ManageCommand {
     /// end it.
     #[command(subcommand)]
     Canary(super::canary::CanaryCommand),
+    /// Set a version's budget (fuel, linear memory) for all its calls, within the maxima the
+    /// instance was started with.
+    Budget(BudgetArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("budget").required(true).multiple(true)))]
+pub(super) struct BudgetArgs {
+    #[arg(long, value_parser = step_arg())]
+    step: Step,
+    /// The version (sha256).
+    version: String,
+    /// Fuel per call (1 to the instance's PIXGATE_COMPONENT_MAX_FUEL).
+    #[arg(long, group = "budget", value_parser = clap::value_parser!(u64).range(1..))]
+    fuel: Option<u64>,
+    /// Linear memory per call, bytes (65536 to the instance's
+    /// PIXGATE_COMPONENT_MAX_MEMORY_BYTES).
+    #[arg(long, group = "budget", value_parser = clap::value_parser!(u64).range(65536..))]
+    memory_bytes: Option<u64>,
+    /// Print the version as JSON.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    admin: AdminArgs,
 }
 
 #[derive(Debug, Args)]
@@ -253,6 +277,27 @@ pub(super) fn run(command: ManageCommand) -> Result<(), CliError> {
         }
         ManageCommand::Replay(args) => replay(&args),
         ManageCommand::Canary(command) => super::canary::run(command),
+        ManageCommand::Budget(args) => {
+            let admin = Admin::connect(&args.admin)?;
+            let mut body = Map::new();
+            if let Some(fuel) = args.fuel {
+                body.insert("fuel".into(), json!(fuel));
+            }
+            if let Some(memory) = args.memory_bytes {
+                body.insert("memoryBytes".into(), json!(memory));
+            }
+            let (_, data) = admin.send(
+                Method::PATCH,
+                &["components", args.step.as_str(), &args.version],
+                Body::Json(Value::Object(body)),
+            )?;
+            if args.json {
+                return print_json(&data);
+            }
+            let version: ComponentVersion = parse(data)?;
+            emit(&list_text(std::slice::from_ref(&version)));
+            Ok(())
+        }
     }
 }
 
@@ -377,6 +422,16 @@ struct ComponentVersion {
     source: String,
     #[serde(default)]
     in_use: Vec<InUse>,
+    /// Absent from instances older than budgets per version.
+    budget: Option<VersionBudget>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct VersionBudget {
+    fuel: u64,
+    memory_bytes: u64,
+    custom: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -429,7 +484,10 @@ fn list_text(versions: &[ComponentVersion]) -> String {
     if versions.is_empty() {
         return "no versions\n".to_owned();
     }
-    let mut table = Table::new(&["VERSION", "SOURCE", "BYTES", "CREATED", "IN USE"]).numeric(&[2]);
+    let mut table = Table::new(&[
+        "VERSION", "SOURCE", "BYTES", "CREATED", "FUEL", "MEMORY", "IN USE",
+    ])
+    .numeric(&[2, 4, 5]);
     for v in versions {
         let in_use = v
             .in_use
@@ -442,6 +500,21 @@ fn list_text(versions: &[ComponentVersion]) -> String {
             v.source.clone(),
             count(v.size_bytes),
             v.created_at.clone().unwrap_or_else(|| "-".to_owned()),
+            // A budget an operator set is marked: the others are the defaults.
+            v.budget.as_ref().map_or_else(
+                || "-".to_owned(),
+                |b| format!("{}{}", count(b.fuel), if b.custom { "*" } else { "" }),
+            ),
+            v.budget.as_ref().map_or_else(
+                || "-".to_owned(),
+                |b| {
+                    format!(
+                        "{}{}",
+                        count(b.memory_bytes),
+                        if b.custom { "*" } else { "" }
+                    )
+                },
+            ),
             if in_use.is_empty() {
                 "-".to_owned()
             } else {
@@ -597,7 +670,8 @@ mod tests {
         let versions: Vec<ComponentVersion> = serde_json::from_value(json!([
             {"version": "ab".repeat(32), "step": "provider", "sizeBytes": 123456,
              "createdAt": "2026-11-22T10:00:00.000Z", "source": "uploaded",
-             "inUse": [{"store": "s1", "role": "active"}, {"store": "s2", "role": "candidate"}]},
+             "inUse": [{"store": "s1", "role": "active"}, {"store": "s2", "role": "candidate"}],
+             "budget": {"fuel": 500000, "memoryBytes": 16777216, "custom": true}},
             {"version": "bundled", "step": "provider", "sizeBytes": 99000, "createdAt": null,
              "source": "bundled", "inUse": []}
         ]))
@@ -605,6 +679,7 @@ mod tests {
         let text = list_text(&versions);
         assert!(text.contains("123,456"), "{text}");
         assert!(text.contains("s1 (active), s2 (candidate)"), "{text}");
+        assert!(text.contains("500,000*  16,777,216*"), "{text}");
         assert!(
             text.lines().nth(2).unwrap().starts_with("  bundled"),
             "{text}"

@@ -31,7 +31,7 @@ use pixgate_domain::Step;
 use pixgate_domain::json::Integer;
 use pixgate_pix::time::iso8601;
 use pixgate_sandbox::chain::Components;
-use pixgate_sandbox::{LoadedComponent, Sandbox, SandboxError};
+use pixgate_sandbox::{Budget, Limits, LoadedComponent, Sandbox, SandboxError};
 
 /// A step in a path: the rule of `Step::from_str`.
 pub const STEP_PATTERN: &str = "^(policy|provider|economics)$";
@@ -67,7 +67,24 @@ pub struct ComponentArgs {
           default_value_t = pixgate_sandbox::DEFAULT_CACHE_BYTES,
           value_parser = clap::value_parser!(u64).range((16 << 20)..))]
     pub component_cache_max_bytes: u64,
+    /// The most fuel a version's own budget may grant (`PATCH /components/{step}/{version}`);
+    /// a version without one gets 11,000,000.
+    #[arg(long, env = "PIXGATE_COMPONENT_MAX_FUEL", default_value_t = DEFAULT_MAX_FUEL,
+          value_parser = clap::value_parser!(u64).range(11_000_000..=10_000_000_000))]
+    pub component_max_fuel: u64,
+    /// The most linear memory a version's own budget may grant, bytes (all memories of a call
+    /// together); a version without one gets 16 MiB. The sandbox's instance slots are sized
+    /// for it.
+    #[arg(long, env = "PIXGATE_COMPONENT_MAX_MEMORY_BYTES", default_value_t = DEFAULT_MAX_MEMORY_BYTES,
+          value_parser = clap::value_parser!(u64).range((16 << 20)..=(1 << 30)))]
+    pub component_max_memory_bytes: u64,
 }
+
+/// `PIXGATE_COMPONENT_MAX_FUEL` unless set: about nine times the default budget, room for an
+/// interpreter's start-up on top of its logic.
+pub const DEFAULT_MAX_FUEL: u64 = 100_000_000;
+/// `PIXGATE_COMPONENT_MAX_MEMORY_BYTES` unless set: four times the default budget.
+pub const DEFAULT_MAX_MEMORY_BYTES: u64 = 64 << 20;
 
 impl Default for ComponentArgs {
     fn default() -> Self {
@@ -75,6 +92,20 @@ impl Default for ComponentArgs {
             component_max_bytes: pixgate_sandbox::DEFAULT_COMPONENT_MAX_BYTES,
             shadow_queue: 1024,
             component_cache_max_bytes: pixgate_sandbox::DEFAULT_CACHE_BYTES,
+            component_max_fuel: DEFAULT_MAX_FUEL,
+            component_max_memory_bytes: DEFAULT_MAX_MEMORY_BYTES,
+        }
+    }
+}
+
+impl ComponentArgs {
+    /// The sandbox's limits: DESIGN.md section 9's defaults, with instance slots large enough
+    /// for the largest memory budget an operator allows.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            max_memory_bytes: usize::try_from(self.component_max_memory_bytes)
+                .unwrap_or(usize::MAX),
+            ..Limits::default()
         }
     }
 }
@@ -96,6 +127,13 @@ pub enum ComponentError {
     NotFound { step: Step, version: String },
     #[error("store `{0}` not found")]
     StoreNotFound(String),
+    #[error("`{field}` {value} is over the maximum of {maximum} (`{variable}`)")]
+    BudgetOverMaximum {
+        field: &'static str,
+        value: u64,
+        maximum: u64,
+        variable: &'static str,
+    },
     #[error("{step} component `{version}` is in use by {}", .uses.join(", "))]
     InUse {
         step: Step,
@@ -159,6 +197,9 @@ impl ComponentError {
 pub struct Registry {
     bundled: Components,
     loaded: Mutex<HashMap<(Step, String), Arc<LoadedComponent>>>,
+    /// When each loaded version's budget was last read: at most once a second per version,
+    /// so a budget changed on another instance applies here within about a second.
+    budgets_read: Mutex<HashMap<(Step, String), std::time::Instant>>,
     pub settings: ComponentArgs,
     pub kill_switch: kill_switch::Tracker,
     pub shadow: shadow::Queue,
@@ -182,6 +223,7 @@ impl Registry {
         Ok(Self {
             bundled,
             loaded: Mutex::new(loaded),
+            budgets_read: Mutex::new(HashMap::new()),
             settings,
             kill_switch: kill_switch::Tracker::default(),
             shadow,
@@ -206,6 +248,7 @@ impl Registry {
                     source: "bundled".into(),
                     size_bytes: c.size() as i64,
                     created_at: db::now_ms(),
+                    budget: sql::Budget::default(),
                 },
                 pixgate_sandbox::bundled_wasm(step),
             )
@@ -233,10 +276,11 @@ impl Registry {
         version: &str,
     ) -> Result<Arc<LoadedComponent>, ComponentError> {
         if version == BUNDLED {
-            return Ok(self.bundled.get(step).clone());
+            let bundled = self.bundled.get(step).clone();
+            return self.budgeted(db, step, bundled).await;
         }
         if let Some(c) = self.cached(step, version) {
-            return Ok(c);
+            return self.budgeted(db, step, c).await;
         }
         let bytes = sql::wasm(&db.read, step.as_str(), version)
             .await?
@@ -251,7 +295,82 @@ impl Registry {
         let loaded = Arc::new(loaded);
         self.lock()
             .insert((step, version.to_owned()), loaded.clone());
-        Ok(loaded)
+        self.budgeted(db, step, loaded).await
+    }
+
+    /// `component` with its version's budget as stored now, read again when the last read
+    /// is over a second old ([`StoreCache::TTL`], the lag of an activation). Between reads
+    /// the loaded version carries the budget it was last given.
+    async fn budgeted(
+        &self,
+        db: &Db,
+        step: Step,
+        component: Arc<LoadedComponent>,
+    ) -> Result<Arc<LoadedComponent>, ComponentError> {
+        let key = (step, component.sha256().to_owned());
+        {
+            let mut read = self.budgets_read.lock().unwrap_or_else(|e| e.into_inner());
+            let now = std::time::Instant::now();
+            match read.get_mut(&key) {
+                Some(at) if now.duration_since(*at) < StoreCache::TTL => {
+                    drop(read);
+                    // Another call may have given the version its new budget since this one
+                    // took it.
+                    return Ok(self.lock().get(&key).cloned().unwrap_or(component));
+                }
+                // Marked before the read: the calls meanwhile keep the budget they have
+                // rather than all reading at once.
+                Some(at) => *at = now,
+                None => {
+                    read.insert(key.clone(), now);
+                }
+            }
+        }
+        let stored = sql::budget(&db.read, step.as_str(), component.sha256())
+            .await?
+            .unwrap_or_default();
+        let budget = self.effective_budget(&stored);
+        let mut loaded = self.lock();
+        let current = loaded.get(&key).cloned().unwrap_or(component);
+        if current.budget() == budget {
+            return Ok(current);
+        }
+        let updated = Arc::new(current.with_budget(budget));
+        loaded.insert(key, updated.clone());
+        Ok(updated)
+    }
+
+    /// A version's budget as the admin API shows it.
+    pub fn budget_view(&self, stored: &sql::Budget) -> BudgetView {
+        let budget = self
+            .effective_budget(stored)
+            .unwrap_or_else(|| Budget::of(&Limits::default()));
+        BudgetView {
+            fuel: budget.fuel,
+            memory_bytes: budget.memory_bytes,
+            custom: *stored != sql::Budget::default(),
+        }
+    }
+
+    /// What a version's calls get: its own budget within the operator's maxima (which may
+    /// have been lowered since it was set), the defaults where it has none; `None` when that
+    /// is the defaults throughout.
+    fn effective_budget(&self, stored: &sql::Budget) -> Option<Budget> {
+        if *stored == sql::Budget::default() {
+            return None;
+        }
+        let defaults = Limits::default();
+        let own = |value: Option<i64>, default: u64, maximum: u64| {
+            value.map_or(default, |v| u64::try_from(v).unwrap_or(1).min(maximum))
+        };
+        Some(Budget {
+            fuel: own(stored.fuel, defaults.fuel, self.settings.component_max_fuel),
+            memory_bytes: own(
+                stored.memory_bytes,
+                defaults.memory_bytes as u64,
+                self.settings.component_max_memory_bytes,
+            ),
+        })
     }
 
     /// The components a store runs now.
@@ -262,12 +381,12 @@ impl Registry {
         steps: &[StoreStep],
     ) -> Result<Components, ComponentError> {
         let mut components = self.bundled.clone();
-        for s in steps {
-            if s.active_version == BUNDLED {
-                continue;
-            }
-            let step: Step = s.step.parse().map_err(ComponentError::Internal)?;
-            components.set(step, self.load(db, sandbox, step, &s.active_version).await?);
+        for step in Step::ALL {
+            let version = steps
+                .iter()
+                .find(|s| s.step == step.as_str())
+                .map_or(BUNDLED, |s| s.active_version.as_str());
+            components.set(step, self.load(db, sandbox, step, version).await?);
         }
         Ok(components)
     }
@@ -361,6 +480,7 @@ impl ComponentService {
             source: "uploaded".into(),
             size_bytes: wasm.len() as i64,
             created_at: db::now_ms(),
+            budget: sql::Budget::default(),
         };
         let mut tx = self.db.write.begin().await?;
         let created = sql::insert_version(&mut *tx, &row, wasm).await?;
@@ -368,7 +488,8 @@ impl ComponentService {
             .await?
             .ok_or_else(|| ComponentError::Internal(format!("version {version} vanished")))?;
         let uses = self.uses(&mut tx, step, &version).await?;
-        let view = VersionView::from_row(stored, uses)?;
+        let budget = self.registry.budget_view(&stored.budget);
+        let view = VersionView::from_row(stored, uses, budget)?;
         // The same bytes again are recorded too: someone uploaded them, whatever was stored.
         let change = Change::new(
             Action::ComponentUpload,
@@ -384,13 +505,109 @@ impl ComponentService {
         Ok(Uploaded { view, created })
     }
 
+    /// Sets a version's own budget within the operator's maxima; absent fields keep their
+    /// value. Calls on this instance use it from the next charge on, other instances' within
+    /// about a second ([`Registry`] reads budgets again once a second).
+    #[tracing::instrument(skip_all, fields(%step, %version))]
+    pub async fn set_budget(
+        &self,
+        actor: &Actor,
+        step: Step,
+        version: &str,
+        patch: BudgetPatch,
+    ) -> Result<VersionView, ComponentError> {
+        let not_found = || ComponentError::NotFound {
+            step,
+            version: version.chars().take(80).collect(),
+        };
+        if version == BUNDLED || !valid_version(version) {
+            return Err(not_found());
+        }
+        let settings = &self.registry.settings;
+        let check = |field: &'static str,
+                     value: Option<Integer>,
+                     minimum: i64,
+                     maximum: u64,
+                     variable: &'static str| {
+            let Some(Integer(value)) = value else {
+                return Ok(None);
+            };
+            if value < minimum {
+                return Err(ComponentError::Invalid {
+                    code: "invalid_budget",
+                    field: field.to_owned(),
+                    message: format!("`{field}` must be at least {minimum}"),
+                });
+            }
+            if value as u64 > maximum {
+                return Err(ComponentError::BudgetOverMaximum {
+                    field,
+                    value: value as u64,
+                    maximum,
+                    variable,
+                });
+            }
+            Ok(Some(value))
+        };
+        let fuel = check(
+            "fuel",
+            patch.fuel,
+            1,
+            settings.component_max_fuel,
+            "PIXGATE_COMPONENT_MAX_FUEL",
+        )?;
+        let memory_bytes = check(
+            "memoryBytes",
+            patch.memory_bytes,
+            MIN_MEMORY_BYTES,
+            settings.component_max_memory_bytes,
+            "PIXGATE_COMPONENT_MAX_MEMORY_BYTES",
+        )?;
+        let mut tx = self.db.write.begin().await?;
+        let row = sql::version(&mut *tx, step.as_str(), version)
+            .await?
+            .ok_or_else(not_found)?;
+        let uses = sql::uses(&mut *tx, step.as_str(), version).await?;
+        let budget = sql::Budget {
+            fuel: fuel.or(row.budget.fuel),
+            memory_bytes: memory_bytes.or(row.budget.memory_bytes),
+        };
+        let before = VersionView::from_row(
+            row.clone(),
+            uses.clone(),
+            self.registry.budget_view(&row.budget),
+        )?;
+        sql::set_budget(&mut *tx, step.as_str(), version, &budget).await?;
+        let after = VersionView::from_row(
+            sql::Version { budget, ..row },
+            uses,
+            self.registry.budget_view(&budget),
+        )?;
+        let change = Change::new(
+            Action::ComponentBudgetSet,
+            format!("component/{step}/{version}"),
+        )
+        .before(&before)
+        .after(&after);
+        audit::append(&mut *tx, actor, &change).await?;
+        tx.commit().await?;
+        // This instance's next charge reads the new budget.
+        self.registry
+            .budgets_read
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&(step, version.to_owned()));
+        Ok(after)
+    }
+
     /// A step's versions, newest first.
     pub async fn list(&self, step: Step) -> Result<Vec<VersionView>, ComponentError> {
         let mut out = Vec::new();
         let mut tx = self.db.read.begin().await?;
         for v in sql::versions(&mut *tx, step.as_str()).await? {
             let uses = self.uses(&mut tx, step, &v.version).await?;
-            out.push(VersionView::from_row(v, uses)?);
+            let budget = self.registry.budget_view(&v.budget);
+            out.push(VersionView::from_row(v, uses, budget)?);
         }
         tx.commit().await?;
         Ok(out)
@@ -456,7 +673,10 @@ impl ComponentService {
         }
         let before = sql::version(&mut *tx, step.as_str(), version)
             .await?
-            .map(|row| VersionView::from_row(row, Vec::new()))
+            .map(|row| {
+                let budget = self.registry.budget_view(&row.budget);
+                VersionView::from_row(row, Vec::new(), budget)
+            })
             .transpose()?;
         sql::delete_version(&mut *tx, step.as_str(), version).await?;
         let mut change = Change::new(
@@ -992,6 +1212,22 @@ pub struct VersionView {
     pub source: String,
     /// The stores that run it or shadow it.
     pub in_use: Vec<VersionUse>,
+    /// What each call of it may use.
+    pub budget: BudgetView,
+}
+
+/// The budget a version's calls run with: its own (set with `PATCH
+/// /components/{step}/{version}`, within the operator's maxima) or the defaults, 11,000,000
+/// fuel and 16 MiB.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BudgetView {
+    /// Fuel per call.
+    pub fuel: u64,
+    /// Linear memory per call, bytes: all the call's memories together.
+    pub memory_bytes: u64,
+    /// Whether an operator set either (otherwise both are the defaults).
+    pub custom: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -1002,8 +1238,13 @@ pub struct VersionUse {
 }
 
 impl VersionView {
-    fn from_row(v: sql::Version, uses: Vec<(String, String)>) -> Result<Self, ComponentError> {
+    fn from_row(
+        v: sql::Version,
+        uses: Vec<(String, String)>,
+        budget: BudgetView,
+    ) -> Result<Self, ComponentError> {
         Ok(Self {
+            budget,
             step: v.step.parse().map_err(ComponentError::Internal)?,
             version: v.version,
             size_bytes: v.size_bytes as u64,
@@ -1139,6 +1380,23 @@ async fn exists(
         return Ok(true);
     }
     Ok(sql::version_exists(&mut **tx, step.as_str(), version, postgres).await?)
+}
+
+/// The least linear memory a budget may grant: one WebAssembly page.
+const MIN_MEMORY_BYTES: i64 = 65_536;
+
+/// A change of a version's budget; absent fields keep their value. Over the operator's
+/// maximum is refused with 422 `budget_over_maximum`.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BudgetPatch {
+    /// Fuel per call: 1 to `PIXGATE_COMPONENT_MAX_FUEL` (100,000,000 unless set).
+    #[schema(value_type = Option<i64>, minimum = 1)]
+    pub fuel: Option<Integer>,
+    /// Linear memory per call, bytes, all the call's memories together: 65536 (one page) to
+    /// `PIXGATE_COMPONENT_MAX_MEMORY_BYTES` (64 MiB unless set).
+    #[schema(value_type = Option<i64>, minimum = 65536)]
+    pub memory_bytes: Option<Integer>,
 }
 
 /// A kill-switch change; absent fields keep their value.

@@ -51,6 +51,8 @@ pub enum Action {
     ComponentCanaryStart,
     #[serde(rename = "component.canary_end")]
     ComponentCanaryEnd,
+    #[serde(rename = "component.budget_set")]
+    ComponentBudgetSet,
     #[serde(rename = "kill_switch.update")]
     KillSwitchUpdate,
     #[serde(rename = "payment_intent.resolve")]
@@ -64,7 +66,7 @@ pub enum Action {
 }
 
 impl Action {
-    pub const ALL: [Action; 23] = [
+    pub const ALL: [Action; 24] = [
         Action::MerchantCreate,
         Action::StoreCreate,
         Action::StoreUpdate,
@@ -83,6 +85,7 @@ impl Action {
         Action::ComponentCandidateClear,
         Action::ComponentCanaryStart,
         Action::ComponentCanaryEnd,
+        Action::ComponentBudgetSet,
         Action::KillSwitchUpdate,
         Action::PaymentIntentResolve,
         Action::OperatorCreate,
@@ -110,6 +113,7 @@ impl Action {
             Action::ComponentCandidateClear => "component.candidate_clear",
             Action::ComponentCanaryStart => "component.canary_start",
             Action::ComponentCanaryEnd => "component.canary_end",
+            Action::ComponentBudgetSet => "component.budget_set",
             Action::KillSwitchUpdate => "kill_switch.update",
             Action::PaymentIntentResolve => "payment_intent.resolve",
             Action::OperatorCreate => "operator.create",

@@ -15,6 +15,9 @@ pub struct Version {
     pub source: String,
     pub size_bytes: i64,
     pub created_at: i64,
+    /// Set with `set_budget`, not by `insert_version`.
+    #[sqlx(flatten)]
+    pub budget: Budget,
 }
 
 /// Inserts a version unless it exists; true when this call inserted it.
@@ -44,8 +47,8 @@ pub async fn version<'e>(
     version: &str,
 ) -> sqlx::Result<Option<Version>> {
     sqlx::query_as(
-        "select step, version, source, size_bytes, created_at from component_versions \
-         where step = $1 and version = $2",
+        "select step, version, source, size_bytes, created_at, fuel, memory_bytes \
+         from component_versions where step = $1 and version = $2",
     )
     .bind(step)
     .bind(version)
@@ -71,8 +74,8 @@ pub async fn versions<'e>(
     step: &str,
 ) -> sqlx::Result<Vec<Version>> {
     sqlx::query_as(
-        "select step, version, source, size_bytes, created_at from component_versions \
-         where step = $1 order by created_at desc, version",
+        "select step, version, source, size_bytes, created_at, fuel, memory_bytes \
+         from component_versions where step = $1 order by created_at desc, version",
     )
     .bind(step)
     .fetch_all(ex)
@@ -126,6 +129,48 @@ async fn exists<'e>(
     .fetch_optional(ex)
     .await?;
     Ok(found.is_some())
+}
+
+/// A version's own budget: `None` where the sandbox's default applies.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, sqlx::FromRow)]
+pub struct Budget {
+    pub fuel: Option<i64>,
+    pub memory_bytes: Option<i64>,
+}
+
+/// A version's budget; `None` when there is no such version.
+pub async fn budget<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    step: &str,
+    version: &str,
+) -> sqlx::Result<Option<Budget>> {
+    sqlx::query_as(
+        "select fuel, memory_bytes from component_versions where step = $1 and version = $2",
+    )
+    .bind(step)
+    .bind(version)
+    .fetch_optional(ex)
+    .await
+}
+
+/// Sets a version's budget; false when there is no such version.
+pub async fn set_budget<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    step: &str,
+    version: &str,
+    budget: &Budget,
+) -> sqlx::Result<bool> {
+    let done = sqlx::query(
+        "update component_versions set fuel = $3, memory_bytes = $4 \
+         where step = $1 and version = $2",
+    )
+    .bind(step)
+    .bind(version)
+    .bind(budget.fuel)
+    .bind(budget.memory_bytes)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
 }
 
 /// The row of a store's step, created as "runs bundled" if it is missing.

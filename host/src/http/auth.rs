@@ -65,6 +65,7 @@ pub fn required_role(method: &Method, pattern: &str) -> Role {
         | ("PUT" | "DELETE", "/stores/{code}/components/{step}/candidate") => Role::Tester,
         ("POST", "/components/{step}")
         | ("DELETE", "/components/{step}/{version}")
+        | ("PATCH", "/components/{step}/{version}")
         | ("PUT", "/stores/{code}/components/{step}")
         | ("POST", "/stores/{code}/components/{step}/rollback")
         | ("PUT" | "DELETE", "/stores/{code}/components/{step}/canary")

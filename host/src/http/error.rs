@@ -281,6 +281,11 @@ impl From<crate::components::ComponentError> for ApiError {
             },
             E::NotFound { .. } => Self::not_found("component_not_found", message),
             E::StoreNotFound(_) => Self::not_found("store_not_found", message),
+            E::BudgetOverMaximum { field, .. } => Self::Unprocessable {
+                code: "budget_over_maximum",
+                message,
+                field: field.to_owned(),
+            },
             E::InUse { .. } => Self::Conflict {
                 code: "component_in_use",
                 message,

@@ -19,7 +19,9 @@ use crate::components::canary::{CanaryRequest, CanaryView};
 use crate::components::evaluate::Evaluation;
 use crate::components::replay::ReplayRequest;
 use crate::components::shadow::ShadowComparison;
-use crate::components::{ComponentService, KillSwitchPatch, StoreComponents, VersionView};
+use crate::components::{
+    BudgetPatch, ComponentService, KillSwitchPatch, StoreComponents, VersionView,
+};
 use crate::http::extract::{JsonBody, parse};
 use crate::http::responses::{
     AdminUnauthorized, PayloadTooLarge, RoleInsufficient, UnsupportedMediaType,
@@ -35,7 +37,7 @@ pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
     OpenApiRouter::new()
         .routes(routes!(upload, list))
         .layer(DefaultBodyLimit::max(UPLOAD_READ_LIMIT))
-        .routes(routes!(delete))
+        .routes(routes!(delete, set_budget))
         .routes(routes!(store_components))
         .routes(routes!(activate))
         .routes(routes!(rollback))
@@ -158,6 +160,32 @@ async fn delete(
             step,
             deleted: true,
         },
+    ))
+}
+
+/// Sets a version's budget (fuel, linear memory) for all its calls, within the operator's
+/// maxima; absent fields keep their value. Every instance uses it within about a second; a
+/// call over it fails as before, `fuel_exhausted` or `memory_limit_exceeded`.
+#[utoipa::path(patch, path = "/components/{step}/{version}", tag = "components",
+    params(("step" = String, Path, pattern = "^(policy|provider|economics)$"), ("version" = String, Path)),
+    request_body = BudgetPatch,
+    responses((status = 200, body = Envelope<VersionView>),
+              (status = 400, description = "`invalid_budget` (under the minimum) or a body that does not parse", body = ErrorEnvelope),
+              AdminUnauthorized, RoleInsufficient,
+              (status = 404, description = "`component_not_found`, `unknown_step`", body = ErrorEnvelope),
+              (status = 422, description = "`budget_over_maximum` (`PIXGATE_COMPONENT_MAX_FUEL`, `PIXGATE_COMPONENT_MAX_MEMORY_BYTES`)", body = ErrorEnvelope),
+              PayloadTooLarge, UnsupportedMediaType))]
+async fn set_budget(
+    State(components): State<ComponentService>,
+    actor: Actor,
+    Path((raw_step, version)): Path<(String, String)>,
+    JsonBody(body): JsonBody,
+) -> Result<impl IntoResponse, ApiError> {
+    let step = step(&raw_step)?;
+    let patch: BudgetPatch = parse(body)?;
+    Ok(ok(
+        StatusCode::OK,
+        components.set_budget(&actor, step, &version, patch).await?,
     ))
 }
 
