@@ -52,6 +52,29 @@ pub async fn fresh_postgres_database() -> String {
     format!("{base}/{name}")
 }
 
+/// Two instances sharing one fresh PostgreSQL database, with the same master key and admin
+/// token, as a scaled-out deployment runs them.
+pub async fn two_instances_on_postgres() -> (Server, Server) {
+    let url = fresh_postgres_database().await;
+    let start = || {
+        Server::launch(Options {
+            database_url: Some(url.clone()),
+            env: vec![
+                (
+                    "PIXGATE_MASTER_KEY".to_owned(),
+                    "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=".to_owned(),
+                ),
+                (
+                    "PIXGATE_ADMIN_TOKEN".to_owned(),
+                    "pxa_test_token_two_instances".to_owned(),
+                ),
+            ],
+            data_dir: None,
+        })
+    };
+    (start(), start())
+}
+
 /// What the server printed at start-up.
 #[derive(Debug, Clone, Default)]
 pub struct Started {

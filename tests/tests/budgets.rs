@@ -7,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 use pixgate_e2e::components::{activate, charge, upload_guest};
-use pixgate_e2e::server::{Backend, Options, Server, backends, fresh_postgres_database};
+use pixgate_e2e::server::{Backend, Server, backends, two_instances_on_postgres};
 use serde_json::{Value, json};
 
 const DEFAULT_FUEL: u64 = 11_000_000;
@@ -247,26 +247,7 @@ async fn two_instances_on_postgres_apply_a_budget_within_seconds() {
         eprintln!("PostgreSQL only: PIXGATE_TEST_DATABASE_URL is not set");
         return;
     }
-    let url = fresh_postgres_database().await;
-    let shared = [
-        (
-            "PIXGATE_MASTER_KEY",
-            "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
-        ),
-        ("PIXGATE_ADMIN_TOKEN", "pxa_test_token_two_instances"),
-    ];
-    let start = |url: &str| {
-        Server::launch(Options {
-            database_url: Some(url.to_owned()),
-            env: shared
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-            data_dir: None,
-        })
-    };
-    let a = start(&url);
-    let b = start(&url);
+    let (a, b) = two_instances_on_postgres().await;
     let version = upload_guest(&a, "provider", "pixgate_fixture_costliest_first").await;
     // B loads the version (and caches it with its budget) before the change.
     let eval = evaluate(&b, &version).await;

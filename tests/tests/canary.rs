@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use futures::StreamExt;
 use pixgate_e2e::components::{charge, delete_version, replay, upload_guest};
 use pixgate_e2e::pixgate_bin;
-use pixgate_e2e::server::{Backend, Options, Server, backends, fresh_postgres_database};
+use pixgate_e2e::server::{Backend, Server, backends, two_instances_on_postgres};
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -459,26 +459,7 @@ async fn two_instances_on_postgres_apply_the_same_canary_and_give_each_key_the_s
         eprintln!("PostgreSQL only: PIXGATE_TEST_DATABASE_URL is not set");
         return;
     }
-    let url = fresh_postgres_database().await;
-    let shared = [
-        (
-            "PIXGATE_MASTER_KEY",
-            "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
-        ),
-        ("PIXGATE_ADMIN_TOKEN", "pxa_test_token_two_instances"),
-    ];
-    let start = || {
-        Server::launch(Options {
-            database_url: Some(url.clone()),
-            env: shared
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-            data_dir: None,
-        })
-    };
-    let a = start();
-    let b = start();
+    let (a, b) = two_instances_on_postgres().await;
     a.merchant_with_store("acme", "acme-web", "SHADOW").await;
     // Both serve the store, and cache it, first.
     assert_eq!(evaluated_arm_in(&b, "acme-web", "warm").await, None);

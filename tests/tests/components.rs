@@ -9,7 +9,7 @@ use pixgate_e2e::components::{
     activate, charge, delete_once_unused, replay, rollback, upload, upload_guest,
 };
 use pixgate_e2e::guest_wasm;
-use pixgate_e2e::server::{Backend, Options, Server, backends, fresh_postgres_database};
+use pixgate_e2e::server::{Backend, Server, backends, two_instances_on_postgres};
 use serde_json::{Value, json};
 
 #[tokio::test(flavor = "multi_thread")]
@@ -241,26 +241,7 @@ async fn two_instances_on_postgres_converge_on_an_activation_within_five_seconds
         eprintln!("PostgreSQL only: PIXGATE_TEST_DATABASE_URL is not set");
         return;
     }
-    let url = fresh_postgres_database().await;
-    let shared = [
-        (
-            "PIXGATE_MASTER_KEY",
-            "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
-        ),
-        ("PIXGATE_ADMIN_TOKEN", "pxa_test_token_two_instances"),
-    ];
-    let start = |url: &str| {
-        Server::launch(Options {
-            database_url: Some(url.to_owned()),
-            env: shared
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-            data_dir: None,
-        })
-    };
-    let a = start(&url);
-    let b = start(&url);
+    let (a, b) = two_instances_on_postgres().await;
     let key = a.merchant_with_store("acme", "acme-web", "SHADOW").await;
     let probe = |server: &Server, n: u32| {
         let key = key.clone();
