@@ -1,7 +1,7 @@
 //! Steps written in JavaScript and Python go through the same routes as Rust ones: the
 //! authoring kits' samples (the bundled provider step's logic, reading the clock and
 //! randomness), built from source by `.ci/kits.sh`, upload, evaluate, run a SHADOW store's
-//! charges, replay exactly, shadow and activate, on SQLite and (when
+//! charges, replay exactly, shadow, canary at 5 % and promote, on SQLite and (when
 //! `PIXGATE_TEST_DATABASE_URL` is set) PostgreSQL. The components are read from
 //! `PIXGATE_TEST_SAMPLES_DIR` (default `target/samples`); a missing one fails the test with
 //! the command that builds it.
