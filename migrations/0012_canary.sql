@@ -52,3 +52,5 @@ create table canary_calls (
 );
 
 create index canary_calls_canary_idx on canary_calls (canary_id, created_at);
+-- The purge job deletes calls older than the trace retention, oldest first.
+create index canary_calls_created_idx on canary_calls (created_at);

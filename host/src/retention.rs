@@ -60,14 +60,14 @@ pub async fn purge_expired(
     let mut expired = db::idempotency::purge_expired(&db.write, now).await?;
     purged.push(("idempotency_records", expired));
     for (retention, kinds) in [
-        (settings.webhook_retention, Purgeable::WEBHOOK_DATA),
-        (settings.trace_retention, Purgeable::TRACE_DATA),
+        (settings.webhook_retention, &Purgeable::WEBHOOK_DATA[..]),
+        (settings.trace_retention, &Purgeable::TRACE_DATA[..]),
     ] {
         if retention.is_zero() {
             continue;
         }
         let cutoff = now.saturating_sub(i64::try_from(retention.as_millis()).unwrap_or(i64::MAX));
-        for kind in kinds {
+        for &kind in kinds {
             let mut total = 0;
             for _ in 0..MAX_BATCHES {
                 expired = purge(&db.write, kind, cutoff, BATCH).await?;

@@ -707,7 +707,19 @@ async fn finished_webhook_data_and_traces_are_purged_after_their_retention() {
         let down = b["data"]["endpointId"].as_str().unwrap().to_owned();
         let db = server.open_db().await;
         let intent = pending_intent(&db, "shop-store", "order-1").await;
-        // A SHADOW charge leaves a decision trace.
+        // A SHADOW charge leaves a decision trace; with a canary on every charge, a canary
+        // call too.
+        let renamed =
+            pixgate_e2e::components::upload_guest(&server, "policy", "pixgate_fixture_renamed")
+                .await;
+        let (s, b) = server
+            .admin(
+                reqwest::Method::PUT,
+                "/stores/demo-store/components/policy/canary",
+                Some(json!({"version": renamed, "percent": 100})),
+            )
+            .await;
+        assert_eq!(s, 200, "{b}");
         let (s, b) = server
             .charge(
                 &server.demo_key,
@@ -730,6 +742,14 @@ async fn finished_webhook_data_and_traces_are_purged_after_their_retention() {
                     && count(pool, "decision_traces").await == 0
             },
         )
+        .await;
+        // The canary call was recorded (its counter moves after the commit), then purged.
+        eventually("the canary call to be recorded and purged", || async {
+            server.metrics().await.contains(
+                "pixgate_canary_calls_total{store=\"demo-store\",step=\"policy\",\
+                     result=\"changed\"} 1",
+            ) && count(pool, "canary_calls").await == 0
+        })
         .await;
         assert_eq!(count(pool, "webhook_attempts").await, 1);
         assert_eq!(count(pool, "payment_events").await, 1);

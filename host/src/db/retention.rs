@@ -17,11 +17,18 @@ pub enum Purgeable {
     DecisionTraces,
     PspCalls,
     ShadowResults,
+    /// A canary's recorded calls; its window only ever reads the recent ones.
+    CanaryCalls,
 }
 
 impl Purgeable {
     pub const WEBHOOK_DATA: [Self; 3] = [Self::Attempts, Self::Deliveries, Self::Events];
-    pub const TRACE_DATA: [Self; 3] = [Self::DecisionTraces, Self::PspCalls, Self::ShadowResults];
+    pub const TRACE_DATA: [Self; 4] = [
+        Self::DecisionTraces,
+        Self::PspCalls,
+        Self::ShadowResults,
+        Self::CanaryCalls,
+    ];
 
     /// The table, as a log field.
     pub const fn table(self) -> &'static str {
@@ -32,6 +39,7 @@ impl Purgeable {
             Self::DecisionTraces => "decision_traces",
             Self::PspCalls => "psp_calls",
             Self::ShadowResults => "shadow_results",
+            Self::CanaryCalls => "canary_calls",
         }
     }
 
@@ -67,6 +75,10 @@ impl Purgeable {
             }
             Self::ShadowResults => {
                 "delete from shadow_results where id in (select id from shadow_results \
+                 where created_at < $1 order by created_at limit $2)"
+            }
+            Self::CanaryCalls => {
+                "delete from canary_calls where id in (select id from canary_calls \
                  where created_at < $1 order by created_at limit $2)"
             }
         }
