@@ -572,20 +572,30 @@ impl ComponentService {
             .await?;
         }
         tx.commit().await?;
-        let mut judged = std::collections::HashSet::new();
+        // A batch holds many calls of few canaries: each canary's store is read, and its
+        // window judged, once.
+        let mut stores: std::collections::HashMap<&str, String> = std::collections::HashMap::new();
         for call in calls {
             let c = &call.canary;
-            let store = catalog::store_by_id(&self.db.read, &c.store_id)
-                .await?
-                .map_or_else(|| c.store_id.clone(), |s| s.code);
+            if !stores.contains_key(c.id.as_str()) {
+                let code = catalog::store_by_id(&self.db.read, &c.store_id)
+                    .await?
+                    .map_or_else(|| c.store_id.clone(), |s| s.code);
+                stores.insert(&c.id, code);
+            }
             let outcome = match (call.failed, call.changed) {
                 (true, _) => "failed",
                 (false, true) => "changed",
                 (false, false) => "same",
             };
-            self.metrics.canary_call(&store, &c.step, outcome);
-            if judged.insert(c.id.clone()) {
-                self.judge(c, &store, now).await?;
+            self.metrics
+                .canary_call(&stores[c.id.as_str()], &c.step, outcome);
+        }
+        let mut judged = std::collections::HashSet::new();
+        for call in calls {
+            let c = &call.canary;
+            if judged.insert(c.id.as_str()) {
+                self.judge(c, &stores[c.id.as_str()], now).await?;
             }
         }
         Ok(())
