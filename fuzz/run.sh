@@ -16,6 +16,7 @@
 #   FUZZ_SANITIZER=address   ASan anyway (the build then runs with RUSTC_BOOTSTRAP=1)
 #   FUZZ_OPT_LEVEL=3         opt-level 3 instead of fuzz/Cargo.toml's 1 (slower build, more exec/s)
 #   FUZZ_TARGET_DIR=DIR      another target dir than fuzz/target
+#   FUZZ_BUILD_ONLY=1        build, then stop (CI builds in the background, runs later)
 set -euo pipefail
 
 usage() {
@@ -85,6 +86,7 @@ if ! "${bootstrap[@]}" cargo fuzz build "${build_flags[@]}" "${one[@]}" >"$build
 fi
 build_secs=$(($(date +%s) - build_started))
 echo "built in ${build_secs}s (log: $build_log)"
+[[ ${FUZZ_BUILD_ONLY:-} == 1 ]] && exit 0
 BIN_DIR="$CARGO_TARGET_DIR/$TRIPLE/release"
 
 # Per-target libFuzzer options beyond the common ones.

@@ -99,7 +99,7 @@ pub struct App {
     state: Arc<AppState>,
     pub merchant_addr: SocketAddr,
     pub admin_addr: SocketAddr,
-    connections: crate::http::serve::ConnectionArgs,
+    connections: crate::config::ConnectionArgs,
     /// Secrets generated on this start (shown once by `pixgate serve`).
     pub generated: Generated,
 }

@@ -3,6 +3,7 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct ServeConfig {
@@ -49,7 +50,7 @@ pub struct ServeConfig {
     /// what has arrived (batches still form while the previous commit syncs).
     #[arg(long, env = "PIXGATE_COMMIT_MAX_WAIT", default_value = "0ms",
           value_parser = humantime::parse_duration)]
-    pub commit_max_wait: std::time::Duration,
+    pub commit_max_wait: Duration,
     /// Group commit on PostgreSQL: transactions in flight at once (SQLite has one writer).
     /// One gives the largest batches, the best on a database that shares the server's cores;
     /// more overlap round trips to a remote database.
@@ -68,7 +69,7 @@ pub struct ServeConfig {
     #[arg(long, env = "PIXGATE_LOG_FORMAT", value_enum, default_value_t = crate::logging::LogFormat::Text)]
     pub log_format: crate::logging::LogFormat,
     #[command(flatten)]
-    pub connections: crate::http::serve::ConnectionArgs,
+    pub connections: ConnectionArgs,
     #[command(flatten)]
     pub retention: crate::retention::RetentionArgs,
     #[command(flatten)]
@@ -87,4 +88,30 @@ impl ServeConfig {
             .clone()
             .unwrap_or_else(|| format!("sqlite://{}", self.data_dir.join("pixgate.db").display()))
     }
+}
+
+/// `pixgate serve` connection limits (flags and `PIXGATE_*` variables).
+#[derive(Debug, Clone, clap::Args)]
+pub struct ConnectionArgs {
+    /// Connections served at once on each listener; more wait in the kernel's backlog.
+    #[arg(long, env = "PIXGATE_MAX_CONNECTIONS", default_value_t = 4096,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub max_connections: u32,
+    /// How long a client may take to send a request's headers, and how long a keep-alive
+    /// connection may stay idle.
+    #[arg(long, env = "PIXGATE_HEADER_READ_TIMEOUT", default_value = "10s",
+          value_parser = parse_timeout)]
+    pub header_read_timeout: Duration,
+    /// How long a client may take to send a request's body once its headers are in.
+    #[arg(long, env = "PIXGATE_BODY_READ_TIMEOUT", default_value = "30s",
+          value_parser = parse_timeout)]
+    pub body_read_timeout: Duration,
+}
+
+fn parse_timeout(s: &str) -> Result<Duration, String> {
+    let d = humantime::parse_duration(s).map_err(|e| e.to_string())?;
+    if d.is_zero() || d > Duration::from_secs(3600) {
+        return Err("must be more than 0 and at most an hour".into());
+    }
+    Ok(d)
 }

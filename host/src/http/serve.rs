@@ -23,31 +23,7 @@ use tokio::sync::{Semaphore, watch};
 use tokio::time::{Instant, Sleep};
 use tower::ServiceExt;
 
-/// `pixgate serve` connection limits (flags and `PIXGATE_*` variables).
-#[derive(Debug, Clone, clap::Args)]
-pub struct ConnectionArgs {
-    /// Connections served at once on each listener; more wait in the kernel's backlog.
-    #[arg(long, env = "PIXGATE_MAX_CONNECTIONS", default_value_t = 4096,
-          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-    pub max_connections: u32,
-    /// How long a client may take to send a request's headers, and how long a keep-alive
-    /// connection may stay idle.
-    #[arg(long, env = "PIXGATE_HEADER_READ_TIMEOUT", default_value = "10s",
-          value_parser = parse_timeout)]
-    pub header_read_timeout: Duration,
-    /// How long a client may take to send a request's body once its headers are in.
-    #[arg(long, env = "PIXGATE_BODY_READ_TIMEOUT", default_value = "30s",
-          value_parser = parse_timeout)]
-    pub body_read_timeout: Duration,
-}
-
-fn parse_timeout(s: &str) -> Result<Duration, String> {
-    let d = humantime::parse_duration(s).map_err(|e| e.to_string())?;
-    if d.is_zero() || d > Duration::from_secs(3600) {
-        return Err("must be more than 0 and at most an hour".into());
-    }
-    Ok(d)
-}
+use crate::config::ConnectionArgs;
 
 /// The error a request body yields when its deadline passes; the extractors answer 408.
 #[derive(Debug, thiserror::Error)]
