@@ -42,8 +42,11 @@ fn sample(file: &str) -> Vec<u8> {
     std::fs::read(sample_path(file)).unwrap()
 }
 
-/// `pixgate policy run` of `component` (a path) on `input` (a JSON file).
+/// `pixgate policy run` of `component` (a path) on `input` (a JSON file). The runs share one
+/// compiled-component cache beside the samples, as an engineer's runs share theirs: a sample
+/// the suite runs twice is compiled once.
 fn run(step: &str, component: &str, input: &str) -> Value {
+    let cache = samples_dir().join("compiled");
     let (code, out) = pixgate_json(&[
         "policy",
         "run",
@@ -53,6 +56,8 @@ fn run(step: &str, component: &str, input: &str) -> Value {
         component,
         "--input",
         input,
+        "--cache-dir",
+        cache.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{component}: {out}");
     out
@@ -75,8 +80,8 @@ fn ranking_without_clock(output: &Value) -> Vec<(String, String)> {
         .collect()
 }
 
-// One test per language: each `pixgate policy run` compiles an engine of 12 to 18 MB, and
-// each test has its own time limit.
+// One test per language: the first `pixgate policy run` of a component compiles an engine of
+// 12 to 18 MB, and each test has its own time limit.
 #[test]
 fn the_javascript_sample_decides_like_the_bundled_step_and_reads_the_inputs_clock_and_seed() {
     sample_decides_like_the_bundled_step("js");
@@ -267,7 +272,7 @@ async fn javascript_and_python_steps_upload_evaluate_replay_shadow_canary_and_pr
 
             // The recorded step, re-run from its recorded input, reproduces its output and log
             // exactly, clock and randomness included (which the replay report does not show).
-            // Offline on the first backend only: `policy run` compiles the engine every time.
+            // Offline on the first backend only: the server's compile is not `policy run`'s.
             let (status, trace) = server
                 .admin_get(&format!("/payment-intents/{first_id}/trace"))
                 .await;

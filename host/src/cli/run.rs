@@ -34,6 +34,28 @@ pub(super) struct RunArgs {
     /// Wall-clock backstop per call, milliseconds.
     #[arg(long, default_value_t = Limits::default().wall_clock.as_millis() as u64)]
     wall_clock_ms: u64,
+    /// Where compiled components are kept between runs, so that running the same build again
+    /// (another input, the next test) skips compiling it. Default:
+    /// `$XDG_CACHE_HOME/pixgate/components`, else `~/.cache/pixgate/components`.
+    #[arg(long, env = "PIXGATE_POLICY_CACHE_DIR")]
+    cache_dir: Option<PathBuf>,
+    /// Compile the component every time and keep nothing.
+    #[arg(long, conflicts_with = "cache_dir")]
+    no_cache: bool,
+}
+
+/// The default compiled-component cache of `policy run`, under the user's cache directory
+/// (the XDG base directory rule); none when neither variable is set.
+fn default_cache_dir() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|v| !v.is_empty())
+                .map(|home| PathBuf::from(home).join(".cache"))
+        })?;
+    Some(base.join("pixgate").join("components"))
 }
 
 fn error(code: &str, message: impl std::fmt::Display, step: Option<Step>) -> Value {
@@ -62,7 +84,12 @@ pub(super) fn policy_run(args: &RunArgs) -> Result<Value, Value> {
         wall_clock: Duration::from_millis(args.wall_clock_ms),
         ..Limits::default()
     };
-    let sandbox = Sandbox::new(limits, None).map_err(|e| error(e.code(), &e, None))?;
+    let cache_dir = if args.no_cache {
+        None
+    } else {
+        args.cache_dir.clone().or_else(default_cache_dir)
+    };
+    let sandbox = Sandbox::new(limits, cache_dir).map_err(|e| error(e.code(), &e, None))?;
     let parse_err = |e: serde_json::Error| error("invalid_input", format!("input JSON: {e}"), None);
 
     let step = match args.step {
