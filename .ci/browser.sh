@@ -8,14 +8,8 @@ set -euo pipefail
 bin=$(realpath "${1:?usage: .ci/browser.sh <path to the pixgate binary>}")
 cd "$(dirname "$0")/.."
 
-missing=()
-command -v chromium >/dev/null || missing+=(chromium)
-command -v node >/dev/null || missing+=(nodejs)
-command -v npm >/dev/null || missing+=(npm)
-if ((${#missing[@]})); then
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
-fi
+source .ci/debian.sh
+debian_install_missing chromium:chromium node:nodejs npm:npm
 chromium --version 2>/dev/null || true
 # Playwright needs node 20 or later (the machine image's nodejs is 20).
 if (( $(node -p 'process.versions.node.split(".")[0]') < 20 )); then

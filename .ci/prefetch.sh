@@ -8,14 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-missing=()
-command -v chromium >/dev/null || missing+=(chromium)
-command -v node >/dev/null || missing+=(nodejs)
-command -v npm >/dev/null || missing+=(npm)
-if ((${#missing[@]})); then
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
-fi
+source .ci/debian.sh
+debian_install_missing chromium:chromium node:nodejs npm:npm
 
 # The versions .ci/schemathesis.sh and .ci/psp-sim-conformance.sh pin.
 schemathesis --version 2>/dev/null | grep -q ' 4.32.5$' ||

@@ -314,61 +314,40 @@ fn cached(dir: &std::path::Path) -> Vec<(String, u64)> {
 fn a_component_is_compiled_once_into_the_cache_dir_and_run_from_it_after() {
     let dir = tempfile::tempdir().unwrap();
     let cache = dir.path().join("compiled");
+    let xdg = dir.path().join("xdg");
     let fixture = guest_wasm("pixgate_fixture_costliest_first");
     let input = sample("provider");
-    let args = |cache_args: &[&str]| {
-        let mut args = vec![
-            "policy",
-            "run",
-            "--step",
-            "provider",
-            "--component",
-            fixture.to_str().unwrap(),
-            "--input",
-            &input,
-        ];
-        args.extend_from_slice(cache_args);
-        pixgate_json(&args)
-    };
-    let cache_arg = ["--cache-dir", cache.to_str().unwrap()];
-
-    let (code, first) = args(&cache_arg);
-    assert_eq!(code, 0, "{first}");
-    let sha = first["component"]["sha256"].as_str().unwrap().to_owned();
-    let after_first = cached(&cache);
-    assert_eq!(after_first.len(), 1, "{after_first:?}");
-    assert!(after_first[0].0.starts_with(&sha), "{after_first:?}");
-
-    // The second run loads the kept compile: the same decision, the same file.
-    let (code, second) = args(&cache_arg);
-    assert_eq!(code, 0, "{second}");
-    assert_eq!(second["output"], first["output"]);
-    assert_eq!(cached(&cache), after_first);
-
-    // Without --cache-dir the cache is under XDG_CACHE_HOME; --no-cache keeps nothing.
-    let xdg = dir.path().join("xdg");
-    let run_with_xdg = |extra: &[&str]| {
+    // `policy run` of the fixture with `extra` arguments, XDG_CACHE_HOME set to `xdg`.
+    let run = |extra: &[&str]| {
         let out = std::process::Command::new(pixgate_e2e::pixgate_bin())
             .env_clear()
             .env("XDG_CACHE_HOME", &xdg)
-            .args([
-                "policy",
-                "run",
-                "--step",
-                "provider",
-                "--component",
-                fixture.to_str().unwrap(),
-                "--input",
-                &input,
-            ])
+            .args(["policy", "run", "--step", "provider", "--input", &input])
+            .arg("--component")
+            .arg(&fixture)
             .args(extra)
             .output()
             .unwrap();
         assert!(out.status.success(), "{out:?}");
         serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
     };
-    assert_eq!(run_with_xdg(&["--no-cache"])["output"], first["output"]);
+    let cache_arg = ["--cache-dir", cache.to_str().unwrap()];
+
+    let first = run(&cache_arg);
+    let sha = first["component"]["sha256"].as_str().unwrap().to_owned();
+    let after_first = cached(&cache);
+    assert_eq!(after_first.len(), 1, "{after_first:?}");
+    assert!(after_first[0].0.starts_with(&sha), "{after_first:?}");
+    assert!(!xdg.exists(), "--cache-dir also wrote {}", xdg.display());
+
+    // The second run loads the kept compile: the same decision, the same file.
+    let second = run(&cache_arg);
+    assert_eq!(second["output"], first["output"]);
+    assert_eq!(cached(&cache), after_first);
+
+    // --no-cache keeps nothing; without either, the cache is under XDG_CACHE_HOME.
+    assert_eq!(run(&["--no-cache"])["output"], first["output"]);
     assert!(!xdg.exists(), "--no-cache wrote {}", xdg.display());
-    assert_eq!(run_with_xdg(&[])["output"], first["output"]);
+    assert_eq!(run(&[])["output"], first["output"]);
     assert_eq!(cached(&xdg.join("pixgate/components")).len(), 1);
 }
