@@ -49,6 +49,7 @@ impl ModuleCache {
     pub fn get_or_compile(
         &self,
         engine: &Engine,
+        pool: &rayon::ThreadPool,
         sha256: &str,
         wasm: &[u8],
     ) -> Result<(Component, Option<Compiled>), SandboxError> {
@@ -65,7 +66,7 @@ impl ModuleCache {
                 .and_then(|f| f.set_modified(std::time::SystemTime::now()));
             return Ok((component, None));
         }
-        let (component, compiled) = compile(engine, wasm)?;
+        let (component, compiled) = compile(engine, pool, wasm)?;
         Ok((component, Some(compiled)))
     }
 
@@ -144,10 +145,26 @@ impl ModuleCache {
 /// not validate or compile (`InvalidComponent`), or it compiles but one instance of it would
 /// need more than the engine's pool allows, e.g. more imports than an instance's context may
 /// hold (`ExceedsLimits`). Both are the component's fault, never the host's.
-pub(super) fn compile(engine: &Engine, wasm: &[u8]) -> Result<(Component, Compiled), SandboxError> {
-    let compiled = engine
-        .precompile_component(wasm)
+/// wasmtime compiles a component's functions in parallel on the rayon pool it is called in:
+/// `pool` (see [`crate::Sandbox::with_compile_threads`]) bounds how many cores one compile
+/// takes from the charges.
+pub(super) fn compile(
+    engine: &Engine,
+    pool: &rayon::ThreadPool,
+    wasm: &[u8],
+) -> Result<(Component, Compiled), SandboxError> {
+    let started = std::time::Instant::now();
+    let compiled = pool
+        .install(|| engine.precompile_component(wasm))
         .map_err(|e| SandboxError::InvalidComponent(format!("{e:#}")))?;
+    // A JavaScript or Python engine takes seconds; say so where an operator looks.
+    tracing::info!(
+        bytes = wasm.len(),
+        compiled_bytes = compiled.len(),
+        threads = pool.current_num_threads(),
+        ms = started.elapsed().as_millis() as u64,
+        "sandbox: compiled a component"
+    );
     let component = deserialize(engine, &compiled)
         .map_err(|e| SandboxError::ExceedsLimits(format!("{e:#}")))?;
     Ok((component, Compiled(compiled)))

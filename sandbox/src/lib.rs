@@ -407,6 +407,8 @@ pub struct Sandbox {
     limits: Limits,
     memory_reset: MemoryReset,
     cache: Option<cache::ModuleCache>,
+    /// Where components compile (see [`Sandbox::with_compile_threads`]).
+    compile_pool: rayon::ThreadPool,
     epoch_tick: Duration,
     ticker_stop: Arc<AtomicBool>,
 }
@@ -426,6 +428,19 @@ impl Drop for Sandbox {
 }
 
 const EPOCH_TICK: Duration = Duration::from_millis(2);
+
+/// Half the cores, at least one: what [`Sandbox::with_compile_threads`] defaults to.
+pub fn default_compile_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
+}
+
+fn compile_pool(threads: usize) -> Result<rayon::ThreadPool, SandboxError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .thread_name(|i| format!("pixgate-compile-{i}"))
+        .build()
+        .map_err(|e| SandboxError::Internal(format!("the compile thread pool: {e}")))
+}
 /// The compiled-component cache's bound unless [`Sandbox::with_cache_limit`] sets another.
 pub const DEFAULT_CACHE_BYTES: u64 = 1 << 30;
 /// The largest component `pixgate serve` accepts unless `PIXGATE_COMPONENT_MAX_BYTES` says
@@ -511,9 +526,19 @@ impl Sandbox {
             limits,
             memory_reset,
             cache,
+            compile_pool: compile_pool(default_compile_threads())?,
             epoch_tick: EPOCH_TICK,
             ticker_stop,
         })
+    }
+
+    /// Compiles on at most `threads` threads. The default is half the cores, at least one: an
+    /// upload of a 12-18 MB JavaScript or Python engine compiles for seconds, and in
+    /// wasmtime's default (every core) the charges this process serves meanwhile would wait
+    /// for it. Fewer threads make the compile longer and leave the other cores to the charges.
+    pub fn with_compile_threads(mut self, threads: usize) -> Result<Self, SandboxError> {
+        self.compile_pool = compile_pool(threads)?;
+        Ok(self)
     }
 
     /// Bounds the compiled-component cache to `max_bytes` (least recently used go first).
@@ -545,8 +570,8 @@ impl Sandbox {
     pub fn load(&self, step: Step, wasm: &[u8]) -> Result<LoadedComponent, SandboxError> {
         let sha256 = sha256_hex(wasm);
         let (component, compiled) = match &self.cache {
-            Some(cache) => cache.get_or_compile(&self.engine, &sha256, wasm)?,
-            None => (cache::compile(&self.engine, wasm)?.0, None),
+            Some(cache) => cache.get_or_compile(&self.engine, &self.compile_pool, &sha256, wasm)?,
+            None => (cache::compile(&self.engine, &self.compile_pool, wasm)?.0, None),
         };
         let ty = component.component_type();
         // Before anything else about it: an import that reaches outside the sandbox is

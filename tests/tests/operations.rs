@@ -109,6 +109,11 @@ fn bad_live_settings_stop_the_start_and_say_why() {
             "pix.example.com",
             "http:// or https://",
         ),
+        (
+            "PIXGATE_COMPONENT_COMPILE_THREADS",
+            "0",
+            "--component-compile-threads",
+        ),
     ] {
         let dir = tempfile::tempdir().unwrap();
         let mut child = std::process::Command::new(pixgate_e2e::pixgate_bin())

@@ -78,6 +78,12 @@ pub struct ComponentArgs {
     #[arg(long, env = "PIXGATE_COMPONENT_MAX_MEMORY_BYTES", default_value_t = DEFAULT_MAX_MEMORY_BYTES,
           value_parser = clap::value_parser!(u64).range((16 << 20)..=(1 << 30)))]
     pub component_max_memory_bytes: u64,
+    /// Threads one component compile may use (an upload, or a version loaded at start that
+    /// the cache does not hold). Default: half the cores, at least one, so that compiling a
+    /// large upload leaves the other cores to the charges.
+    #[arg(long, env = "PIXGATE_COMPONENT_COMPILE_THREADS",
+          value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub component_compile_threads: Option<u16>,
 }
 
 /// `PIXGATE_COMPONENT_MAX_FUEL` unless set: about nine times the default budget, room for an
@@ -94,6 +100,7 @@ impl Default for ComponentArgs {
             component_cache_max_bytes: pixgate_sandbox::DEFAULT_CACHE_BYTES,
             component_max_fuel: DEFAULT_MAX_FUEL,
             component_max_memory_bytes: DEFAULT_MAX_MEMORY_BYTES,
+            component_compile_threads: None,
         }
     }
 }
