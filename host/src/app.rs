@@ -123,10 +123,12 @@ impl App {
                 Some(config.data_dir.join("modules")),
             )?
             .with_cache_limit(config.components.component_cache_max_bytes)
-            .with_compile_threads(config.components.component_compile_threads.map_or_else(
-                pixgate_sandbox::default_compile_threads,
-                usize::from,
-            ))?,
+            .with_compile_threads(
+                config
+                    .components
+                    .component_compile_threads
+                    .map_or_else(pixgate_sandbox::default_compile_threads, usize::from),
+            )?,
         );
         let registry = Arc::new(Registry::new(&sandbox, config.components.clone())?);
         registry.record_bundled(&db).await?;

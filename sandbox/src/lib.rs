@@ -571,7 +571,10 @@ impl Sandbox {
         let sha256 = sha256_hex(wasm);
         let (component, compiled) = match &self.cache {
             Some(cache) => cache.get_or_compile(&self.engine, &self.compile_pool, &sha256, wasm)?,
-            None => (cache::compile(&self.engine, &self.compile_pool, wasm)?.0, None),
+            None => (
+                cache::compile(&self.engine, &self.compile_pool, wasm)?.0,
+                None,
+            ),
         };
         let ty = component.component_type();
         // Before anything else about it: an import that reaches outside the sandbox is
