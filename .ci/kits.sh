@@ -18,6 +18,10 @@
 #                                            what `pixgate policy new --lang js|python` gives an
 #                                            author for each step, built as its README says
 # and type-checks the JavaScript sources against the checked-in WIT declarations.
+#
+# They are built with --no-seal: CI runs this beside the Rust build, before there is a pixgate
+# binary to run `pixgate policy seal` with. tests/tests/languages.rs seals them with the binary
+# under test, and checks that the build commands seal when pixgate is there.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "${1:-$root/target/samples}"
@@ -39,11 +43,11 @@ if [ "$(cat node_modules/.pixgate-lock-sha256 2>/dev/null)" != "$lock_sum" ]; th
 fi
 npx --no-install tsc -p .
 npx --no-install tsc -p ../samples-js
-node build.mjs --step provider --source ../samples-js/provider.js --out "$out/provider-js.wasm"
+node build.mjs --no-seal --step provider --source ../samples-js/provider.js --out "$out/provider-js.wasm"
 npx --no-install componentize-js ../samples-js/provider.js --wit wit --world-name provider-step \
   -o "$out/provider-js-http.wasm"
 for step in policy provider economics; do
-  node build.mjs --step "$step" --out "$out/template-$step-js.wasm"
+  node build.mjs --no-seal --step "$step" --out "$out/template-$step-js.wasm"
 done
 js_done=$(date +%s)
 
@@ -58,9 +62,9 @@ if ! python3 -m pip show componentize-py 2>/dev/null | grep -qx "Version: $pin";
   [ "$managed" = True ] && extra=(--break-system-packages)
   python3 -m pip install --disable-pip-version-check --require-hashes -r requirements.txt "${extra[@]}"
 fi
-python3 build.py --step provider --source ../samples-python/provider.py --out "$out/provider-python.wasm"
+python3 build.py --no-seal --step provider --source ../samples-python/provider.py --out "$out/provider-python.wasm"
 for step in policy provider economics; do
-  python3 build.py --step "$step" --out "$out/template-$step-python.wasm"
+  python3 build.py --no-seal --step "$step" --out "$out/template-$step-python.wasm"
 done
 py_done=$(date +%s)
 

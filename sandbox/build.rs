@@ -18,6 +18,8 @@ const BUNDLED: &[&str] = &[
     "pixgate-guest-policy",
     "pixgate-guest-provider",
     "pixgate-guest-economics",
+    // Not a step: the adapter `pixgate policy seal` plugs into files and sockets (src/seal.rs).
+    "pixgate-guest-deny",
 ];
 /// The fixtures: std components linked against WASI, like an author's.
 const FIXTURE_TARGET: &str = "wasm32-wasip2";

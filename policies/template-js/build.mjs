@@ -4,7 +4,12 @@
 // overrides what package.json's `pixgate` field and name say (the repository's CI builds its
 // samples this way). The engine inside (StarlingMonkey) is pre-initialised with your module
 // already evaluated, so a call starts with your code loaded.
+//
+// The build ends with `pixgate policy seal` (the `pixgate` on your PATH, or the one `$PIXGATE`
+// names): the engine's libc imports WASI files, which pixgate refuses at upload, and sealing
+// answers them inside the component with none. `--no-seal` leaves the engine's output as it is.
 import { componentize } from '@bytecodealliance/componentize-js';
+import { spawnSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,6 +23,7 @@ const { values } = parseArgs({
     source: { type: 'string' },
     out: { type: 'string' },
     wit: { type: 'string' },
+    'no-seal': { type: 'boolean' },
   },
 });
 const step = values.step ?? pkg.pixgate?.step;
@@ -43,3 +49,16 @@ await writeFile(out, component);
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 const mb = (component.length / 1e6).toFixed(1);
 console.log(`built ${out} (${world}, ${mb} MB) from ${source} in ${seconds} s`);
+
+if (!values['no-seal']) {
+  const pixgate = process.env.PIXGATE || 'pixgate';
+  const sealed = spawnSync(pixgate, ['policy', 'seal', out], { stdio: 'inherit' });
+  if (sealed.error) {
+    console.error(
+      `could not run \`${pixgate} policy seal ${out}\` (${sealed.error.code ?? sealed.error.message}): ` +
+        'put pixgate on your PATH or name it in $PIXGATE; pixgate refuses an unsealed upload',
+    );
+    process.exit(1);
+  }
+  if (sealed.status !== 0) process.exit(sealed.status ?? 1);
+}

@@ -8,9 +8,15 @@ also writes the typed bindings of the step's world (dataclasses for the WIT reco
 
 componentize-py pre-initialises the interpreter with your module imported, so a call starts
 with your code loaded.
+
+The build ends with `pixgate policy seal` (the `pixgate` on your PATH, or the one `$PIXGATE`
+names): the interpreter's libc imports WASI files and sockets, which pixgate refuses at upload,
+and sealing answers them inside the component with none. `--no-seal` leaves componentize-py's
+output as it is.
 """
 
 import argparse
+import os
 import pathlib
 import shutil
 import subprocess
@@ -40,6 +46,7 @@ def main() -> None:
     parser.add_argument("--source", help="the step's module (default: src/<step>.py)")
     parser.add_argument("--out", default=f"dist/{NAME}.wasm")
     parser.add_argument("--wit", default="wit")
+    parser.add_argument("--no-seal", action="store_true", help="leave the output unsealed")
     args = parser.parse_args()
 
     world = WORLDS[args.step]
@@ -59,6 +66,18 @@ def main() -> None:
     seconds = time.monotonic() - started
     size = out.stat().st_size / 1e6
     print(f"built {out} ({world}, {size:.1f} MB) from {source} in {seconds:.1f} s")
+
+    if not args.no_seal:
+        pixgate = os.environ.get("PIXGATE") or "pixgate"
+        try:
+            sealed = subprocess.run([pixgate, "policy", "seal", str(out)])
+        except OSError as e:
+            sys.exit(
+                f"could not run `{pixgate} policy seal {out}` ({e.strerror}): put pixgate on "
+                "your PATH or name it in $PIXGATE; pixgate refuses an unsealed upload"
+            )
+        if sealed.returncode != 0:
+            sys.exit(sealed.returncode)
 
 
 if __name__ == "__main__":

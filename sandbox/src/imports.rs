@@ -11,51 +11,66 @@
 //! |---|---|---|
 //! | `wasi:io`, `wasi:cli` (stdio, terminal, environment, exit) | empty stdin, stdout/stderr kept in the log, no environment, no arguments | every language runtime imports them |
 //! | `wasi:clocks`, `wasi:random` | the step's `env`: a frozen wall clock at `nowMs`, a still monotonic clock, a stream from `seed` | they make `Date.now()`, `time.time()` and `Math.random()` replay exactly |
-//! | `wasi:filesystem` | nothing preopened: there is no descriptor to open a file from | the JavaScript (componentize-js) and Python (componentize-py) engines import it whatever the code does |
-//! | `wasi:sockets` | TCP, UDP and name lookup denied: creating a socket answers `access-denied` before any socket of the host exists, and a name lookup fails without a query | every componentize-py component imports it (its libc links the socket calls), and so does a Rust `wasm32-wasip2` component that names `std::net` |
 //!
-//! Refused: `wasi:http` (an HTTP client or server is the network itself; componentize-js
-//! imports it unless it is built with its `http` and `fetch-event` features off) and every
-//! other `wasi:` package (key-value stores, configuration, messaging, blob stores, ...): each
-//! reaches a service outside the call.
+//! Refused: `wasi:filesystem` and `wasi:sockets` (files and the network; the JavaScript and
+//! Python engines and Rust's `wasm32-wasip2` libc import them whatever the step's code does, so
+//! `pixgate policy seal`, which the kits' build commands run, answers them inside the component
+//! with nothing, see `seal.rs`), `wasi:http` (an HTTP client or server is the network itself;
+//! componentize-js imports it unless it is built with its `http` and `fetch-event` features
+//! off), and every other `wasi:` package (key-value stores, configuration, messaging, blob
+//! stores, ...): each reaches a service outside the call.
 //!
-//! Why files and sockets are served inert rather than refused: refusing their imports would
-//! refuse every Python component and the JavaScript engine, which import them through their
-//! libc whether or not the step's code uses them. What keeps a step away from files and the
-//! network is that those imports can do nothing: no preopened directory, no permitted socket
-//! address, no name lookup. The tests prove both (a step that tries to read a file or connect
-//! sees it fail; an upload importing `wasi:http` is refused).
+//! A version stored before this rule may import files and sockets: the sandbox still links
+//! them inert for it (nothing preopened, every socket and lookup denied), so an active version
+//! keeps deciding charges after an upgrade ([`Admission::Stored`]). A new upload is checked
+//! before it is compiled ([`Admission::New`]).
 
 use crate::SandboxError;
 
 /// The WASI packages a component may import (see the module docs for what each one is).
-const SERVED_WASI: &[&str] = &[
-    "wasi:io/",
-    "wasi:cli/",
-    "wasi:clocks/",
-    "wasi:random/",
-    "wasi:filesystem/",
-    "wasi:sockets/",
-];
+const SERVED_WASI: &[&str] = &["wasi:io/", "wasi:cli/", "wasi:clocks/", "wasi:random/"];
+
+/// The WASI packages `pixgate policy seal` answers inside a component (see `seal.rs`).
+pub(crate) const SEALED_WASI: &[&str] = &["wasi:filesystem/", "wasi:sockets/"];
+
+/// Which component the rule is applied to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Admission {
+    /// A new upload, or a build tried with `pixgate policy run`: files and sockets must have
+    /// been sealed.
+    New,
+    /// A version loaded from the store: one uploaded before sealing existed may still import
+    /// files and sockets, which are linked inert.
+    Stored,
+}
 
 /// Refuses the first import that reaches outside the sandbox, naming it.
-pub(crate) fn check<'a>(imports: impl IntoIterator<Item = &'a str>) -> Result<(), SandboxError> {
+pub(crate) fn check<'a>(
+    imports: impl IntoIterator<Item = &'a str>,
+    admission: Admission,
+) -> Result<(), SandboxError> {
     for name in imports {
         let Some(package) = name.strip_prefix("wasi:") else {
             continue;
         };
-        if SERVED_WASI.iter().any(|served| name.starts_with(served)) {
+        let sealed = SEALED_WASI.iter().any(|sealed| name.starts_with(sealed));
+        if SERVED_WASI.iter().any(|served| name.starts_with(served))
+            || (sealed && admission == Admission::Stored)
+        {
             continue;
         }
         let what = if package.starts_with("http/") {
             "HTTP is the network, and a step decides from its input alone"
+        } else if sealed {
+            "files and sockets are outside the call, and a step decides from its input alone \
+             (`pixgate policy seal` answers them inside the component with no files and no \
+             network; the kits' build commands run it)"
         } else {
             "it reaches a service outside the call, and a step decides from its input alone"
         };
         return Err(SandboxError::InvalidComponent(format!(
             "it imports `{name}`: {what}; a step may import only wasi:io, wasi:cli, \
-             wasi:clocks, wasi:random, wasi:filesystem and wasi:sockets (served with no files \
-             and no network)"
+             wasi:clocks and wasi:random"
         )));
     }
     Ok(())
@@ -65,30 +80,31 @@ pub(crate) fn check<'a>(imports: impl IntoIterator<Item = &'a str>) -> Result<()
 mod tests {
     use super::*;
 
-    /// What `wasm-tools component wit` lists for the kits' components.
+    /// What `jco wit` lists for the JavaScript kit's component as componentize-js builds it.
     const JAVASCRIPT: &[&str] = &[
         "pixgate:chain/host-log@1.0.0",
         "pixgate:chain/types@1.0.0",
-        "wasi:io/poll@0.2.12",
-        "wasi:clocks/monotonic-clock@0.2.12",
-        "wasi:io/error@0.2.12",
-        "wasi:io/streams@0.2.12",
-        "wasi:cli/stdin@0.2.12",
-        "wasi:cli/stdout@0.2.12",
-        "wasi:cli/stderr@0.2.12",
-        "wasi:cli/terminal-input@0.2.12",
-        "wasi:cli/terminal-output@0.2.12",
-        "wasi:cli/terminal-stdin@0.2.12",
-        "wasi:cli/terminal-stdout@0.2.12",
-        "wasi:cli/terminal-stderr@0.2.12",
-        "wasi:clocks/wall-clock@0.2.12",
-        "wasi:filesystem/types@0.2.12",
-        "wasi:filesystem/preopens@0.2.12",
-        "wasi:random/random@0.2.12",
+        "wasi:io/error@0.2.3",
+        "wasi:io/poll@0.2.3",
+        "wasi:io/streams@0.2.3",
+        "wasi:cli/stdin@0.2.3",
+        "wasi:cli/stdout@0.2.3",
+        "wasi:cli/stderr@0.2.3",
+        "wasi:cli/terminal-input@0.2.3",
+        "wasi:cli/terminal-output@0.2.3",
+        "wasi:cli/terminal-stdin@0.2.3",
+        "wasi:cli/terminal-stdout@0.2.3",
+        "wasi:cli/terminal-stderr@0.2.3",
+        "wasi:clocks/monotonic-clock@0.2.3",
+        "wasi:clocks/wall-clock@0.2.3",
+        "wasi:random/random@0.2.3",
     ];
-    const PYTHON_EXTRA: &[&str] = &[
-        "wasi:cli/environment@0.2.9",
-        "wasi:cli/exit@0.2.9",
+    /// What componentize-py's engine adds, besides files and sockets.
+    const PYTHON_EXTRA: &[&str] = &["wasi:cli/environment@0.2.9", "wasi:cli/exit@0.2.9"];
+    /// What the engines import through their libc, and sealing answers inside the component.
+    const FILES_AND_SOCKETS: &[&str] = &[
+        "wasi:filesystem/types@0.2.9",
+        "wasi:filesystem/preopens@0.2.9",
         "wasi:sockets/network@0.2.9",
         "wasi:sockets/instance-network@0.2.9",
         "wasi:sockets/udp@0.2.9",
@@ -99,9 +115,24 @@ mod tests {
     ];
 
     #[test]
-    fn the_engines_of_the_kits_are_allowed() {
-        check(JAVASCRIPT.iter().copied()).unwrap();
-        check(JAVASCRIPT.iter().chain(PYTHON_EXTRA).copied()).unwrap();
+    fn the_engines_of_the_kits_are_admitted_once_sealed() {
+        for admission in [Admission::New, Admission::Stored] {
+            check(JAVASCRIPT.iter().copied(), admission).unwrap();
+            check(JAVASCRIPT.iter().chain(PYTHON_EXTRA).copied(), admission).unwrap();
+        }
+    }
+
+    #[test]
+    fn files_and_sockets_are_refused_by_name_in_a_new_upload_and_linked_inert_for_a_stored_one() {
+        for name in FILES_AND_SOCKETS {
+            let imports = || JAVASCRIPT.iter().copied().chain([*name]);
+            let err = check(imports(), Admission::New).unwrap_err();
+            assert_eq!(err.code(), "invalid_component");
+            let message = err.to_string();
+            assert!(message.contains(&format!("`{name}`")), "{message}");
+            assert!(message.contains("pixgate policy seal"), "{message}");
+            check(imports(), Admission::Stored).unwrap();
+        }
     }
 
     #[test]
@@ -118,20 +149,22 @@ mod tests {
                 "a service outside the call",
             ),
         ] {
-            let imports = JAVASCRIPT.iter().copied().chain([name]);
-            let err = check(imports).unwrap_err();
-            assert_eq!(err.code(), "invalid_component");
-            let message = err.to_string();
-            assert!(message.contains(&format!("`{name}`")), "{message}");
-            assert!(message.contains(why), "{message}");
+            for admission in [Admission::New, Admission::Stored] {
+                let imports = JAVASCRIPT.iter().copied().chain([name]);
+                let err = check(imports, admission).unwrap_err();
+                assert_eq!(err.code(), "invalid_component");
+                let message = err.to_string();
+                assert!(message.contains(&format!("`{name}`")), "{message}");
+                assert!(message.contains(why), "{message}");
+            }
         }
     }
 
     #[test]
     fn a_name_that_only_starts_like_a_served_package_is_refused() {
         // `wasi:iox/...` is not `wasi:io/...`.
-        assert!(check(["wasi:iox/streams@0.2.0"]).is_err());
-        assert!(check(["wasi:sockets-extra/tcp@0.1.0"]).is_err());
+        assert!(check(["wasi:iox/streams@0.2.0"], Admission::Stored).is_err());
+        assert!(check(["wasi:sockets-extra/tcp@0.1.0"], Admission::Stored).is_err());
     }
 
     /// A component whose only content is an import of an (empty) instance named `name`.
@@ -150,26 +183,21 @@ mod tests {
     }
 
     #[test]
-    fn loading_refuses_a_component_that_imports_http() {
+    fn an_upload_that_imports_http_or_sockets_is_refused_and_a_stored_one_with_sockets_is_not() {
         let sandbox = crate::Sandbox::new(crate::Limits::default(), None).unwrap();
+        let provider = pixgate_domain::Step::Provider;
+        for name in ["wasi:http/outgoing-handler@0.2.0", "wasi:sockets/tcp@0.2.0"] {
+            let err = sandbox.load_new(provider, &importing(name)).unwrap_err();
+            assert_eq!(err.code(), "invalid_component", "{err}");
+            assert!(err.to_string().contains(&format!("`{name}`")), "{err}");
+        }
         let err = sandbox
-            .load(
-                pixgate_domain::Step::Provider,
-                &importing("wasi:http/outgoing-handler@0.2.0"),
-            )
+            .load(provider, &importing("wasi:http/outgoing-handler@0.2.0"))
             .unwrap_err();
         assert_eq!(err.code(), "invalid_component", "{err}");
-        assert!(
-            err.to_string()
-                .contains("`wasi:http/outgoing-handler@0.2.0`"),
-            "{err}"
-        );
-        // Sockets pass the rule (they are served denied); this one then lacks the export.
+        // Sockets pass the stored rule (they are linked denied); this one then lacks the export.
         let err = sandbox
-            .load(
-                pixgate_domain::Step::Provider,
-                &importing("wasi:sockets/tcp@0.2.0"),
-            )
+            .load(provider, &importing("wasi:sockets/tcp@0.2.0"))
             .unwrap_err();
         assert_eq!(err.code(), "wrong_world", "{err}");
     }

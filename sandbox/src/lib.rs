@@ -13,8 +13,9 @@
 //! environment, arguments, files or network: WASI is linked with its clocks and randomness
 //! derived from the call's `step-env`, nothing preopened, sockets denied and blocking refused;
 //! a component that imports WASI the sandbox does not serve that way (`wasi:http`, ...) is
-//! refused when it is loaded (`imports.rs` has the rule, and why files and sockets are served
-//! inert rather than refused). Every failure is a [`SandboxError`]; none takes the process down.
+//! refused when it is loaded, and a new upload that imports files or sockets is refused too
+//! until [`seal`] answers them inside it (`imports.rs` has the rule, `seal.rs` the sealing).
+//! Every failure is a [`SandboxError`]; none takes the process down.
 //!
 //! # What a call costs
 //!
@@ -51,6 +52,7 @@ mod cache;
 pub mod chain;
 mod error;
 mod imports;
+mod seal;
 mod size;
 mod state;
 
@@ -69,6 +71,7 @@ use wasmtime::{
 };
 
 pub use error::SandboxError;
+pub use seal::{Sealed, seal};
 use state::{BlockingRefused, CallState};
 
 /// Per-call budgets (DESIGN.md section 9).
@@ -579,7 +582,10 @@ impl Sandbox {
         let ty = component.component_type();
         // Before anything else about it: an import that reaches outside the sandbox is
         // refused by name, whatever the rest of the component is.
-        imports::check(ty.imports(&self.engine).map(|(name, _)| name))?;
+        imports::check(
+            ty.imports(&self.engine).map(|(name, _)| name),
+            imports::Admission::Stored,
+        )?;
         if ty.get_export(&self.engine, export(step)).is_none() {
             let found: Vec<&str> = ty.exports(&self.engine).map(|(name, _)| name).collect();
             return Err(SandboxError::WrongWorld {
@@ -628,6 +634,22 @@ impl Sandbox {
             pre,
             budget: None,
         })
+    }
+
+    /// Validates a new upload (or a build tried with `pixgate policy run`) like [`Self::load`],
+    /// with the stricter rule for new components: files and sockets must have been sealed
+    /// (`imports.rs`). The rule is checked before compiling when the bytes parse, so an
+    /// unsealed engine is refused in milliseconds instead of after its 10-20 s compile.
+    pub fn load_new(&self, step: Step, wasm: &[u8]) -> Result<LoadedComponent, SandboxError> {
+        if let Some(names) = seal::imports(wasm) {
+            imports::check(names.iter().map(String::as_str), imports::Admission::New)?;
+        }
+        let loaded = self.load(step, wasm)?;
+        imports::check(
+            loaded.imports.iter().map(String::as_str),
+            imports::Admission::New,
+        )?;
+        Ok(loaded)
     }
 
     /// Loads the component compiled into the binary for `step`.

@@ -123,6 +123,68 @@ fn same_input_gives_the_same_output_and_fuel_twice() {
     );
 }
 
+/// A version stored before sealing existed imports files and sockets, linked inert
+/// ([`misbehaving`] loads it that way); a new upload must be sealed, and the sealed component
+/// sees the same nothing through the deny adapter inside it.
+#[test]
+fn a_sealed_component_finds_no_files_and_no_network_and_an_unsealed_one_is_not_admitted() {
+    let unsealed = guest("pixgate_fixture_misbehave");
+    let err = sandbox().load_new(Step::Policy, &unsealed).unwrap_err();
+    assert_eq!(err.code(), "invalid_component", "{err}");
+    assert!(err.to_string().contains("`wasi:filesystem/"), "{err}");
+    assert!(err.to_string().contains("pixgate policy seal"), "{err}");
+
+    let sealed = pixgate_sandbox::seal(&unsealed).unwrap();
+    assert_eq!(
+        sealed.sealed_imports,
+        [
+            "wasi:filesystem/types@0.2.6",
+            "wasi:filesystem/preopens@0.2.6",
+            "wasi:sockets/network@0.2.6",
+            "wasi:sockets/instance-network@0.2.6",
+            "wasi:sockets/udp@0.2.6",
+            "wasi:sockets/udp-create-socket@0.2.6",
+            "wasi:sockets/tcp@0.2.6",
+            "wasi:sockets/tcp-create-socket@0.2.6",
+            "wasi:sockets/ip-name-lookup@0.2.6",
+        ]
+    );
+    let component = sandbox().load_new(Step::Policy, &sealed.bytes).unwrap();
+    assert!(
+        component
+            .imports()
+            .iter()
+            .all(|name| !name.starts_with("wasi:filesystem/") && !name.starts_with("wasi:sockets/")),
+        "{:?}",
+        component.imports()
+    );
+    let input = acting("world");
+    let run = sandbox()
+        .run::<pixgate_sandbox::worlds::Policy>(&component, &input)
+        .unwrap();
+    let seen = run.output.unwrap().policy;
+    assert!(
+        seen.contains("elapsed=0 env=0 args=0 file=false dir=false net=false"),
+        "{seen}"
+    );
+    // The same decision as the unsealed build's: sealing changes what is behind the imports,
+    // not the step.
+    let stored = sandbox()
+        .run::<pixgate_sandbox::worlds::Policy>(misbehaving(), &input)
+        .unwrap();
+    assert_eq!(seen, stored.output.unwrap().policy);
+
+    // Sealed already, or importing neither: nothing to do.
+    let again = pixgate_sandbox::seal(&sealed.bytes).unwrap();
+    assert!(again.sealed_imports.is_empty());
+    assert_eq!(again.bytes, sealed.bytes);
+    let bundled = pixgate_sandbox::seal(bundled_wasm(Step::Policy)).unwrap();
+    assert!(bundled.sealed_imports.is_empty());
+
+    let err = pixgate_sandbox::seal(b"not wasm").unwrap_err();
+    assert_eq!(err.code(), "invalid_component", "{err}");
+}
+
 #[test]
 fn a_step_sees_only_the_clock_and_randomness_of_its_input() {
     let input = acting("world");

@@ -8,7 +8,7 @@ pub mod live;
 pub mod receiver;
 pub mod webhooks;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::{Arc, Mutex};
 
@@ -52,13 +52,47 @@ pub fn target_dir() -> PathBuf {
     profile_dir().parent().expect("target dir").to_owned()
 }
 
-/// A component built from `policies/` (e.g. `pixgate_fixture_misbehave`).
+/// A component built from `policies/` (e.g. `pixgate_fixture_misbehave`), sealed as an author
+/// seals a build before uploading it ([`sealed`]).
 pub fn guest_wasm(name: &str) -> PathBuf {
+    sealed(&unsealed_guest_wasm(name))
+}
+
+/// A component built from `policies/` as cargo built it: one whose code reads files or opens
+/// sockets (`pixgate_fixture_misbehave`) still imports them, and an upload refuses it.
+pub fn unsealed_guest_wasm(name: &str) -> PathBuf {
     let path = target_dir()
         .join("wasm-guests/wasm32-wasip2/guest")
         .join(format!("{name}.wasm"));
     assert!(path.exists(), "{} was not built", path.display());
     path
+}
+
+/// `component` sealed by `pixgate policy seal`, kept in a `sealed/` directory beside it and
+/// sealed again when the component is newer. Tests running at once each seal into a file of
+/// their own and rename it into place, so none reads another's half-written file.
+pub fn sealed(component: &Path) -> PathBuf {
+    let file = component.file_name().expect("a file");
+    let sealed = component.with_file_name("sealed").join(file);
+    let modified = |path: &Path| std::fs::metadata(path).and_then(|m| m.modified()).ok();
+    if modified(&sealed) < modified(component) {
+        std::fs::create_dir_all(sealed.parent().unwrap()).unwrap();
+        let mine = sealed.with_extension(format!("wasm.{}", std::process::id()));
+        let out = pixgate(&[
+            "policy",
+            "seal",
+            component.to_str().unwrap(),
+            "--out",
+            mine.to_str().unwrap(),
+        ]);
+        assert!(
+            out.status.success(),
+            "sealing {}: {out:?}",
+            component.display()
+        );
+        std::fs::rename(&mine, &sealed).unwrap();
+    }
+    sealed
 }
 
 /// A file of the repository, by its path from the workspace root.

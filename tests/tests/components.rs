@@ -8,15 +8,15 @@ use std::time::{Duration, Instant};
 use pixgate_e2e::components::{
     activate, charge, delete_once_unused, replay, rollback, upload, upload_guest,
 };
-use pixgate_e2e::guest_wasm;
 use pixgate_e2e::server::{Backend, Server, backends, two_instances_on_postgres};
+use pixgate_e2e::{guest_wasm, unsealed_guest_wasm};
 use serde_json::{Value, json};
 
 #[tokio::test(flavor = "multi_thread")]
 async fn uploads_are_validated_named_by_sha256_and_deduplicated() {
     for backend in backends() {
         let server =
-            Server::start_with(backend, &[("PIXGATE_COMPONENT_MAX_BYTES", "200000")]).await;
+            Server::start_with(backend, &[("PIXGATE_COMPONENT_MAX_BYTES", "300000")]).await;
         let fixture = std::fs::read(guest_wasm("pixgate_fixture_misbehave")).unwrap();
 
         let (status, first) = upload(&server, "policy", fixture.clone()).await;
@@ -28,6 +28,22 @@ async fn uploads_are_validated_named_by_sha256_and_deduplicated() {
         let (status, again) = upload(&server, "policy", fixture.clone()).await;
         assert_eq!(status, 200, "{again}");
         assert_eq!(again["data"]["version"], version.as_str());
+
+        // A build that reads files and opens sockets, not sealed: refused before it is
+        // compiled, naming the import and what to do.
+        let unsealed = std::fs::read(unsealed_guest_wasm("pixgate_fixture_misbehave")).unwrap();
+        let (status, body) = upload(&server, "policy", unsealed).await;
+        assert_eq!(
+            (status, body["error"]["code"].as_str()),
+            (400, Some("invalid_component")),
+            "{body}"
+        );
+        let message = body["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains("`wasi:filesystem/types@0.2.6`"),
+            "{message}"
+        );
+        assert!(message.contains("pixgate policy seal"), "{message}");
 
         // Another step's world, not a component at all, too large, the wrong media type.
         let (status, body) = upload(&server, "provider", fixture.clone()).await;
@@ -53,7 +69,7 @@ async fn uploads_are_validated_named_by_sha256_and_deduplicated() {
             (status, body["error"]["code"].as_str()),
             (400, Some("invalid_component"))
         );
-        let (status, body) = upload(&server, "policy", vec![0u8; 300_000]).await;
+        let (status, body) = upload(&server, "policy", vec![0u8; 300_001]).await;
         assert_eq!(
             (status, body["error"]["code"].as_str()),
             (413, Some("component_too_large"))

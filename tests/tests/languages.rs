@@ -4,14 +4,15 @@
 //! charges, replay exactly, shadow, canary at 5 % and promote, on SQLite and (when
 //! `PIXGATE_TEST_DATABASE_URL` is set) PostgreSQL. The components are read from
 //! `PIXGATE_TEST_SAMPLES_DIR` (default `target/samples`); a missing one fails the test with
-//! the command that builds it.
+//! the command that builds it. kits.sh builds them unsealed (CI runs it before the binary
+//! exists); each test seals them with `pixgate policy seal`, as the kits' build commands do.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use pixgate_e2e::components::{activate, charge, replay, upload};
 use pixgate_e2e::server::{Server, backends};
-use pixgate_e2e::{pixgate_json, repo_file};
+use pixgate_e2e::{pixgate, pixgate_bin, pixgate_json, repo_file, sealed};
 use serde_json::{Value, json};
 
 const LANGUAGES: [&str; 2] = ["js", "python"];
@@ -26,7 +27,8 @@ fn samples_dir() -> PathBuf {
         .unwrap_or_else(|| repo_file("target/samples"))
 }
 
-fn sample_path(file: &str) -> PathBuf {
+/// The sample `file` as kits.sh built it: what componentize-js or componentize-py wrote.
+fn built_sample(file: &str) -> PathBuf {
     let path = samples_dir().join(file);
     assert!(
         path.exists(),
@@ -36,6 +38,11 @@ fn sample_path(file: &str) -> PathBuf {
         path.display()
     );
     path
+}
+
+/// The sample `file` sealed by `pixgate policy seal`, as the kits' build commands leave it.
+fn sample_path(file: &str) -> PathBuf {
+    sealed(&built_sample(file))
 }
 
 fn sample(file: &str) -> Vec<u8> {
@@ -143,6 +150,58 @@ fn sample_decides_like_the_bundled_step(lang: &str) {
         first["durationUs"],
         std::fs::metadata(wasm).unwrap().len()
     );
+}
+
+/// An author's `npm run build` or `python3 build.py` ends with `pixgate policy seal`: what it
+/// writes imports no files or sockets, and is what an upload takes.
+#[test]
+fn the_kits_build_commands_seal_what_they_build() {
+    // The kits' tools are installed where kits.sh built its samples.
+    built_sample("provider-js.wasm");
+    built_sample("provider-python.wasm");
+    let dir = tempfile::tempdir().unwrap();
+    for (lang, kit, tool, script, source) in [
+        (
+            "js",
+            "template-js",
+            "node",
+            "build.mjs",
+            "samples-js/provider.js",
+        ),
+        (
+            "python",
+            "template-python",
+            "python3",
+            "build.py",
+            "samples-python/provider.py",
+        ),
+    ] {
+        let out = dir.path().join(format!("provider-{lang}.wasm"));
+        let build = std::process::Command::new(tool)
+            .arg(script)
+            .args(["--step", "provider", "--source"])
+            .arg(repo_file(&format!("policies/{source}")))
+            .arg("--out")
+            .arg(&out)
+            .current_dir(repo_file(&format!("policies/{kit}")))
+            .env("PIXGATE", pixgate_bin())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&build.stdout);
+        assert!(build.status.success(), "{lang}: {build:?}");
+        assert!(
+            stdout.contains(&format!("sealed {}", out.display())),
+            "{stdout}"
+        );
+        assert!(stdout.contains("wasi:filesystem/preopens@"), "{stdout}");
+
+        let again = pixgate(&["policy", "seal", out.to_str().unwrap()]);
+        let said = String::from_utf8_lossy(&again.stdout);
+        assert!(
+            again.status.success() && said.contains("nothing to seal"),
+            "{again:?}"
+        );
+    }
 }
 
 fn templates_decide_their_sample_input(lang: &str) {

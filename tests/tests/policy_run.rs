@@ -1,6 +1,6 @@
 //! `pixgate policy run`, the tool a payment-ops engineer uses before uploading a component.
 
-use pixgate_e2e::{guest_wasm, pixgate, pixgate_json, repo_file};
+use pixgate_e2e::{guest_wasm, pixgate, pixgate_json, repo_file, unsealed_guest_wasm};
 
 fn sample(name: &str) -> String {
     repo_file(&format!("policies/samples/{name}.json"))
@@ -111,6 +111,90 @@ fn a_component_file_is_run_in_the_sandbox_with_its_limits() {
             .unwrap()
             .contains("1000000")
     );
+}
+
+/// The fixture whose code reads a file and opens a socket imports them: `policy run` applies
+/// the upload's rule and refuses it by name, and `policy seal` answers them inside it, after
+/// which the build runs and finds no file (the sandbox's tests check the socket too; the
+/// fixture's report is not a valid policy name, so it comes back as `invalid_output`).
+#[test]
+fn a_build_that_imports_files_and_sockets_runs_only_sealed() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("world.json");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(sample("policy")).unwrap()).unwrap();
+    json["charge"]["reference"] = "world".into();
+    std::fs::write(&input, json.to_string()).unwrap();
+    let input = input.to_str().unwrap();
+    let build = dir.path().join("misbehave.wasm");
+    std::fs::copy(unsealed_guest_wasm("pixgate_fixture_misbehave"), &build).unwrap();
+    let run = || {
+        pixgate_json(&[
+            "policy",
+            "run",
+            "--step",
+            "policy",
+            "--component",
+            build.to_str().unwrap(),
+            "--input",
+            input,
+            "--no-cache",
+        ])
+    };
+
+    let (code, out) = run();
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(out["error"]["code"], "invalid_component", "{out}");
+    let message = out["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("`wasi:filesystem/types@0.2.6`"),
+        "{message}"
+    );
+    assert!(message.contains("pixgate policy seal"), "{message}");
+
+    let sealed = pixgate(&["policy", "seal", build.to_str().unwrap()]);
+    let said = String::from_utf8_lossy(&sealed.stdout);
+    assert!(sealed.status.success(), "{sealed:?}");
+    assert!(
+        said.starts_with(&format!("sealed {}", build.display())),
+        "{said}"
+    );
+    assert!(said.contains("wasi:sockets/tcp@0.2.6"), "{said}");
+
+    let (code, out) = run();
+    assert_eq!(
+        (code, &out["error"]["code"]),
+        (1, &"invalid_output".into()),
+        "{out}"
+    );
+    let report = out["error"]["message"].as_str().unwrap();
+    assert!(report.contains("env=0 args=0 file=false"), "{report}");
+
+    let bytes = std::fs::read(&build).unwrap();
+    let again = pixgate(&["policy", "seal", build.to_str().unwrap()]);
+    assert!(
+        String::from_utf8_lossy(&again.stdout).contains("nothing to seal"),
+        "{again:?}"
+    );
+    assert_eq!(std::fs::read(&build).unwrap(), bytes);
+
+    // Not a component: refused with the sandbox's code, and nothing is written.
+    let junk = dir.path().join("junk.wasm");
+    std::fs::write(&junk, b"not wasm").unwrap();
+    let out_path = dir.path().join("out.wasm");
+    let refused = pixgate(&[
+        "policy",
+        "seal",
+        junk.to_str().unwrap(),
+        "--out",
+        out_path.to_str().unwrap(),
+    ]);
+    assert_eq!(refused.status.code(), Some(1), "{refused:?}");
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("invalid_component"),
+        "{refused:?}"
+    );
+    assert!(!out_path.exists());
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! lists of stores and of payment intents), and
 //! `psp-sim`, a PSP simulator for tests and demos.
 //!
-//! `policy new` and `policy run` work offline; the other `policy` commands are clients of the
+//! `policy new`, `policy run` and `policy seal` work offline; the other `policy` commands are clients of the
 //! admin API ([`admin`]). Exit status: 0 on success, 1 on an error (printed), 2 on a usage
 //! error (clap's).
 
@@ -14,6 +14,7 @@ mod new;
 mod operators;
 mod providers;
 mod run;
+mod seal;
 mod search;
 
 use std::process::ExitCode;
@@ -77,6 +78,10 @@ enum PolicyCommand {
     /// Run one step (or the whole chain) on a JSON input and print the JSON output, the fuel
     /// used and the duration. Exit status 0 with a decision, 1 with an error or a refusal.
     Run(RunArgs),
+    /// Seal a built component: its WASI file and socket imports, which the JavaScript and
+    /// Python engines and Rust's wasm32-wasip2 libc bring whatever the code does, are answered
+    /// inside it with no files and no network. An upload that imports them is refused.
+    Seal(seal::SealArgs),
     #[command(flatten)]
     Manage(manage::ManageCommand),
 }
@@ -96,6 +101,7 @@ pub fn main() -> ExitCode {
             }
         },
         Command::Policy(PolicyCommand::New(args)) => report_result(new::new(&args)),
+        Command::Policy(PolicyCommand::Seal(args)) => report_result(seal::seal(&args)),
         Command::Policy(PolicyCommand::Manage(command)) => report_result(manage::run(command)),
         Command::Admin(AdminCommand::Providers(command)) => report_result(providers::run(command)),
         Command::Admin(AdminCommand::Stores(command)) => report_result(search::run_stores(command)),

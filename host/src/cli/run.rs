@@ -166,7 +166,8 @@ fn load(sandbox: &Sandbox, step: Step, path: Option<&PathBuf>) -> Result<LoadedC
                     Some(step),
                 )
             })?;
-            sandbox.load(step, &bytes)
+            // The rule of a new upload: what runs here is what the server would take.
+            sandbox.load_new(step, &bytes)
         }
     };
     loaded.map_err(|e| error(e.code(), &e, Some(step)))

@@ -478,7 +478,7 @@ impl ComponentService {
                 limit,
             });
         }
-        let loaded = tokio::task::block_in_place(|| self.sandbox.load(step, wasm))
+        let loaded = tokio::task::block_in_place(|| self.sandbox.load_new(step, wasm))
             .map_err(|e| ComponentError::from_sandbox(step, e))?;
         let version = loaded.sha256().to_owned();
         let row = sql::Version {
