@@ -256,6 +256,7 @@ impl App {
         let state = self.state;
         spawn_housekeeping(state.db.clone(), state.retention.clone());
         let shadow = state.components.spawn_shadow_worker();
+        let preloader = state.components.spawn_preloader();
         let reconciler = state.live.spawn_reconciler();
         // The callback URL carries this instance's public address: registered on every start.
         state.live.register_callbacks(None);
@@ -285,6 +286,7 @@ impl App {
             let _ = sender.await;
         }
         shadow.abort();
+        preloader.abort();
         reconciler.abort();
         Ok(())
     }

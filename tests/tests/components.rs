@@ -299,6 +299,37 @@ async fn two_instances_on_postgres_converge_on_an_activation_within_five_seconds
     eprintln!("converged after {:?}", activated.elapsed());
 }
 
+/// A version activated through one instance is compiled by the other before any charge there
+/// needs it: the charge does not wait for the compile (10-20 s for an engine).
+#[tokio::test(flavor = "multi_thread")]
+async fn an_instance_loads_a_version_activated_on_another_before_its_first_charge() {
+    if !backends().contains(&Backend::Postgres) {
+        eprintln!("PostgreSQL only: PIXGATE_TEST_DATABASE_URL is not set");
+        return;
+    }
+    let (a, b) = two_instances_on_postgres().await;
+    a.merchant_with_store("acme", "acme-web", "SHADOW").await;
+    let costliest = upload_guest(&a, "provider", "pixgate_fixture_costliest_first").await;
+    let preloaded = "components: loaded a version in use before its first charge here";
+    assert!(!b.logs().contains(preloaded), "{}", b.logs());
+    activate(&a, "acme-web", "provider", &costliest).await;
+    let activated = Instant::now();
+    loop {
+        let logs = b.logs();
+        if let Some(line) = logs.lines().find(|line| line.contains(preloaded)) {
+            assert!(line.contains(&costliest), "{line}");
+            assert!(line.contains("provider"), "{line}");
+            break;
+        }
+        assert!(
+            activated.elapsed() < Duration::from_secs(5),
+            "instance B did not load the activated version within 5 s:\n{logs}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    eprintln!("loaded on B after {:?}", activated.elapsed());
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn evaluate_decides_like_a_charge_and_persists_nothing() {
     for backend in backends() {

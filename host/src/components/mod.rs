@@ -10,6 +10,7 @@ pub mod canary;
 pub mod evaluate;
 mod history;
 pub mod kill_switch;
+mod preload;
 pub mod replay;
 pub mod shadow;
 

@@ -241,6 +241,21 @@ pub async fn store_steps<'e>(
     .await
 }
 
+/// Every (step, version) some store runs or is about to: the active versions, the shadow
+/// candidates and the versions of running canaries, `bundled` included.
+pub async fn versions_in_use<'e>(
+    ex: impl Executor<'e, Database = Any>,
+) -> sqlx::Result<Vec<(String, String)>> {
+    sqlx::query_as(
+        "select step, active_version from store_components \
+         union select step, candidate_version from store_components \
+             where candidate_version is not null \
+         union select step, version from component_canaries where ended_at is null",
+    )
+    .fetch_all(ex)
+    .await
+}
+
 /// The row for update: on PostgreSQL it is locked until the transaction ends, so two
 /// activations of one store's step are serialised (SQLite has one writer anyway).
 pub async fn store_step_for_update<'e>(
