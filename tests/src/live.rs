@@ -485,13 +485,18 @@ impl Live {
             .collect()
     }
 
-    /// Waits until the receiver got `events` for intent `id` (exactly these, in order).
+    /// Waits until the receiver got `events` for intent `id`: exactly these, in any order. The
+    /// sender delivers concurrently (and retries), so a `payment.succeeded` due right after its
+    /// `payment.pending` may arrive first; the merchant guide says so.
     pub async fn wait_events(&self, id: &str, events: &[&str]) {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
             let got = self.events_for(id);
             if got.len() >= events.len() {
-                assert_eq!(got, events, "events for {id}");
+                let (mut got, mut want) = (got, events.to_vec());
+                got.sort();
+                want.sort();
+                assert_eq!(got, want, "events for {id}");
                 return;
             }
             assert!(

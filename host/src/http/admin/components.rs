@@ -71,7 +71,7 @@ fn step(raw: &str) -> Result<Step, ApiError> {
     responses(
         (status = 201, description = "Stored", body = Envelope<VersionView>),
         (status = 200, description = "These bytes were stored before", body = Envelope<VersionView>),
-        (status = 400, description = "`invalid_component`, `component_exceeds_limits` (one instance would need more than the sandbox gives one), `wrong_world` (names the missing export), `unsupported_import`", body = ErrorEnvelope),
+        (status = 400, description = "`invalid_component` (not a component, or it imports WASI outside the call: files or sockets not sealed by `pixgate policy seal`, HTTP, ...; the message names the import), `component_exceeds_limits` (one instance would need more than the sandbox gives one), `wrong_world` (names the missing export), `unsupported_import`", body = ErrorEnvelope),
         AdminUnauthorized, RoleInsufficient,
         (status = 404, description = "`unknown_step`", body = ErrorEnvelope),
         (status = 413, description = "`component_too_large` (`PIXGATE_COMPONENT_MAX_BYTES`, default 32 MiB)", body = ErrorEnvelope),
