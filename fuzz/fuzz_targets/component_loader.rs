@@ -1,7 +1,9 @@
 //! The component loader with what `POST /admin/components/{step}` does to an upload
 //! (host/src/components/mod.rs `upload`): the size limit (`PIXGATE_COMPONENT_MAX_BYTES`,
-//! default `DEFAULT_COMPONENT_MAX_BYTES`, 32 MiB), then `Sandbox::load` on a sandbox built as `pixgate serve` builds it
-//! (`Limits::default()`, a compiled-module cache directory).
+//! default `DEFAULT_COMPONENT_MAX_BYTES`, 32 MiB), then `Sandbox::load_new` on a sandbox built as
+//! `pixgate serve` builds it (`Limits::default()`, a compiled-module cache directory); and what
+//! `pixgate policy seal` does to the same bytes, which refuses them or seals them, never
+//! with an internal error.
 //!
 //! The first byte picks the step, the rest is the upload. Nothing panics; a refusal is one of
 //! the errors the route answers 400 for (`invalid_component`, `wrong_world`,
@@ -47,7 +49,11 @@ fuzz_target!(|data: &[u8]| {
         return; // 413 component_too_large
     }
     let host = &*HOST;
-    let loaded = match host.sandbox.load(step, wasm) {
+    match pixgate_sandbox::seal(wasm) {
+        Ok(_) | Err(SandboxError::InvalidComponent(_)) => {}
+        Err(other) => panic!("sealing fails with an internal error: {other:?}"),
+    }
+    let loaded = match host.sandbox.load_new(step, wasm) {
         Ok(loaded) => loaded,
         Err(
             SandboxError::InvalidComponent(_)
@@ -63,7 +69,7 @@ fuzz_target!(|data: &[u8]| {
     // The same bytes again: from the compiled-module cache, the same version.
     let again = host
         .sandbox
-        .load(step, wasm)
+        .load_new(step, wasm)
         .unwrap_or_else(|e| panic!("a component that loaded once is refused from the cache: {e}"));
     assert_eq!(again.sha256(), loaded.sha256());
     assert_eq!(again.imports(), loaded.imports());
