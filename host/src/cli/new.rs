@@ -321,9 +321,22 @@ pub(super) fn new(args: &NewArgs) -> Result<(), CliError> {
             dir.join("dist").join(format!("{}.wasm", args.name)),
         ),
     };
+    // The JavaScript and Python builds end with `pixgate policy seal`: say which binary they
+    // need when this one is not the `pixgate` on the PATH.
+    let seal = match args.lang {
+        Lang::Rust => String::new(),
+        Lang::Js | Lang::Python => format!(
+            "           (the build ends with `pixgate policy seal`: it runs the `pixgate` on \
+             your PATH, or the one $PIXGATE names, e.g. PIXGATE={})\n",
+            std::env::current_exe()
+                .map(|exe| exe.display().to_string())
+                .unwrap_or_else(|_| "/path/to/pixgate".into())
+        ),
+    };
     println!(
         "created the {step} component {what} `{name}` in {dir}\n\n\
          build it:  (cd {dir} && {build})\n\
+         {seal}\
          try it:    pixgate policy run --step {step} --component {wasm} --input {sample}\n\n\
          {dir}/README.md goes on from there: replay, upload, shadow, activate, roll back.",
         step = args.step.as_str(),
