@@ -31,7 +31,12 @@ use crate::SandboxError;
 const SERVED_WASI: &[&str] = &["wasi:io/", "wasi:cli/", "wasi:clocks/", "wasi:random/"];
 
 /// The WASI packages `pixgate policy seal` answers inside a component (see `seal.rs`).
-pub(crate) const SEALED_WASI: &[&str] = &["wasi:filesystem/", "wasi:sockets/"];
+const SEALED_WASI: &[&str] = &["wasi:filesystem/", "wasi:sockets/"];
+
+/// Whether `import` is one that sealing answers inside a component.
+pub(crate) fn is_sealed(import: &str) -> bool {
+    SEALED_WASI.iter().any(|sealed| import.starts_with(sealed))
+}
 
 /// Which component the rule is applied to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,7 +58,7 @@ pub(crate) fn check<'a>(
         let Some(package) = name.strip_prefix("wasi:") else {
             continue;
         };
-        let sealed = SEALED_WASI.iter().any(|sealed| name.starts_with(sealed));
+        let sealed = is_sealed(name);
         if SERVED_WASI.iter().any(|served| name.starts_with(served))
             || (sealed && admission == Admission::Stored)
         {

@@ -14,7 +14,7 @@ use wac_graph::types::Package;
 use wac_graph::{CompositionGraph, EncodeOptions, PlugError};
 
 use crate::SandboxError;
-use crate::imports::SEALED_WASI;
+use crate::imports::is_sealed;
 
 /// The deny adapter, built by `build.rs` from `policies/guests/deny`.
 const DENY_ADAPTER: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/pixgate_guest_deny.wasm"));
@@ -70,15 +70,11 @@ pub fn seal(component: &[u8]) -> Result<Sealed, SandboxError> {
     // Every file and socket import must be gone: one the adapter could not match (a 0.3
     // version, say) would otherwise be left for the upload to refuse, after a build that said
     // it sealed.
-    let mut check = CompositionGraph::new();
-    let result = Package::from_bytes("pixgate:sealed", None, bytes.clone(), check.types_mut())
-        .map_err(|e| {
-            SandboxError::Internal(format!("the sealed component does not load: {e:#}"))
-        })?;
-    let result = check
-        .register_package(result)
-        .map_err(|e| SandboxError::Internal(format!("{e:#}")))?;
-    let left = file_and_socket_imports(&check, result);
+    let left: Vec<String> = imports(&bytes)
+        .ok_or_else(|| SandboxError::Internal("the sealed component does not load".into()))?
+        .into_iter()
+        .filter(|name| is_sealed(name))
+        .collect();
     if !left.is_empty() {
         return Err(SandboxError::InvalidComponent(format!(
             "its imports {} match no export of the deny adapter (WASI 0.2.x)",
@@ -112,7 +108,7 @@ fn file_and_socket_imports(graph: &CompositionGraph, package: wac_graph::Package
     graph.types()[graph[package].ty()]
         .imports
         .keys()
-        .filter(|name| SEALED_WASI.iter().any(|prefix| name.starts_with(prefix)))
+        .filter(|name| is_sealed(name))
         .cloned()
         .collect()
 }
