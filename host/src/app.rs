@@ -128,7 +128,7 @@ impl App {
                     .components
                     .component_compile_threads
                     .map_or_else(pixgate_sandbox::default_compile_threads, usize::from),
-            )?,
+            ),
         );
         let registry = Arc::new(Registry::new(&sandbox, config.components.clone())?);
         registry.record_bundled(&db).await?;

@@ -44,12 +44,13 @@ impl ModuleCache {
     }
 
     /// The compiled component for `wasm` (whose sha256 is `sha256`): from the disk, or
-    /// compiled, with the bytes to [`keep`](Self::keep) once it is accepted. A damaged or
-    /// foreign cache entry is replaced, never trusted.
-    pub fn get_or_compile(
+    /// compiled in the pool `pool` gives (asked for only on a miss), with the bytes to
+    /// [`keep`](Self::keep) once it is accepted. A damaged or foreign cache entry is replaced,
+    /// never trusted.
+    pub fn get_or_compile<'p>(
         &self,
         engine: &Engine,
-        pool: &rayon::ThreadPool,
+        pool: impl FnOnce() -> Result<&'p rayon::ThreadPool, SandboxError>,
         sha256: &str,
         wasm: &[u8],
     ) -> Result<(Component, Option<Compiled>), SandboxError> {
@@ -66,7 +67,7 @@ impl ModuleCache {
                 .and_then(|f| f.set_modified(std::time::SystemTime::now()));
             return Ok((component, None));
         }
-        let (component, compiled) = compile(engine, pool, wasm)?;
+        let (component, compiled) = compile(engine, pool()?, wasm)?;
         Ok((component, Some(compiled)))
     }
 

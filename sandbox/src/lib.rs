@@ -58,8 +58,8 @@ mod state;
 
 use std::fmt;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use pixgate_domain::{Step, sha256_hex};
@@ -410,8 +410,11 @@ pub struct Sandbox {
     limits: Limits,
     memory_reset: MemoryReset,
     cache: Option<cache::ModuleCache>,
-    /// Where components compile (see [`Sandbox::with_compile_threads`]).
-    compile_pool: rayon::ThreadPool,
+    /// How many threads one compile may use (see [`Sandbox::with_compile_threads`]).
+    compile_threads: usize,
+    /// Where components compile: built on the first compile, so that a process whose
+    /// components all come from the cache starts no compile threads.
+    compile_pool: OnceLock<rayon::ThreadPool>,
     epoch_tick: Duration,
     ticker_stop: Arc<AtomicBool>,
 }
@@ -432,17 +435,14 @@ impl Drop for Sandbox {
 
 const EPOCH_TICK: Duration = Duration::from_millis(2);
 
-/// Half the cores, at least one: what [`Sandbox::with_compile_threads`] defaults to.
-pub fn default_compile_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
+/// The cores this process may use (1 when the system does not say).
+pub fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-fn compile_pool(threads: usize) -> Result<rayon::ThreadPool, SandboxError> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
-        .thread_name(|i| format!("pixgate-compile-{i}"))
-        .build()
-        .map_err(|e| SandboxError::Internal(format!("the compile thread pool: {e}")))
+/// Half the cores, at least one: what [`Sandbox::with_compile_threads`] defaults to.
+pub fn default_compile_threads() -> usize {
+    (available_cores() / 2).max(1)
 }
 /// The compiled-component cache's bound unless [`Sandbox::with_cache_limit`] sets another.
 pub const DEFAULT_CACHE_BYTES: u64 = 1 << 30;
@@ -529,7 +529,8 @@ impl Sandbox {
             limits,
             memory_reset,
             cache,
-            compile_pool: compile_pool(default_compile_threads())?,
+            compile_threads: default_compile_threads(),
+            compile_pool: OnceLock::new(),
             epoch_tick: EPOCH_TICK,
             ticker_stop,
         })
@@ -539,9 +540,24 @@ impl Sandbox {
     /// upload of a 12-18 MB JavaScript or Python engine compiles for seconds, and in
     /// wasmtime's default (every core) the charges this process serves meanwhile would wait
     /// for it. Fewer threads make the compile longer and leave the other cores to the charges.
-    pub fn with_compile_threads(mut self, threads: usize) -> Result<Self, SandboxError> {
-        self.compile_pool = compile_pool(threads)?;
-        Ok(self)
+    pub fn with_compile_threads(mut self, threads: usize) -> Self {
+        self.compile_threads = threads.max(1);
+        self.compile_pool = OnceLock::new();
+        self
+    }
+
+    /// The compile pool, built on first use.
+    fn compile_pool(&self) -> Result<&rayon::ThreadPool, SandboxError> {
+        if let Some(pool) = self.compile_pool.get() {
+            return Ok(pool);
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.compile_threads)
+            .thread_name(|i| format!("pixgate-compile-{i}"))
+            .build()
+            .map_err(|e| SandboxError::Internal(format!("the compile thread pool: {e}")))?;
+        // Two first compiles at once may both build one; the second is dropped unused.
+        Ok(self.compile_pool.get_or_init(|| pool))
     }
 
     /// Bounds the compiled-component cache to `max_bytes` (least recently used go first).
@@ -573,9 +589,11 @@ impl Sandbox {
     pub fn load(&self, step: Step, wasm: &[u8]) -> Result<LoadedComponent, SandboxError> {
         let sha256 = sha256_hex(wasm);
         let (component, compiled) = match &self.cache {
-            Some(cache) => cache.get_or_compile(&self.engine, &self.compile_pool, &sha256, wasm)?,
+            Some(cache) => {
+                cache.get_or_compile(&self.engine, || self.compile_pool(), &sha256, wasm)?
+            }
             None => (
-                cache::compile(&self.engine, &self.compile_pool, wasm)?.0,
+                cache::compile(&self.engine, self.compile_pool()?, wasm)?.0,
                 None,
             ),
         };

@@ -90,10 +90,9 @@ pub(super) fn policy_run(args: &RunArgs) -> Result<Value, Value> {
         args.cache_dir.clone().or_else(default_cache_dir)
     };
     // No charges to leave cores to here: a compile takes them all.
-    let every_core = std::thread::available_parallelism().map_or(1, |n| n.get());
     let sandbox = Sandbox::new(limits, cache_dir)
-        .and_then(|s| s.with_compile_threads(every_core))
-        .map_err(|e| error(e.code(), &e, None))?;
+        .map_err(|e| error(e.code(), &e, None))?
+        .with_compile_threads(pixgate_sandbox::available_cores());
     let parse_err = |e: serde_json::Error| error("invalid_input", format!("input JSON: {e}"), None);
 
     let step = match args.step {
