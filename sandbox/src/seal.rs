@@ -94,21 +94,21 @@ pub(crate) fn imports(wasm: &[u8]) -> Option<Vec<String>> {
     let package =
         Package::from_bytes("pixgate:step", None, wasm.to_vec(), graph.types_mut()).ok()?;
     let package = graph.register_package(package).ok()?;
-    Some(
-        graph.types()[graph[package].ty()]
-            .imports
-            .keys()
-            .cloned()
-            .collect(),
-    )
+    Some(import_names(&graph, package).cloned().collect())
 }
 
 /// The package's imports that sealing takes over.
 fn file_and_socket_imports(graph: &CompositionGraph, package: wac_graph::PackageId) -> Vec<String> {
-    graph.types()[graph[package].ty()]
-        .imports
-        .keys()
+    import_names(graph, package)
         .filter(|name| is_sealed(name))
         .cloned()
         .collect()
+}
+
+/// The names a registered package imports, in its order.
+fn import_names(
+    graph: &CompositionGraph,
+    package: wac_graph::PackageId,
+) -> impl Iterator<Item = &String> {
+    graph.types()[graph[package].ty()].imports.keys()
 }
