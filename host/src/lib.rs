@@ -21,7 +21,6 @@ pub mod app;
 pub mod bootstrap;
 pub mod catalog;
 pub mod charges;
-pub mod cli;
 pub mod components;
 pub mod config;
 pub mod crypto;

@@ -37,7 +37,7 @@ struct Cli {
 #[allow(clippy::large_enum_variant)]
 enum Command {
     /// Run the service: merchant API, admin API, health and metrics.
-    Serve(crate::config::ServeConfig),
+    Serve(pixgate::config::ServeConfig),
     /// Work with policy components.
     #[command(subcommand)]
     Policy(PolicyCommand),
@@ -139,8 +139,8 @@ fn report_result(result: Result<(), admin::CliError>) -> ExitCode {
     }
 }
 
-fn serve(config: crate::config::ServeConfig) -> ExitCode {
-    crate::logging::init(&config.log, "info", config.log_format);
+fn serve(config: pixgate::config::ServeConfig) -> ExitCode {
+    pixgate::logging::init(&config.log, "info", config.log_format);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -152,7 +152,7 @@ fn serve(config: crate::config::ServeConfig) -> ExitCode {
         }
     };
     runtime.block_on(async move {
-        let app = match crate::app::App::build(&config).await {
+        let app = match pixgate::app::App::build(&config).await {
             Ok(app) => app,
             Err(e) => {
                 eprintln!("pixgate: {e:#}");
@@ -189,7 +189,7 @@ fn serve(config: crate::config::ServeConfig) -> ExitCode {
 }
 
 fn psp_sim(args: &pixgate_psp_sim::SimArgs) -> ExitCode {
-    crate::logging::init("warn", "warn", crate::logging::LogFormat::Text);
+    pixgate::logging::init("warn", "warn", pixgate::logging::LogFormat::Text);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -182,7 +182,7 @@ fn fetch(
                 .limit
                 .as_deref()
                 .and_then(|l| l.parse().ok())
-                .unwrap_or(crate::search::DEFAULT_LIMIT as u64);
+                .unwrap_or(pixgate::search::DEFAULT_LIMIT as u64);
         let last = got.last().and_then(&cursor);
         items.extend(got);
         match (full, last) {
