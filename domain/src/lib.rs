@@ -14,12 +14,14 @@ pub mod json;
 pub mod money;
 mod outcome;
 pub mod refund;
+mod role;
 mod status;
 mod step;
 mod tax_id;
 
 pub use money::Money;
 pub use outcome::{NO_PROVIDER, Outcome};
+pub use role::Role;
 pub use status::{IntentStatus, StoreMode};
 pub use step::{Step, StepVersions};
 pub use tax_id::{TaxId, TaxIdKind};

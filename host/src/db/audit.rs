@@ -9,8 +9,6 @@ use serde::{Deserialize, Serialize};
 use sqlx::{Any, AssertSqlSafe, Executor};
 use utoipa::ToSchema;
 
-use crate::access::Actor;
-
 /// What an admin write did: `resource.verb`. Every write names one of these, so the values the
 /// `action` filter accepts are exactly the ones the trail can hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
@@ -161,10 +159,17 @@ impl Change {
     }
 }
 
+/// Who made a change, as the audit trail keeps it: the operator's id and their name at the
+/// time. The access layer's `Actor` is one; storage needs no more of it.
+pub trait Author {
+    fn id(&self) -> &str;
+    fn name(&self) -> &str;
+}
+
 /// Appends the event of `change` made by `actor`; call it on the change's transaction.
 pub async fn append<'e>(
     ex: impl Executor<'e, Database = Any>,
-    actor: &Actor,
+    actor: &impl Author,
     change: &Change,
 ) -> sqlx::Result<()> {
     let json = |v: &Option<serde_json::Value>| v.as_ref().map(|v| v.to_string());
@@ -175,8 +180,8 @@ pub async fn append<'e>(
     )
     .bind(uuid::Uuid::now_v7().to_string())
     .bind(super::now_ms())
-    .bind(&actor.id)
-    .bind(&actor.name)
+    .bind(actor.id())
+    .bind(actor.name())
     .bind(change.action.as_str())
     .bind(&change.target)
     .bind(json(&change.before))

@@ -3,7 +3,7 @@
 use sqlx::{Any, Executor};
 
 use super::DbError;
-use crate::access::Role;
+use pixgate_domain::Role;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Operator {

@@ -1,8 +1,92 @@
-//! The calls made to PSPs for each charge, in order (the intent's trace shows them).
+//! The calls made to PSPs for each charge, in order (the intent's trace shows them): the
+//! operation and how it ended, stored as their names (`put_cob`, `timeout`, ...) and shown as
+//! such by the trace route. The PSP client names its exchanges' outcomes with these too (one
+//! table, `psp::client`'s `From<Outcome>`); they live here, with the rows, so that storage
+//! does not depend on the PSP side.
 
 use sqlx::{Any, Executor};
 
-use crate::psp::client::{CallOperation, CallOutcome};
+/// The API Pix operation a recorded call made.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum CallOperation {
+    PutCob,
+    GetCob,
+    PatchCob,
+    PutWebhook,
+    PutDevolucao,
+    GetDevolucao,
+    GetPix,
+}
+
+/// How a recorded call ended: the PSP exchange's [`Outcome`](super::Outcome), or
+/// `not_configured` when the gateway's provider could not be used at all.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum CallOutcome {
+    Success,
+    Refused,
+    Unauthorized,
+    Unavailable,
+    Timeout,
+    ConnectFailed,
+    ProtocolError,
+    NotConfigured,
+}
+
+/// The stored text of the two enums is their serde name; one definition serves both.
+macro_rules! text_enum {
+    ($ty:ty, $($variant:ident => $text:literal),+ $(,)?) => {
+        impl $ty {
+            pub fn as_str(self) -> &'static str {
+                match self { $(Self::$variant => $text),+ }
+            }
+        }
+
+        impl std::str::FromStr for $ty {
+            type Err = String;
+
+            fn from_str(s: &str) -> Result<Self, String> {
+                match s {
+                    $($text => Ok(Self::$variant),)+
+                    other => Err(format!("unknown {} `{other}`", stringify!($ty))),
+                }
+            }
+        }
+
+        impl std::fmt::Display for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+text_enum!(
+    CallOperation,
+    PutCob => "put_cob",
+    GetCob => "get_cob",
+    PatchCob => "patch_cob",
+    PutWebhook => "put_webhook",
+    PutDevolucao => "put_devolucao",
+    GetDevolucao => "get_devolucao",
+    GetPix => "get_pix",
+);
+text_enum!(
+    CallOutcome,
+    Success => "success",
+    Refused => "refused",
+    Unauthorized => "unauthorized",
+    Unavailable => "unavailable",
+    Timeout => "timeout",
+    ConnectFailed => "connect_failed",
+    ProtocolError => "protocol_error",
+    NotConfigured => "not_configured",
+);
 
 /// One call made to a PSP for a charge, as its trace shows it.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]

@@ -12,7 +12,6 @@
 //!   carries a secret, a token, a URL or a body the PSP sent beyond its problem type.
 
 mod error;
-mod record;
 pub mod tls;
 mod token;
 
@@ -24,12 +23,12 @@ use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use serde::de::DeserializeOwned;
 use url::Url;
 
+pub use crate::db::psp_calls::{CallOperation, CallOutcome};
 pub use error::{ErrorKind, PspError};
 use pixgate_pix::apipix::{
     CobCompleta, CobGerada, CobSolicitada, CobStatus, Devolucao, DevolucaoSolicitada, Pix,
     TokenResponse, Txid, WebhookSolicitado,
 };
-pub use record::{CallOperation, CallOutcome};
 use token::{CachedToken, TokenCache};
 
 /// The most of a PSP's answer that is read; a charge's JSON is a few KB.
@@ -522,6 +521,22 @@ fn decode<T: DeserializeOwned>(operation: Operation, answer: &Answer) -> Result<
         operation,
         detail: format!("unreadable answer at `{}`", e.path()),
     })
+}
+
+/// A recorded call's outcome is its exchange's, by the same name.
+impl From<Outcome> for CallOutcome {
+    fn from(o: Outcome) -> Self {
+        use Outcome as O;
+        match o {
+            O::Success => Self::Success,
+            O::Refused => Self::Refused,
+            O::Unauthorized => Self::Unauthorized,
+            O::Unavailable => Self::Unavailable,
+            O::Timeout => Self::Timeout,
+            O::ConnectFailed => Self::ConnectFailed,
+            O::Protocol => Self::ProtocolError,
+        }
+    }
 }
 
 #[cfg(test)]
