@@ -892,3 +892,403 @@ async fn concurrent_duplicates_of_one_refund_make_one_devolucao() {
         assert_eq!(now["data"]["amountRefunded"], 10.0);
     }
 }
+
+/// Waits until intent `id` holds a pix of another amount, `received` BRL.
+async fn wait_received(live: &Live, id: &str, received: f64) -> Value {
+    let deadline = std::time::Instant::now() + SETTLE;
+    loop {
+        let (_, now) = live.server.get_payment(&live.key, id).await;
+        if now["data"]["amountReceived"] == received {
+            return now["data"].clone();
+        }
+        assert!(std::time::Instant::now() < deadline, "{now}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Waits until intent `id` has `refunded` BRL refunded.
+async fn wait_refunded(live: &Live, id: &str, refunded: f64) -> Value {
+    let deadline = std::time::Instant::now() + SETTLE;
+    loop {
+        let (_, now) = live.server.get_payment(&live.key, id).await;
+        if now["data"]["amountRefunded"] == refunded {
+            return now["data"].clone();
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{now}\n{}",
+            live.server.logs()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The intent's refunds, as the merchant lists them.
+async fn refunds_of(live: &Live, id: &str) -> Vec<Value> {
+    let (status, list) = live
+        .merchant(
+            Method::GET,
+            &format!("/payments/{id}/refunds"),
+            &live.key,
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{list}");
+    list["data"].as_array().unwrap().clone()
+}
+
+/// How many reads of its pix a paid intent had, and when the next one is due.
+async fn pix_reads(live: &Live, id: &str) -> (i64, Option<i64>) {
+    let db = live.server.open_db().await;
+    sqlx::query_as("select pix_reads, pix_read_at from payment_intents where id = $1")
+        .bind(id)
+        .fetch_one(&db.write)
+        .await
+        .unwrap()
+}
+
+/// Moves a paid intent's payment, and so its first planned pix read, two hours back.
+async fn paid_two_hours_ago(live: &Live, id: &str) {
+    let db = live.server.open_db().await;
+    let two_hours = 2 * 3_600_000_i64;
+    sqlx::query(
+        "update payment_intents set completed_at = completed_at - $2, \
+         pix_read_at = pix_read_at - $2 where id = $1",
+    )
+    .bind(id)
+    .bind(two_hours)
+    .execute(&db.write)
+    .await
+    .unwrap();
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_cancel_while_the_provider_is_switched_off_is_a_503_and_changes_nothing() {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        let (_, charge) = live.charge("order-c3").await;
+        let intent = &charge["data"];
+        let id = id(intent);
+        let provider_path = format!("/providers/{}", provider(intent));
+        let (status, body) = live
+            .server
+            .admin_patch(&provider_path, json!({"active": false}))
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let path = format!("/payments/{id}/cancel");
+        let (status, body) = live
+            .merchant(Method::POST, &path, &live.key, None, None)
+            .await;
+        assert_eq!(
+            (status, body["error"]["code"].as_str()),
+            (503, Some("psp_unavailable")),
+            "{body}\n{}",
+            live.server.logs()
+        );
+        let (_, now) = live.server.get_payment(&live.key, &id).await;
+        assert_eq!(now["data"]["status"], "PENDING", "{now}");
+        assert!(now["data"]["completedAt"].is_null());
+        // Once the provider is back, the retry cancels it.
+        let (status, body) = live
+            .server
+            .admin_patch(&provider_path, json!({"active": true}))
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let (status, body) = live
+            .merchant(Method::POST, &path, &live.key, None, None)
+            .await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["data"]["status"], "CANCELED");
+        live.wait_events(&id, &["payment.pending", "payment.canceled"])
+            .await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_wrong_amount_refunded_by_an_admin_gives_back_what_is_left_and_ends_canceled_once_given_back()
+ {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        let (_, charge) = live.charge("order-w3").await;
+        let intent = charge["data"].clone();
+        let id = id(&intent);
+        let sim = live.sim(&provider(&intent));
+        let txid = intent["pix"]["txid"].as_str().unwrap();
+        let pix = sim
+            .post(&format!("/cob/{txid}/pay"), json!({"valor": "100.00"}))
+            .await;
+        let e2eid = pix["endToEndId"].as_str().unwrap();
+        wait_received(&live, &id, 100.0).await;
+        // The MED takes 30.00 of the pix back before anyone resolves it.
+        sim.post(
+            &format!("/pix/{e2eid}/med"),
+            json!({"valor": "30.00", "natureza": "MED_OPERACIONAL"}),
+        )
+        .await;
+        wait_refunded(&live, &id, 30.0).await;
+        let resolve = |body: Value| {
+            let (live, path) = (&live, format!("/payment-intents/{id}/resolve"));
+            async move { live.server.admin_post(&path, body).await }
+        };
+
+        // The reason is the devolução's descricao: at most 140 characters, as API Pix says.
+        let (status, body) = resolve(json!({"action": "refund", "reason": "x".repeat(141)})).await;
+        assert_eq!(
+            (status, body["error"]["code"].as_str()),
+            (400, Some("invalid_reason")),
+            "{body}"
+        );
+
+        // The PSP takes its time to give the money back.
+        sim.switches(json!({"devolucoes": {"settleAfterMs": 60000}}))
+            .await;
+        let reason = "Pagamento com valor divergente: devolvemos o que resta";
+        let (status, body) = resolve(json!({"action": "refund", "reason": reason})).await;
+        assert_eq!(status, 200, "{body}\n{}", live.server.logs());
+        assert_eq!(body["data"]["status"], "PENDING", "{body}");
+        assert_eq!(body["data"]["amountReceived"], 100.0);
+        // What is left of the pix, and nothing more, is asked back, with the reason for the payer.
+        let asked = refunds_of(&live, &id).await;
+        let refund = asked
+            .iter()
+            .find(|r| r["reason"] == reason)
+            .unwrap_or_else(|| panic!("{asked:?}"));
+        assert_eq!(refund["amount"], 70.0, "{refund}");
+        assert_eq!(refund["status"], "PENDING");
+        let at_psp = sim.pix(e2eid).await;
+        let devolucao = at_psp["devolucoes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["id"] == refund["provider"]["refundId"])
+            .unwrap_or_else(|| panic!("{at_psp}"))
+            .clone();
+        assert_eq!(devolucao["valor"], "70.00");
+        assert_eq!(devolucao["descricao"], reason);
+
+        // While that devolução runs, the payment is not resolved a second way.
+        let (status, body) =
+            resolve(json!({"action": "accept", "reason": "changed my mind"})).await;
+        assert_eq!(
+            (status, body["error"]["code"].as_str()),
+            (409, Some("payment_not_resolvable")),
+            "{body}"
+        );
+        let (_, now) = live.server.get_payment(&live.key, &id).await;
+        assert_eq!(now["data"]["status"], "PENDING");
+
+        // The PSP gives it back: only now is the payment CANCELED.
+        let devolucao_id = devolucao["id"].as_str().unwrap();
+        sim.post(
+            &format!("/pix/{e2eid}/devolucao/{devolucao_id}/settle"),
+            json!({}),
+        )
+        .await;
+        let canceled = live.wait_status(&id, "CANCELED", SETTLE).await;
+        assert_eq!(canceled["amountRefunded"], 100.0, "{canceled}");
+        live.wait_events(
+            &id,
+            &[
+                "payment.pending",
+                "refund.succeeded",
+                "refund.succeeded",
+                "payment.canceled",
+            ],
+        )
+        .await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_wrong_amount_whose_refund_is_not_made_stays_resolvable_and_accept_dates_it_at_the_pix() {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        let (_, charge) = live.charge("order-w4").await;
+        let intent = charge["data"].clone();
+        let id = id(&intent);
+        let sim = live.sim(&provider(&intent));
+        let txid = intent["pix"]["txid"].as_str().unwrap();
+        let pix = sim
+            .post(&format!("/cob/{txid}/pay"), json!({"valor": "100.00"}))
+            .await;
+        wait_received(&live, &id, 100.0).await;
+        // An admin looks at it a while after the payer paid.
+        tokio::time::sleep(Duration::from_millis(1_100)).await;
+        sim.switches(json!({"devolucoes": {"settleAs": "NAO_REALIZADO", "motivo": "Conta do pagador encerrada"}}))
+            .await;
+        let path = format!("/payment-intents/{id}/resolve");
+        let (status, body) = live
+            .server
+            .admin_post(
+                &path,
+                json!({"action": "refund", "reason": "Valor divergente"}),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}\n{}", live.server.logs());
+        assert_eq!(body["data"]["status"], "PENDING", "{body}");
+        let refunds = refunds_of(&live, &id).await;
+        assert_eq!(refunds.len(), 1, "{refunds:?}");
+        assert_eq!(refunds[0]["status"], "FAILED");
+        assert_eq!(refunds[0]["failure"]["code"], "refund_not_made");
+
+        // The devolução was not made: the payment is still resolvable, and kept.
+        let (status, body) = live
+            .server
+            .admin_post(
+                &path,
+                json!({"action": "accept", "reason": "customer confirmed"}),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["data"]["status"], "SUCCEEDED");
+        assert_eq!(body["data"]["amountRefunded"], 0.0);
+        // Paid when the pix settled, not when the admin decided.
+        assert_eq!(body["data"]["completedAt"], pix["horario"], "{body}");
+        live.wait_events(
+            &id,
+            &["payment.pending", "refund.failed", "payment.succeeded"],
+        )
+        .await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_refund_the_psp_refuses_makes_pixgate_read_the_pix_and_record_a_med_it_missed() {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        let key = live.key_with(&["payments:refund"]).await;
+        let intent = live.paid_charge("order-m1").await;
+        let id = id(&intent);
+        let e2eid = intent["provider"]["paymentId"].as_str().unwrap();
+        let sim = live.sim(&provider(&intent));
+        // The MED takes 29.90 back, and its callback is lost.
+        sim.switches(json!({"callbacks": {"drop": true}})).await;
+        sim.post(
+            &format!("/pix/{e2eid}/med"),
+            json!({"valor": "29.90", "natureza": "MED_FRAUDE"}),
+        )
+        .await;
+        let (_, now) = live.server.get_payment(&live.key, &id).await;
+        assert_eq!(now["data"]["amountRefunded"], 0.0);
+
+        // The merchant asks for all of it: more than the PSP has left, so it refuses.
+        let (status, refund) = live.refund(&key, &id, "refund-m1", json!({})).await;
+        assert_eq!(status, 200, "{refund}");
+        assert_eq!(refund["data"]["status"], "FAILED", "{refund}");
+        assert_eq!(refund["data"]["failure"]["code"], "psp_refused");
+        // Before answering, pixgate read the pix and recorded the MED it had missed.
+        let (_, now) = live.server.get_payment(&live.key, &id).await;
+        assert_eq!(now["data"]["amountRefunded"], 29.9, "{now}");
+        let refunds = refunds_of(&live, &id).await;
+        assert_eq!(refunds.len(), 2, "{refunds:?}");
+        assert_eq!(refunds[0]["amount"], 29.9);
+        assert_eq!(refunds[0]["status"], "SUCCEEDED");
+        assert!(
+            refunds[0]["reason"]
+                .as_str()
+                .unwrap()
+                .contains("MED_FRAUDE")
+        );
+        // What is left can be refunded.
+        let (_, rest) = live.refund(&key, &id, "refund-m1-b", json!({})).await;
+        assert_eq!(rest["data"]["amount"], 100.0, "{rest}");
+        assert_eq!(rest["data"]["status"], "SUCCEEDED");
+        live.wait_events(
+            &id,
+            &[
+                "payment.pending",
+                "payment.succeeded",
+                "refund.succeeded",
+                "refund.failed",
+                "refund.succeeded",
+            ],
+        )
+        .await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_med_whose_callback_was_lost_is_found_by_a_later_read_of_the_paid_pix() {
+    for backend in backends() {
+        let live = Live::start(backend, &[("PIXGATE_RECONCILE_INTERVAL", "200ms")]).await;
+        let intent = live.paid_charge("order-m2").await;
+        let id = id(&intent);
+        let e2eid = intent["provider"]["paymentId"].as_str().unwrap();
+        let sim = live.sim(&provider(&intent));
+        sim.switches(json!({"callbacks": {"drop": true}})).await;
+        sim.post(
+            &format!("/pix/{e2eid}/med"),
+            json!({"valor": "19.90", "natureza": "MED_OPERACIONAL"}),
+        )
+        .await;
+        // The first read of a paid pix is due an hour after its payment: not yet.
+        tokio::time::sleep(Duration::from_millis(800)).await;
+        let (_, now) = live.server.get_payment(&live.key, &id).await;
+        assert_eq!(now["data"]["amountRefunded"], 0.0);
+        assert_eq!(pix_reads(&live, &id).await.0, 0);
+
+        // Two hours later, the reconciler reads the pix and finds the MED.
+        paid_two_hours_ago(&live, &id).await;
+        wait_refunded(&live, &id, 19.9).await;
+        live.wait_events(
+            &id,
+            &["payment.pending", "payment.succeeded", "refund.succeeded"],
+        )
+        .await;
+        let refunds = refunds_of(&live, &id).await;
+        assert!(
+            refunds[0]["reason"]
+                .as_str()
+                .unwrap()
+                .contains("MED_OPERACIONAL"),
+            "{refunds:?}"
+        );
+        // Read once; the next read is planned further apart, two hours on.
+        let (reads, next) = pix_reads(&live, &id).await;
+        assert_eq!(reads, 1);
+        let gap = next.unwrap() - now_ms();
+        assert!((7_000_000..=7_200_000).contains(&gap), "{gap}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn two_instances_read_a_paid_pix_once() {
+    if pixgate_e2e::server::postgres_admin_url().is_none() {
+        return;
+    }
+    let shared = [
+        (
+            "PIXGATE_MASTER_KEY",
+            "cGl4Z2F0ZS10ZXN0LW1hc3Rlci1rZXktMzItYnl0ZXM=",
+        ),
+        ("PIXGATE_RECONCILE_INTERVAL", "100ms"),
+    ];
+    let live = Live::start(pixgate_e2e::server::Backend::Postgres, &shared).await;
+    let _second = Server::launch(Options {
+        database_url: Some(live.server.database_url.clone()),
+        env: live.server.env.clone(),
+        data_dir: None,
+    });
+    let intent = live.paid_charge("order-m3").await;
+    let id = id(&intent);
+    let sim = live.sim(&provider(&intent));
+    paid_two_hours_ago(&live, &id).await;
+    let deadline = std::time::Instant::now() + SETTLE;
+    while pix_reads(&live, &id).await.0 == 0 {
+        assert!(std::time::Instant::now() < deadline);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // Both reconcilers pass ten times a second; the read is made once.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(pix_reads(&live, &id).await.0, 1);
+    let stats = sim.stats().await;
+    assert_eq!(stats["routes"]["GET /pix/{e2eid}"], 1, "{stats}");
+}

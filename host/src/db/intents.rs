@@ -60,6 +60,9 @@ pub struct MoneyBack {
     /// A pix of another amount than the charge's, as first read at the PSP.
     pub received_centavos: Option<i64>,
     pub received_e2eid: Option<String>,
+    /// When that pix was settled at the PSP (its `horario`); none when it was first read
+    /// before migration 0013.
+    pub received_at: Option<i64>,
     /// `accept` or `refund`, once an admin resolved the wrong amount.
     pub resolution: Option<String>,
     pub resolution_reason: Option<String>,
@@ -79,7 +82,7 @@ pub(crate) const READ_COLUMNS: &str = "id, merchant_id, store_id, status, amount
     fee_centavos, net_centavos, settlement_date, provider_payment_id, failure_code, \
     failure_message, created_at, updated_at, completed_at, txid, pix_location, pix_copy_paste, \
     pix_expires_at, reconcile_at, refund_reserved_centavos, refunded_centavos, \
-    received_centavos, received_e2eid, resolution, resolution_reason";
+    received_centavos, received_e2eid, received_at, resolution, resolution_reason";
 
 type IntentQuery<'q> = sqlx::query::Query<'q, Any, <Any as sqlx::Database>::Arguments>;
 
@@ -228,10 +231,13 @@ pub async fn transition<'e>(
     completed_at: Option<i64>,
     now: i64,
 ) -> sqlx::Result<bool> {
+    // A payment that succeeds gets its first pix read planned in the same statement, so no
+    // paid intent is left without one (see [`FIRST_PIX_READ_MS`]).
     let done = sqlx::query(
         "update payment_intents set status = $3, \
          provider_payment_id = coalesce($4, provider_payment_id), failure_code = $5, \
-         failure_message = $6, completed_at = $7, updated_at = $8 \
+         failure_message = $6, completed_at = $7, updated_at = $8, \
+         pix_read_at = case when $3 = 'SUCCEEDED' then $9 else pix_read_at end \
          where id = $1 and status = $2",
     )
     .bind(id)
@@ -242,13 +248,19 @@ pub async fn transition<'e>(
     .bind(failure.map(|f| f.1))
     .bind(completed_at)
     .bind(now)
+    .bind(
+        completed_at
+            .unwrap_or(now)
+            .saturating_add(FIRST_PIX_READ_MS),
+    )
     .execute(ex)
     .await?;
     Ok(done.rows_affected() == 1)
 }
 
 /// `PENDING` intents due for a read at their PSP (`reconcile_at` reached) that no one is
-/// settling, oldest due first.
+/// settling, oldest due first. A charge an admin resolved is not read again: what is left of
+/// it is its resolution's refund, read as a refund.
 pub async fn due_for_reconcile<'e>(
     ex: impl Executor<'e, Database = Any>,
     now: i64,
@@ -256,7 +268,7 @@ pub async fn due_for_reconcile<'e>(
 ) -> sqlx::Result<Vec<String>> {
     sqlx::query_scalar(
         "select id from payment_intents \
-         where status = 'PENDING' and reconcile_at <= $1 \
+         where status = 'PENDING' and reconcile_at <= $1 and resolution is null \
            and (settle_lease_until is null or settle_lease_until <= $1) \
          order by reconcile_at limit $2",
     )
@@ -330,14 +342,17 @@ pub async fn record_wrong_amount<'e>(
     id: &str,
     received_centavos: i64,
     e2eid: &str,
+    received_at: i64,
 ) -> sqlx::Result<bool> {
     let done = sqlx::query(
-        "update payment_intents set received_centavos = $2, received_e2eid = $3 \
+        "update payment_intents set received_centavos = $2, received_e2eid = $3, \
+         received_at = $4 \
          where id = $1 and status = 'PENDING' and received_e2eid is null",
     )
     .bind(id)
     .bind(received_centavos)
     .bind(e2eid)
+    .bind(received_at)
     .execute(ex)
     .await?;
     Ok(done.rows_affected() == 1)
@@ -357,6 +372,61 @@ pub async fn record_resolution<'e>(
         .execute(ex)
         .await?;
     Ok(())
+}
+
+/// A paid intent's first read of its pix at the PSP is due this long after its payment;
+/// later ones further apart (`crate::psp::live` plans them).
+pub const FIRST_PIX_READ_MS: i64 = 3_600_000;
+
+/// A paid intent whose pix is due for a read.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PixRead {
+    pub id: String,
+    pub provider_code: String,
+    pub provider_payment_id: Option<String>,
+    pub completed_at: Option<i64>,
+    /// When the read was due: the compare-and-set token of [`claim_pix_read`].
+    pub pix_read_at: i64,
+    /// Reads made before this one.
+    pub pix_reads: i64,
+}
+
+/// Paid intents whose pix is due for a read (`pix_read_at` reached), oldest due first.
+pub async fn due_pix_reads<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    now: i64,
+    limit: i64,
+) -> sqlx::Result<Vec<PixRead>> {
+    sqlx::query_as(
+        "select id, provider_code, provider_payment_id, completed_at, pix_read_at, pix_reads \
+         from payment_intents where pix_read_at <= $1 and status = 'SUCCEEDED' \
+         order by pix_read_at limit $2",
+    )
+    .bind(now)
+    .bind(limit)
+    .fetch_all(ex)
+    .await
+}
+
+/// Claims the read due at `due` and plans the next one at `next` (none: no more reads), if no
+/// one claimed it first (a compare-and-set on `pix_read_at`: of several instances, one makes
+/// the read). Returns whether this caller claimed it.
+pub async fn claim_pix_read<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    id: &str,
+    due: i64,
+    next: Option<i64>,
+) -> sqlx::Result<bool> {
+    let done = sqlx::query(
+        "update payment_intents set pix_read_at = $3, pix_reads = pix_reads + 1 \
+         where id = $1 and pix_read_at = $2",
+    )
+    .bind(id)
+    .bind(due)
+    .bind(next)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
 }
 
 #[cfg(test)]

@@ -201,6 +201,22 @@ pub async fn for_intent<'e>(
     .await
 }
 
+/// The refund an admin asked to resolve intent `intent_id` that is still `PENDING`, if any:
+/// while it runs, the intent is not resolvable again.
+pub async fn pending_resolution<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    intent_id: &str,
+) -> sqlx::Result<Option<String>> {
+    sqlx::query_scalar(
+        "select id from refunds \
+         where payment_intent_id = $1 and origin = 'admin' and status = 'PENDING' \
+         order by created_at limit 1",
+    )
+    .bind(intent_id)
+    .fetch_optional(ex)
+    .await
+}
+
 /// Reserves `amount` of what intent `id` received for a refund, if its refunds (`PENDING` and
 /// `SUCCEEDED`) stay within `paid`. One conditional update: concurrent reservations on one
 /// intent, from any instance, are serialised by the row and re-checked, so they never sum

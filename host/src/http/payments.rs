@@ -206,7 +206,7 @@ async fn get_payment(
         (status = 404, description = "Unknown, malformed, or not granted to the key (`payment_intent_not_found`)", body = ErrorEnvelope),
         (status = 409, description = "`SUCCEEDED`, `FAILED` or `SHADOW_ONLY`, paid in the meantime, or refused by the PSP (`payment_not_cancelable`)", body = ErrorEnvelope),
         RateLimited,
-        (status = 503, description = "The PSP could not be reached or did not confirm; the intent is unchanged: retry (`psp_unavailable`)", body = ErrorEnvelope),
+        (status = 503, description = "The PSP could not be reached or did not confirm, or its provider is switched off; the intent is unchanged: retry (`psp_unavailable`)", body = ErrorEnvelope),
     )
 )]
 async fn cancel_payment(

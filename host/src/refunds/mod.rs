@@ -29,7 +29,7 @@ use pixgate_pix::apipix::{Natureza, devolucao_id_for};
 use view::{RefundEnvelope, RefundListEnvelope, RefundView};
 
 /// How long after its payment a pix can be refunded (the SPI's limit for a devolução).
-pub const REFUND_WINDOW_MS: i64 = 90 * 24 * 60 * 60 * 1000;
+pub use crate::psp::live::pix_reads::REFUND_WINDOW_MS;
 
 #[derive(Debug, thiserror::Error)]
 pub enum RefundError {
@@ -96,9 +96,11 @@ pub struct Refunded {
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Resolution {
-    /// Keep the money: `SUCCEEDED`, with the amount received beside the amount asked.
+    /// Keep the money: `SUCCEEDED` at the pix's settlement time, with the amount received
+    /// beside the amount asked.
     Accept,
-    /// Give all of it back (a devolução of the pix's `valor`) and end the intent `CANCELED`.
+    /// Give back what was received less what was already refunded (a MED's included); the
+    /// intent ends `CANCELED` once that devolução is made.
     Refund,
 }
 
@@ -360,10 +362,15 @@ impl Refunds {
             .ok_or(RefundError::IntentNotFound)
     }
 
-    /// An admin's resolution of a charge concluded at its PSP with a pix of another amount:
-    /// `accept` ends it `SUCCEEDED` with the amount received kept beside the amount asked;
-    /// `refund` gives the whole pix back and ends it `CANCELED`. Either writes its event and
-    /// the resolution (action and reason) on the intent, in one transaction.
+    /// An admin's resolution of a charge concluded at its PSP with a pix of another amount
+    /// (DESIGN.md section 11). `accept` ends it `SUCCEEDED` at the pix's settlement time, with
+    /// the amount received kept beside the amount asked, and writes its event. `refund`
+    /// reserves and records a refund of what was received less what was already refunded (a
+    /// MED's included), with `reason` as the devolução's `descricao`, and drives it: the
+    /// intent stays `PENDING` until that devolução is made, and ends `CANCELED` then (in the
+    /// refund's settlement, [`crate::psp::live::LiveExecution`]); a devolução that is not made
+    /// leaves it resolvable again. Either writes the resolution and its audit event in one
+    /// transaction.
     #[tracing::instrument(skip_all, fields(intent = %intent_id, action = action.as_str()))]
     pub async fn resolve(
         &self,
@@ -378,24 +385,21 @@ impl Refunds {
         let intent = intents::by_id(&self.db.read, &id)
             .await?
             .ok_or(RefundError::IntentNotFound)?;
-        let (Some(received), Some(e2eid)) = (
-            intent.money_back.received_centavos,
-            intent.money_back.received_e2eid.clone(),
-        ) else {
+        if intent.money_back.received_e2eid.is_none() {
             return Err(RefundError::NotResolvable(format!(
                 "only a PENDING payment that received a pix of another amount can be resolved; \
                  this one is {} and received none",
                 intent.status.as_str()
             )));
-        };
+        }
         if intent.status != IntentStatus::Pending {
             return Err(RefundError::NotResolvable(format!(
                 "this payment was already resolved: it is {}",
                 intent.status.as_str()
             )));
         }
-        // The settlement lease keeps the reconciler and callbacks off the intent meanwhile; a
-        // read in progress (a second or so) is waited for.
+        // The settlement lease keeps the reconciler, callbacks and other resolutions off the
+        // intent meanwhile; a read in progress (a second or so) is waited for.
         let waited_since = tokio::time::Instant::now();
         let (now, mine) = loop {
             let now = db::now_ms();
@@ -410,102 +414,18 @@ impl Refunds {
             }
             tokio::time::sleep(std::time::Duration::from_millis(100)).await;
         };
-        // Re-read under the lease: a settlement may have moved it meanwhile.
-        let intent = intents::by_id(&self.db.read, &id)
-            .await?
-            .ok_or(RefundError::IntentNotFound)?;
-        if intent.status != IntentStatus::Pending || intent.money_back.resolution.is_some() {
-            intents::release_lease(&self.db.write, &id, mine, now).await?;
-            return Err(RefundError::NotResolvable(format!(
-                "this payment was already resolved: it is {}",
-                intent.status.as_str()
-            )));
+        let decided = self.decide(actor, &id, action, reason, now, mine).await;
+        // Given back whatever happened; a moved intent ignores it. A resolved one is not read
+        // again by the reconciler (`intents::due_for_reconcile`).
+        intents::release_lease(&self.db.write, &id, mine, now).await?;
+        let refund_id = decided?;
+        if action == Resolution::Accept {
+            self.wake.wake();
         }
-        let refund_id = uuid::Uuid::now_v7();
-        let mut tx = self.db.write.begin().await?;
-        intents::record_resolution(&mut *tx, &id, action.as_str(), reason).await?;
-        let transition = match action {
-            Resolution::Accept => Transition {
-                to: IntentStatus::Succeeded,
-                provider_payment_id: Some(&e2eid),
-                failure: None,
-                at: now.max(intent.created_at),
-            },
-            Resolution::Refund => {
-                refunds::reserve(&mut *tx, &id, received, received).await?;
-                refunds::insert(
-                    &mut *tx,
-                    &Refund {
-                        id: refund_id.to_string(),
-                        merchant_id: intent.merchant_id.clone(),
-                        payment_intent_id: id.clone(),
-                        status: RefundStatus::Pending,
-                        amount_centavos: received,
-                        currency: intent.currency.clone(),
-                        reason: Some(reason.to_owned()),
-                        metadata: "{}".to_owned(),
-                        origin: Origin::Admin,
-                        idempotency_key: None,
-                        request_hash: None,
-                        response_body: None,
-                        natureza: Natureza::Original.as_str().to_owned(),
-                        provider_code: intent.provider_code.clone(),
-                        e2eid: e2eid.clone(),
-                        devolucao_id: devolucao_id_for(refund_id),
-                        rtr_id: None,
-                        failure_code: None,
-                        failure_message: None,
-                        psp_attempted: Flag(false),
-                        lease_until: Some(mine),
-                        reconcile_at: Some(mine),
-                        created_at: now,
-                        updated_at: now,
-                        completed_at: None,
-                    },
-                )
-                .await?;
-                Transition {
-                    to: IntentStatus::Canceled,
-                    provider_payment_id: None,
-                    failure: None,
-                    at: now.max(intent.created_at),
-                }
-            }
-        };
-        let to = transition.to;
-        // The intent's money state only: never its payer (PII).
-        let change = Change::new(Action::PaymentIntentResolve, format!("payment-intent/{id}"))
-            .before(&serde_json::json!({
-                "status": intent.status.as_str(),
-                "amount": intent.amount_centavos,
-                "amountReceived": received,
-            }))
-            .after(&serde_json::json!({
-                "status": to.as_str(),
-                "resolution": action.as_str(),
-                "reason": reason,
-            }));
-        let recorded = match outbox::record_transition(&mut tx, &id, transition).await {
-            Ok(_) => audit::append(&mut *tx, actor, &change)
-                .await
-                .map_err(RefundError::from),
-            Err(e) => Err(e.into()),
-        };
-        match recorded {
-            Ok(()) => tx.commit().await?,
-            Err(e) => {
-                tx.rollback().await?;
-                intents::release_lease(&self.db.write, &id, mine, now).await?;
-                return Err(e);
-            }
-        }
-        self.wake.wake();
-        tracing::info!(reason = %reason, "payment with a wrong amount resolved by an admin");
-        if action == Resolution::Refund
-            && let Err(e) = self
-                .live
-                .drive_held_refund(&refund_id.to_string(), mine)
-                .await
+        // The reason is free text an admin typed for the payer: it stays out of the log.
+        tracing::info!("payment with a wrong amount resolved by an admin");
+        if let Some(refund_id) = refund_id
+            && let Err(e) = self.live.drive_held_refund(&refund_id, mine).await
         {
             tracing::warn!(error = %e, "resolution refund: not driven; the reconciler tries again");
         }
@@ -519,6 +439,124 @@ impl Refunds {
             success: true,
             data: PaymentIntent::from_row(&intent, &store, false),
         })
+    }
+
+    /// The resolution itself, under the intent's lease `mine` (which a refund's row holds as
+    /// its own until it is driven): one transaction. Returns the refund to drive, if any.
+    async fn decide(
+        &self,
+        actor: &Actor,
+        id: &str,
+        action: Resolution,
+        reason: &str,
+        now: i64,
+        mine: i64,
+    ) -> Result<Option<String>, RefundError> {
+        // Re-read under the lease: a settlement may have moved it meanwhile.
+        let intent = intents::by_id(&self.db.read, id)
+            .await?
+            .ok_or(RefundError::IntentNotFound)?;
+        let (Some(received), Some(e2eid)) = (
+            intent.money_back.received_centavos,
+            intent.money_back.received_e2eid.clone(),
+        ) else {
+            return Err(RefundError::Internal(format!(
+                "intent {id} lost the pix it received"
+            )));
+        };
+        if intent.status != IntentStatus::Pending {
+            return Err(RefundError::NotResolvable(format!(
+                "this payment was already resolved: it is {}",
+                intent.status.as_str()
+            )));
+        }
+        if let Some(running) = refunds::pending_resolution(&self.db.read, id).await? {
+            return Err(RefundError::NotResolvable(format!(
+                "refund {running} resolving this payment is in progress: the payment ends \
+                 CANCELED once the PSP gives the pix back, and is resolvable again if it does not"
+            )));
+        }
+        let mut tx = self.db.write.begin().await?;
+        intents::record_resolution(&mut *tx, id, action.as_str(), reason).await?;
+        let mut after = serde_json::json!({"resolution": action.as_str(), "reason": reason});
+        let refund_id = match action {
+            Resolution::Accept => {
+                // The payer paid when the pix settled, not when an admin looked at it.
+                let paid_at = intent.money_back.received_at.unwrap_or(now);
+                let transition = Transition {
+                    to: IntentStatus::Succeeded,
+                    provider_payment_id: Some(&e2eid),
+                    failure: None,
+                    at: paid_at.max(intent.created_at),
+                };
+                outbox::record_transition(&mut tx, id, transition).await?;
+                after["status"] = IntentStatus::Succeeded.as_str().into();
+                None
+            }
+            Resolution::Refund => {
+                // What is left of the pix: what was received less the refunds reserved so far
+                // (a MED's devolução included once seen).
+                let amount = received - intent.money_back.refund_reserved_centavos;
+                if amount <= 0 || !refunds::reserve(&mut *tx, id, amount, received).await? {
+                    tx.rollback().await?;
+                    return Err(RefundError::ExceedsRefundable(format!(
+                        "nothing of the {:.2} received is left to give back (already refunded); \
+                         accept it to close the payment",
+                        brl(received as u64)
+                    )));
+                }
+                let refund_id = uuid::Uuid::now_v7();
+                refunds::insert(
+                    &mut *tx,
+                    &Refund {
+                        id: refund_id.to_string(),
+                        merchant_id: intent.merchant_id.clone(),
+                        payment_intent_id: id.to_owned(),
+                        status: RefundStatus::Pending,
+                        amount_centavos: amount,
+                        currency: intent.currency.clone(),
+                        reason: Some(reason.to_owned()),
+                        metadata: "{}".to_owned(),
+                        origin: Origin::Admin,
+                        idempotency_key: None,
+                        request_hash: None,
+                        response_body: None,
+                        natureza: Natureza::Original.as_str().to_owned(),
+                        provider_code: intent.provider_code.clone(),
+                        e2eid,
+                        devolucao_id: devolucao_id_for(refund_id),
+                        rtr_id: None,
+                        failure_code: None,
+                        failure_message: None,
+                        psp_attempted: Flag(false),
+                        // Held until this request drove it; after a crash, the reconciler
+                        // takes it over once the lease ran out.
+                        lease_until: Some(mine),
+                        reconcile_at: Some(mine),
+                        created_at: now,
+                        updated_at: now,
+                        completed_at: None,
+                    },
+                )
+                .await?;
+                after["status"] = IntentStatus::Pending.as_str().into();
+                after["refundId"] = refund_id.to_string().into();
+                after["refundAmount"] = amount.into();
+                Some(refund_id.to_string())
+            }
+        };
+        // The intent's money state only: never its payer (PII).
+        let change = Change::new(Action::PaymentIntentResolve, format!("payment-intent/{id}"))
+            .before(&serde_json::json!({
+                "status": intent.status.as_str(),
+                "amount": intent.amount_centavos,
+                "amountReceived": received,
+                "amountRefunded": intent.money_back.refunded_centavos,
+            }))
+            .after(&after);
+        audit::append(&mut *tx, actor, &change).await?;
+        tx.commit().await?;
+        Ok(refund_id)
     }
 }
 

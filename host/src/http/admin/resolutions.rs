@@ -31,13 +31,17 @@ pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct ResolveRequest {
-    /// `refund`: give the whole pix received back and end the intent `CANCELED`; `accept`:
-    /// keep it and end the intent `SUCCEEDED`, with `amountReceived` beside `amount`.
+    /// `refund`: give back what was received less what was already refunded (a MED's
+    /// devolução included); the intent stays `PENDING` until the PSP made that devolução, then
+    /// ends `CANCELED` (if the PSP does not make it, the refund is `FAILED` and the intent is
+    /// resolvable again). `accept`: keep it and end the intent `SUCCEEDED` at the pix's
+    /// settlement time, with `amountReceived` beside `amount`.
     action: Resolution,
-    /// Why, for the record: 1 to 200 characters, no control characters.
+    /// Why: 1 to 140 characters, no control characters. For `refund` it is the devolução's
+    /// `descricao` (API Pix), what the payer reads.
     #[schema(
         min_length = 1,
-        max_length = 200,
+        max_length = 140,
         pattern = r"^[^\u0000-\u001F\u007F-\u009F]*$"
     )]
     reason: String,
@@ -45,7 +49,13 @@ struct ResolveRequest {
 
 /// Resolves a LIVE charge that its PSP concluded with a pix of another amount (it stays
 /// `PENDING` until then, with `amountReceived`): refund what was received, or accept it.
-/// The intent's event is sent; a refund is driven at the PSP like a merchant's.
+///
+/// `accept` ends the intent `SUCCEEDED` (`completedAt` is the pix's settlement time) and
+/// sends `payment.succeeded`. `refund` records a refund of what is left of the pix (received
+/// less already refunded, a MED's devolução included) and drives it at the PSP like a
+/// merchant's: the answer is the intent still `PENDING` unless the PSP gave the money back at
+/// once. It ends `CANCELED` (`payment.canceled`) when the devolução is made; if the PSP does
+/// not make it (`refund.failed`), the intent can be resolved again.
 #[utoipa::path(post, path = "/payment-intents/{paymentIntentId}/resolve", tag = "admin",
     params(("paymentIntentId" = String, Path, format = Uuid)),
     request_body = ResolveRequest,
@@ -54,7 +64,7 @@ struct ResolveRequest {
         (status = 400, description = "The body breaks the schema (`invalid_json`, `invalid_request`, `missing_field`, `unknown_field`, `invalid_action`, `invalid_reason`)", body = ErrorEnvelope),
         AdminUnauthorized, RoleInsufficient,
         (status = 404, description = "No such PaymentIntent (`payment_intent_not_found`)", body = ErrorEnvelope),
-        (status = 409, description = "No pix of another amount to resolve, or already resolved (`payment_not_resolvable`); being settled right now (`payment_busy`)", body = ErrorEnvelope),
+        (status = 409, description = "No pix of another amount to resolve, already resolved, or a resolution refund still in progress (`payment_not_resolvable`); nothing received is left to give back (`refund_exceeds_refundable`); being settled right now (`payment_busy`)", body = ErrorEnvelope),
         PayloadTooLarge,
         UnsupportedMediaType,
     ))]
@@ -69,7 +79,7 @@ async fn resolve(
         body,
         &[("action", "invalid_action"), ("reason", "invalid_reason")],
     )?;
-    let reason = pixgate_domain::json::bounded(&req.reason, "reason", "invalid_reason", 1, 200)?;
+    let reason = pixgate_domain::json::bounded(&req.reason, "reason", "invalid_reason", 1, 140)?;
     let resolved = refunds.resolve(&actor, &id, req.action, &reason).await?;
     Ok(ok(StatusCode::OK, resolved.data))
 }

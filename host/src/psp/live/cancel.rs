@@ -14,6 +14,7 @@ use super::settle::Settled;
 use super::verdict::CancelReason;
 use crate::db::{self, intents};
 use crate::psp::client::{CallOperation, PspError};
+use crate::psp::providers::ProviderError;
 use crate::webhooks::outbox::Transition;
 use pixgate_domain::IntentStatus;
 use pixgate_pix::apipix::{CobStatus, Txid};
@@ -76,10 +77,24 @@ impl super::LiveExecution {
             .as_deref()
             .and_then(|t| Txid::parse(t).ok())
             .ok_or_else(|| LiveError::Corrupt(format!("pending intent {id} has no txid")))?;
-        let client = self
+        let client = match self
             .providers
             .client(&self.db, &self.master_key, &intent.provider_code)
-            .await?;
+            .await
+        {
+            Ok(client) => client,
+            // An operator switched the provider off: nothing can be asked of its PSP now, and
+            // the charge may still be paid there, so the intent stays as it is and the client
+            // retries once the provider is back (DESIGN.md section 11).
+            Err(ProviderError::Inactive(_)) => {
+                return Ok(CancelOutcome::Unavailable(
+                    "the payment's PSP is not available right now (its provider is switched \
+                     off); the payment is unchanged: retry later"
+                        .to_owned(),
+                ));
+            }
+            Err(e) => return Err(e.into()),
+        };
         let patched = self
             .call_cob(&intent, CallOperation::PatchCob, client.remove_cob(&txid))
             .await?;

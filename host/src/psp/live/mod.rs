@@ -2,10 +2,13 @@
 //! outside the decision chain. [`execute`] creates it at a PSP along the chain's ranking;
 //! [`settle`] reads it back and moves the intent; the PSP's callbacks ([`callbacks`]) and
 //! the [`reconciler`] are the two triggers of a settlement; [`verdict`] holds the rules.
+//! [`cancel`] and [`refunds`] give money back; [`pix_reads`] re-reads paid pix for the
+//! devoluções the PSP made on its own.
 
 pub mod callbacks;
 pub mod cancel;
 pub mod execute;
+pub mod pix_reads;
 pub mod reconciler;
 pub mod refunds;
 pub mod settle;

@@ -2,7 +2,8 @@
 //! are settled at their PSP, so a callback that never came (or was never sent) still ends
 //! in `SUCCEEDED` or `CANCELED`. Each charge is taken under its lease ([`super::settle`]),
 //! so instances sharing a PostgreSQL never process one charge at once. `PENDING` refunds are
-//! read again the same way ([`super::refunds`]).
+//! read again the same way ([`super::refunds`]), and paid pix at a slow pace for the MED's
+//! devoluções ([`super::pix_reads`]).
 
 use super::LiveError;
 use super::settle::Settled;
@@ -26,10 +27,11 @@ impl super::LiveExecution {
         })
     }
 
-    /// One pass: how many charges and refunds moved.
+    /// One pass: how many charges and refunds moved (and paid pix read again).
     pub async fn pass(&self) -> Result<usize, LiveError> {
         let refunds = self.refund_pass().await?;
-        Ok(self.charge_pass().await? + refunds)
+        let charges = self.charge_pass().await?;
+        Ok(charges + refunds + self.pix_pass().await?)
     }
 
     async fn charge_pass(&self) -> Result<usize, LiveError> {

@@ -15,7 +15,8 @@ use crate::db::psp_calls::{self, PspCall};
 use crate::db::refunds::{self, Origin, Refund, RefundStatus};
 use crate::db::{self, intents};
 use crate::psp::client::{CallOperation, CallOutcome, PspClient, PspError};
-use crate::webhooks::outbox;
+use crate::webhooks::outbox::{self, OutboxError, Transition};
+use pixgate_domain::IntentStatus;
 use pixgate_pix::apipix::{Amount, Devolucao, DevolucaoSolicitada, DevolucaoStatus, Natureza, Pix};
 
 /// Where a refund is after it was driven.
@@ -98,14 +99,23 @@ impl super::LiveExecution {
             // Refused on its first PUT: it was never made, and the same PUT would be refused
             // again (past the 90 days, more than the pix, ...).
             Err(e @ PspError::Refused { .. }) if !refund.psp_attempted.0 => {
-                self.finish(
-                    &refund,
-                    RefundStatus::Failed,
-                    None,
-                    Some((REFUSED, &e.to_string())),
-                    at,
-                )
-                .await
+                let finished = self
+                    .finish(
+                        &refund,
+                        RefundStatus::Failed,
+                        None,
+                        Some((REFUSED, &e.to_string())),
+                        at,
+                    )
+                    .await?;
+                // A refusal may mean the pix changed behind pixgate's back (a MED took part of
+                // it and its callback was lost): its devoluções are read, and those pixgate did
+                // not know recorded, before anyone is answered (DESIGN.md section 11).
+                if let Err(e) = self.learn_devolucoes(&refund).await {
+                    tracing::warn!(refund = %refund.id, error = %e,
+                        "refund refused: the pix could not be read; its next scheduled read tries again");
+                }
+                Ok(finished)
             }
             Err(e @ (PspError::Connect { .. } | PspError::Unauthorized { .. }))
                 if !refund.psp_attempted.0 =>
@@ -228,6 +238,27 @@ impl super::LiveExecution {
             .await?
             .ok_or_else(|| LiveError::Corrupt(format!("refund {} vanished", refund.id)))?;
         outbox::record_refund_settled(&mut tx, &settled).await?;
+        if to == RefundStatus::Succeeded && refund.origin == Origin::Admin {
+            // The refund of an admin's resolution gave the pix back: only now does its intent
+            // end `CANCELED`, with its event, in this same transaction, whoever settled the
+            // refund (its request, a callback's read or the reconciler). A failed one leaves the
+            // intent `PENDING` and resolvable again (DESIGN.md section 11).
+            let canceled = Transition {
+                to: IntentStatus::Canceled,
+                provider_payment_id: None,
+                failure: None,
+                at,
+            };
+            match outbox::record_transition(&mut tx, &refund.payment_intent_id, canceled).await {
+                Ok(_) => {}
+                // Not PENDING any more: the money went back all the same, and the refund says so.
+                Err(e @ (OutboxError::Concurrent(_) | OutboxError::IllegalTransition { .. })) => {
+                    tracing::warn!(refund = %refund.id, intent = %refund.payment_intent_id,
+                        error = %e, "resolution refund succeeded on an intent no longer PENDING");
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
         tx.commit().await?;
         self.wake.wake();
         self.metrics
@@ -276,6 +307,39 @@ impl super::LiveExecution {
         Ok(settled)
     }
 
+    /// Reads the pix of a refund the PSP refused and records the devoluções of it pixgate did
+    /// not know (the MED's). Its own pending refunds are left to their drivers: this runs
+    /// inside one.
+    async fn learn_devolucoes(&self, refund: &Refund) -> Result<(), LiveError> {
+        let pix = self
+            .read_pix(
+                &refund.provider_code,
+                &refund.payment_intent_id,
+                &refund.e2eid,
+            )
+            .await?;
+        for devolucao in &pix.devolucoes {
+            if refunds::by_devolucao(
+                &self.db.read,
+                &refund.provider_code,
+                &refund.e2eid,
+                &devolucao.id,
+            )
+            .await?
+            .is_none()
+            {
+                self.record_unasked(
+                    &refund.provider_code,
+                    &refund.payment_intent_id,
+                    &refund.e2eid,
+                    devolucao,
+                )
+                .await?;
+            }
+        }
+        Ok(())
+    }
+
     /// Reads pix `e2eid` of intent `intent_id` at `provider_code` (`GET /pix/{e2eid}`) and
     /// settles what its `devolucoes[]` say: a refund of pixgate's is driven (read back), and a
     /// devolução pixgate did not ask for (the MED) is recorded as a refund of the intent.
@@ -285,6 +349,32 @@ impl super::LiveExecution {
         intent_id: &str,
         e2eid: &str,
     ) -> Result<(), LiveError> {
+        let pix = self.read_pix(provider_code, intent_id, e2eid).await?;
+        for devolucao in &pix.devolucoes {
+            match refunds::by_devolucao(&self.db.read, provider_code, e2eid, &devolucao.id).await? {
+                Some(refund) if refund.status == RefundStatus::Pending => {
+                    if let Err(e) = self.settle_refund(&refund.id).await {
+                        tracing::warn!(refund = %refund.id, error = %e,
+                            "pix read: refund not settled; the reconciler tries again");
+                    }
+                }
+                Some(_) => {}
+                None => {
+                    self.record_unasked(provider_code, intent_id, e2eid, devolucao)
+                        .await?
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `GET /pix/{e2eid}`, recorded in the intent's trace.
+    async fn read_pix(
+        &self,
+        provider_code: &str,
+        intent_id: &str,
+        e2eid: &str,
+    ) -> Result<Pix, LiveError> {
         let client = self
             .providers
             .client(&self.db, &self.master_key, provider_code)
@@ -304,23 +394,7 @@ impl super::LiveExecution {
             at,
         };
         psp_calls::insert(&self.db.write, Some(intent_id), &call).await?;
-        let pix: Pix = read?;
-        for devolucao in &pix.devolucoes {
-            match refunds::by_devolucao(&self.db.read, provider_code, e2eid, &devolucao.id).await? {
-                Some(refund) if refund.status == RefundStatus::Pending => {
-                    if let Err(e) = self.settle_refund(&refund.id).await {
-                        tracing::warn!(refund = %refund.id, error = %e,
-                            "callback: refund not settled; the reconciler tries again");
-                    }
-                }
-                Some(_) => {}
-                None => {
-                    self.record_unasked(provider_code, intent_id, e2eid, devolucao)
-                        .await?
-                }
-            }
-        }
-        Ok(())
+        Ok(read?)
     }
 
     /// Records a devolução pixgate did not ask for (the MED, or one made in the PSP's portal):

@@ -130,6 +130,7 @@ impl super::LiveExecution {
                             id,
                             pix.valor.centavos() as i64,
                             &pix.end_to_end_id,
+                            pix.horario.unix_ms(),
                         )
                         .await?
                     }
