@@ -908,18 +908,25 @@ impl ComponentService {
         });
         let before = StepSnapshot::of(step, &row);
         let audited = match &change {
-            StepChange::Activate(_) => Some(Action::ComponentActivate),
+            StepChange::Activate(_) | StepChange::Promote { .. } => Some(Action::ComponentActivate),
             StepChange::Rollback => Some(Action::ComponentRollback),
             StepChange::Candidate(Some(_)) => Some(Action::ComponentCandidateSet),
             StepChange::Candidate(None) => Some(Action::ComponentCandidateClear),
             // The kill switch acts for no operator: its rollback is in the activation history.
             StepChange::KillSwitch { .. } => None,
         };
+        // The promote's compare-and-set, after the store step's lock (the order every change
+        // of a step takes: the step's row, then its canary's).
+        let mut canary_end = None;
+        if let StepChange::Promote { canary, .. } = change {
+            Self::end_promoted_canary(&mut tx, store, step, canary, now).await?;
+            canary_end = Some(canary::CanaryEnd::Promoted);
+        }
         // Every version this change makes the store run or shadow must still exist; on
         // PostgreSQL the check holds a share lock, so a delete cannot slip in before the commit.
         let mut unchanged = false;
         let entry = match change {
-            StepChange::Activate(version) => {
+            StepChange::Activate(version) | StepChange::Promote { version, .. } => {
                 if !exists(&mut tx, step, version, postgres).await? {
                     return Err(ComponentError::NotFound {
                         step,
@@ -1022,8 +1029,9 @@ impl ComponentService {
             audit::append(&mut *tx, actor, &change).await?;
         }
         // The running canary of the step was measured against the version replaced here.
-        let mut canary_end = None;
-        if let Some((_, version, _, _)) = &entry {
+        if let Some((_, version, _, _)) = &entry
+            && canary_end.is_none()
+        {
             canary_end = Self::end_canary_on_change(&mut tx, &store.id, step, version, now).await?;
         }
         if let Some((action, version, previous_version, reason)) = entry {
@@ -1367,6 +1375,13 @@ impl StepSnapshot {
 /// What changes in a store's step.
 enum StepChange<'a> {
     Activate(&'a str),
+    /// Activates canary `canary`'s version, ending the canary as `promoted` in the same
+    /// transaction: a compare-and-set on the canary still running, so of concurrent promotes
+    /// (on any instance) one activates and is audited, and the others find no canary.
+    Promote {
+        canary: &'a str,
+        version: &'a str,
+    },
     Rollback,
     /// The kill switch: roll back only while `version` is still the active one.
     KillSwitch {
