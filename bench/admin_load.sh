@@ -18,7 +18,7 @@ seconds=${1:-20}
 recorded=${2:-5000}
 source bench/lib.sh
 build_pixgate
-trap 'jobs -p | xargs -r kill 2>/dev/null; stop_pixgate' EXIT
+trap 'kill ${clients[@]+"${clients[@]}"} 2>/dev/null || true; stop_pixgate' EXIT
 
 # charges MODE SECONDS|COUNT: SHADOW charges of the demo store from Python's http.client
 # (keep-alive). "measure S": one connection for S seconds, prints "n p50_ms p99_ms max_ms
@@ -72,19 +72,20 @@ PY
 # second UNTIL, appending each answer's status to $work/KIND.codes.
 admin_client() {
   local kind=$1 until=$2 code retry
+  local head="$work/head.$BASHPID" # this client's (a command substitution has its own pid)
   while [ "$(date +%s)" -lt "$until" ]; do
     if [ "$kind" = replay ]; then
-      code=$(curl -sS -o /dev/null -D "$work/h.$BASHPID" -w '%{http_code}' -X POST \
+      code=$(curl -sS -o /dev/null -D "$head" -w '%{http_code}' -X POST \
         "$admin/admin/v1/replays" -H "Authorization: Bearer $token" \
         -H 'Content-Type: application/json' -d '{"store": "demo-store", "components": {}}')
     else
-      code=$(curl -sS -o /dev/null -D "$work/h.$BASHPID" -w '%{http_code}' -X POST \
+      code=$(curl -sS -o /dev/null -D "$head" -w '%{http_code}' -X POST \
         "$admin/admin/v1/components/provider" -H "Authorization: Bearer $token" \
         -H 'Content-Type: application/wasm' --data-binary "@$work/upload.bin")
     fi
     echo "$code" >>"$work/$kind.codes"
     if [ "$code" = 429 ]; then
-      retry=$(awk 'tolower($1) == "retry-after:" {print $2 + 0}' "$work/h.$BASHPID")
+      retry=$(awk 'tolower($1) == "retry-after:" {print $2 + 0}' "$head")
       sleep "${retry:-1}"
     fi
   done
@@ -113,11 +114,12 @@ emit admin_load.quiet charges="$n" p50_ms="$p50" p99_ms="$p99" max_ms="$max" non
 until=$(($(date +%s) + seconds + 2))
 : >"$work/replay.codes"
 : >"$work/upload.codes"
-for _ in 1 2 3 4 5 6; do admin_client replay "$until" & done
-for _ in 1 2 3 4 5 6 7 8; do admin_client upload "$until" & done
+clients=()
+for _ in 1 2 3 4 5 6; do admin_client replay "$until" & clients+=($!); done
+for _ in 1 2 3 4 5 6 7 8; do admin_client upload "$until" & clients+=($!); done
 sleep 1 # the admin clients are asking
 read -r n p50 p99 max failed < <(charges measure "$seconds")
-wait
+wait "${clients[@]}" # not the server, also a child of this shell
 echo "loaded (6 replay clients, 8 upload clients of 32 MiB): $n charges in ${seconds}s, p50 $p50 ms, p99 $p99 ms, slowest $max ms, non-200 $failed"
 echo "  replays: $(summary replay)"
 echo "  uploads: $(summary upload)"
