@@ -200,8 +200,12 @@ test('operators and the audit trail are shown to an admin', async ({ page }) => 
   await page.getByRole('button', { name: 'Add the operator' }).click();
   await expect(page.getByLabel('Token')).not.toHaveValue('');
   await expect(page.getByRole('row', { name: /Rita from payment-ops/ })).toContainText('operator');
+  // Each operator's id is beside the name, in the list and in the trail: names may look alike.
+  await expect(page.getByRole('row', { name: /Rita from payment-ops/ }))
+    .toContainText(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/);
   await page.getByRole('link', { name: 'Audit trail', exact: true }).click();
   await expect(page.getByRole('table')).toContainText('Rita from payment-ops');
+  await expect(page.getByRole('row', { name: /operator\.create/ }).first()).toContainText('bootstrap admin token bootstrap');
 });
 
 test('the console is usable on a phone-sized screen', async ({ page }) => {

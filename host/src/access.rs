@@ -272,17 +272,118 @@ impl Actor {
     }
 }
 
+/// An operator's name as the document states it ([`CreateOperator`] repeats it as a literal):
+/// a character [`refused_in_a_name`] nowhere, and a space character neither first nor last.
+/// Astral ranges are written as the characters themselves (JSON Schema's, Python's and Rust's
+/// regular expressions agree on those, not on an escape for them). A test holds it to the rule
+/// character by character.
+pub const OPERATOR_NAME_PATTERN: &str = "^[^\\u0000-\\u0020\\u007F-\\u00A0\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890-\\u0891\\u08E2\\u1680\\u180E\\u2000-\\u200F\\u2028-\\u202F\\u205F-\\u2064\\u2066-\\u206F\\u3000\\uE000-\\uF8FF\\uFEFF\\uFFF9-\\uFFFB\u{110BD}\u{110CD}\u{13430}-\u{1343F}\u{1BCA0}-\u{1BCA3}\u{1D173}-\u{1D17A}\u{E0001}\u{E0020}-\u{E007F}\u{F0000}-\u{FFFFD}\u{100000}-\u{10FFFD}](?:[^\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890-\\u0891\\u08E2\\u180E\\u200B-\\u200F\\u2028-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uE000-\\uF8FF\\uFEFF\\uFFF9-\\uFFFB\u{110BD}\u{110CD}\u{13430}-\u{1343F}\u{1BCA0}-\u{1BCA3}\u{1D173}-\u{1D17A}\u{E0001}\u{E0020}-\u{E007F}\u{F0000}-\u{FFFFD}\u{100000}-\u{10FFFD}]*[^\\u0000-\\u0020\\u007F-\\u00A0\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890-\\u0891\\u08E2\\u1680\\u180E\\u2000-\\u200F\\u2028-\\u202F\\u205F-\\u2064\\u2066-\\u206F\\u3000\\uE000-\\uF8FF\\uFEFF\\uFFF9-\\uFFFB\u{110BD}\u{110CD}\u{13430}-\u{1343F}\u{1BCA0}-\u{1BCA3}\u{1D173}-\u{1D17A}\u{E0001}\u{E0020}-\u{E007F}\u{F0000}-\u{FFFFD}\u{100000}-\u{10FFFD}])?$";
+
+/// The longest operator name, in characters.
+pub const OPERATOR_NAME_MAX_CHARS: usize = 120;
+
+/// Whether `c` may not appear in an operator's name: not printable, or printable as nothing
+/// (control, format such as zero-width and bidirectional marks, private use, line and
+/// paragraph separators). Unassigned code points are not refused: their set changes with each
+/// Unicode version, and the document's pattern could not state it.
+fn refused_in_a_name(c: char) -> bool {
+    use unicode_properties::{GeneralCategory as G, UnicodeGeneralCategory};
+    matches!(
+        c.general_category(),
+        G::Control
+            | G::Format
+            | G::PrivateUse
+            | G::Surrogate
+            | G::LineSeparator
+            | G::ParagraphSeparator
+    )
+}
+
+/// Whether `c` may not start or end an operator's name: a refused character or a space.
+fn refused_at_an_end(c: char) -> bool {
+    use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+    refused_in_a_name(c) || c.general_category() == GeneralCategory::SpaceSeparator
+}
+
+/// Names no operator may take, as [`name_key`] writes them: the bootstrap token's and the
+/// roles', which the audit trail would show as if they had acted.
+const RESERVED_NAMES: [&str; 9] = [
+    "admin",
+    "administrator",
+    "root",
+    "system",
+    "pixgate",
+    "kill switch",
+    "viewer",
+    "tester",
+    "operator",
+];
+
+/// Words no operator name may contain (in [`name_key`]'s form): "Bootstrap admin token (2)"
+/// is still the bootstrap token to a reader of the trail.
+const RESERVED_WORDS: [&str; 2] = ["bootstrap", "admin token"];
+
+/// The form two operator names are compared in: compatibility forms folded (NFKC: a
+/// full-width `Ａ` is `A`), lower case, runs of spaces as one space. Unique among the
+/// operators not revoked (migration 0013's `name_key`).
+pub fn name_key(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    let folded: String = name.nfkc().collect::<String>().to_lowercase();
+    folded.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The name of a new operator, or why it is refused (`invalid_name`, the message says why).
+pub fn check_operator_name(name: &str) -> Result<String, Invalid> {
+    let invalid = |why: String| Invalid::new("invalid_name", "name", why);
+    let chars = name.chars().count();
+    if !(1..=OPERATOR_NAME_MAX_CHARS).contains(&chars) {
+        return Err(invalid(format!(
+            "`name` must have 1 to {OPERATOR_NAME_MAX_CHARS} characters"
+        )));
+    }
+    if let Some((at, c)) = name
+        .chars()
+        .enumerate()
+        .find(|(_, c)| refused_in_a_name(*c))
+    {
+        return Err(invalid(format!(
+            "`name` must hold printable characters only: U+{:04X} at position {} is a control, \
+             format (zero-width, bidirectional), private-use or line-separator character",
+            u32::from(c),
+            at + 1
+        )));
+    }
+    let first = name.chars().next().is_some_and(refused_at_an_end);
+    let last = name.chars().next_back().is_some_and(refused_at_an_end);
+    if first || last {
+        return Err(invalid(
+            "`name` must not start or end with a space".to_owned(),
+        ));
+    }
+    let key = name_key(name);
+    if RESERVED_NAMES.contains(&key.as_str()) || RESERVED_WORDS.iter().any(|w| key.contains(w)) {
+        return Err(invalid(format!(
+            "`name` is reserved: `{key}` could be read as the bootstrap admin token or a role \
+             (`bootstrap`, `admin token`, `admin` and the role names are not operator names)"
+        )));
+    }
+    Ok(name.to_owned())
+}
+
 // Body of `POST /operators`.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateOperator {
-    /// Who holds the token; unique among the operators not revoked. Not all blank, no
-    /// control characters; stored trimmed.
+    /// Who holds the token: 1 to 120 printable characters, with no control or format
+    /// character (zero-width, bidirectional), no private-use, line or paragraph separator
+    /// character, and no space first or last. Unique among the operators not revoked,
+    /// compared regardless of case, compatibility forms (NFKC) and runs of spaces; never a
+    /// reserved name (`bootstrap`, `admin token`, `admin`, a role's name and the like).
     #[schema(
         min_length = 1,
-        max_length = 200,
+        max_length = 120,
         example = "Ana (payment ops)",
-        pattern = r"^[^\u0000-\u001F\u007F-\u009F]*[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF][^\u0000-\u001F\u007F-\u009F]*$"
+        pattern = "^[^\\u0000-\\u0020\\u007F-\\u00A0\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890-\\u0891\\u08E2\\u1680\\u180E\\u2000-\\u200F\\u2028-\\u202F\\u205F-\\u2064\\u2066-\\u206F\\u3000\\uE000-\\uF8FF\\uFEFF\\uFFF9-\\uFFFB\u{110BD}\u{110CD}\u{13430}-\u{1343F}\u{1BCA0}-\u{1BCA3}\u{1D173}-\u{1D17A}\u{E0001}\u{E0020}-\u{E007F}\u{F0000}-\u{FFFFD}\u{100000}-\u{10FFFD}](?:[^\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890-\\u0891\\u08E2\\u180E\\u200B-\\u200F\\u2028-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uE000-\\uF8FF\\uFEFF\\uFFF9-\\uFFFB\u{110BD}\u{110CD}\u{13430}-\u{1343F}\u{1BCA0}-\u{1BCA3}\u{1D173}-\u{1D17A}\u{E0001}\u{E0020}-\u{E007F}\u{F0000}-\u{FFFFD}\u{100000}-\u{10FFFD}]*[^\\u0000-\\u0020\\u007F-\\u00A0\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890-\\u0891\\u08E2\\u1680\\u180E\\u2000-\\u200F\\u2028-\\u202F\\u205F-\\u2064\\u2066-\\u206F\\u3000\\uE000-\\uF8FF\\uFEFF\\uFFF9-\\uFFFB\u{110BD}\u{110CD}\u{13430}-\u{1343F}\u{1BCA0}-\u{1BCA3}\u{1D173}-\u{1D17A}\u{E0001}\u{E0020}-\u{E007F}\u{F0000}-\u{FFFFD}\u{100000}-\u{10FFFD}])?$"
     )]
     pub name: String,
     pub role: Role,
@@ -422,7 +523,10 @@ pub enum OperatorError {
     Invalid(#[from] Invalid),
     #[error("operator not found")]
     NotFound,
-    #[error("an operator with this name exists (revoke it first, or choose another name)")]
+    #[error(
+        "an operator with this name exists, compared regardless of case and spacing (revoke \
+         it first, or choose another name)"
+    )]
     NameTaken,
     #[error("`after` is not an audit event")]
     EventNotFound,
@@ -437,6 +541,11 @@ impl From<sqlx::Error> for OperatorError {
         Self::Db(DbError::Sqlx(e))
     }
 }
+
+/// The unique indexes on operators' names: as sent (migration 0010) and as compared
+/// ([`name_key`], migration 0013).
+const NAME_TAKEN: &str = "operators_name_key";
+const NAME_KEY_TAKEN: &str = "operators_name_key_key";
 
 /// `after` of a page: a UUID, in its canonical form.
 fn after_id(raw: &str, message: &str) -> Result<String, Invalid> {
@@ -453,7 +562,8 @@ impl Access {
         actor: &Actor,
         req: CreateOperator,
     ) -> Result<OperatorView, OperatorError> {
-        let name = crate::catalog::check_name(&req.name, "name")?;
+        let name = check_operator_name(&req.name)?;
+        let name_key = name_key(&name);
         let prefix = hex::encode(crypto::random_bytes::<6>()?);
         let token = format!(
             "{OPERATOR_TOKEN_PREFIX}{prefix}_{}",
@@ -470,12 +580,17 @@ impl Access {
         tracing::Span::current().record("operator", operator.id.as_str());
         let view = OperatorView::of(operator.clone(), None)?;
         let mut tx = self.db.write.begin().await?;
-        operators::insert(&mut *tx, &operator, &pixgate_domain::sha256_hex(&token))
-            .await
-            .map_err(|e| match violated_constraint(&e).as_deref() {
-                Some("operators_name_key") => OperatorError::NameTaken,
-                _ => e.into(),
-            })?;
+        operators::insert(
+            &mut *tx,
+            &operator,
+            &name_key,
+            &pixgate_domain::sha256_hex(&token),
+        )
+        .await
+        .map_err(|e| match violated_constraint(&e).as_deref() {
+            Some(NAME_TAKEN | NAME_KEY_TAKEN) => OperatorError::NameTaken,
+            _ => e.into(),
+        })?;
         let change =
             Change::new(Action::OperatorCreate, format!("operator/{}", operator.id)).after(&view);
         audit::append(&mut *tx, actor, &change).await?;
@@ -484,6 +599,26 @@ impl Access {
             token: Some(token),
             ..view
         })
+    }
+
+    /// Gives every operator without one its [`name_key`] (the rows from before migration 0013),
+    /// oldest first; run at start. A row whose key an older operator not revoked already has
+    /// (a case twin created before names were compared that way) keeps none: it still works,
+    /// and is logged at every start until one of the two is revoked. Idempotent, and safe
+    /// with instances starting at once (the unique index decides).
+    pub async fn key_operator_names(&self) -> Result<(), OperatorError> {
+        for (id, name) in operators::without_name_key(&self.db.write).await? {
+            match operators::set_name_key(&self.db.write, &id, &name_key(&name)).await {
+                Ok(()) => {}
+                Err(e) if violated_constraint(&e).as_deref() == Some(NAME_KEY_TAKEN) => {
+                    tracing::warn!(operator = %id, %name,
+                        "an older operator not revoked has this name regardless of case: \
+                         revoke one of the two");
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Ok(())
     }
 
     /// A page of operators, oldest first, revoked ones included; never their tokens.
@@ -658,6 +793,63 @@ mod tests {
         ] {
             assert!(!OPERATOR_ID.is_match(&bad), "{bad}");
         }
+    }
+
+    #[test]
+    fn the_operator_name_pattern_refuses_exactly_what_the_rule_refuses() {
+        let pattern = Regex::new(OPERATOR_NAME_PATTERN).unwrap();
+        for c in (0..=0x10_FFFF).filter_map(char::from_u32) {
+            let alone = c.to_string();
+            assert_eq!(
+                pattern.is_match(&alone),
+                !refused_at_an_end(c),
+                "U+{:04X} alone",
+                u32::from(c)
+            );
+            assert_eq!(
+                pattern.is_match(&format!("a{c}b")),
+                !refused_in_a_name(c),
+                "U+{:04X} inside",
+                u32::from(c)
+            );
+        }
+        for (name, ok) in [
+            ("Ana Silva", true),
+            ("A", true),
+            ("Ana ", false),
+            ("", false),
+        ] {
+            assert_eq!(pattern.is_match(name), ok, "{name:?}");
+            assert_eq!(check_operator_name(name).is_ok(), ok, "{name:?}");
+        }
+    }
+
+    #[test]
+    fn names_are_compared_regardless_of_case_compatibility_forms_and_spacing() {
+        assert_eq!(name_key("Ana  SILVA"), "ana silva");
+        assert_eq!(name_key("\u{FF21}na\u{A0}Silva"), "ana silva");
+        assert_eq!(name_key("ÉLodie"), name_key("élodie"));
+        assert_ne!(name_key("Ana Silva"), name_key("Ana Silvia"));
+    }
+
+    #[test]
+    fn reserved_names_are_refused_in_any_case_and_spacing() {
+        for name in [
+            "bootstrap",
+            "BOOTSTRAP",
+            "bootstrap admin token",
+            "Bootstrap   Admin Token",
+            "the bootstrap",
+            "admin token",
+            "Admin",
+            "operator",
+        ] {
+            let why = check_operator_name(name).unwrap_err();
+            assert_eq!(why.code, "invalid_name");
+            assert!(why.message.contains("reserved"), "{name}: {}", why.message);
+        }
+        assert_eq!(check_operator_name("Admina"), Ok("Admina".to_owned()));
+        assert!(check_operator_name(&Actor::bootstrap().name).is_err());
     }
 
     #[test]

@@ -226,6 +226,8 @@ impl App {
             retention: config.retention.clone(),
             _instance_lock: instance_lock,
         };
+        // Operators from before names were compared regardless of case get their key.
+        state.access.key_operator_names().await?;
         Ok(Self {
             merchant_addr: merchant.local_addr()?,
             admin_addr: admin.local_addr()?,

@@ -500,3 +500,88 @@ async fn two_instances_on_postgres_apply_the_same_canary_and_give_each_key_the_s
     }
     assert!((10..=50).contains(&canary), "{canary} of 100");
 }
+
+/// Starts a 30 % canary of the renamed policy on `store`; its version.
+async fn start_canary_on(server: &Server, store: &str) -> String {
+    let renamed = upload_guest(server, "policy", "pixgate_fixture_renamed").await;
+    let (status, body) = server
+        .admin(
+            Method::PUT,
+            &format!("/stores/{store}/components/policy/canary"),
+            Some(json!({"version": renamed, "percent": 30})),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    renamed
+}
+
+/// `n` promotes of `store`'s policy canary at once, spread over `servers`: each answer's
+/// status and error code.
+async fn promote_at_once(servers: &[&Server], store: &str, n: usize) -> Vec<(u16, Value)> {
+    let path = format!("/stores/{store}/components/policy/canary/promote");
+    futures::future::join_all((0..n).map(|i| {
+        let server = servers[i % servers.len()];
+        let path = path.clone();
+        async move {
+            let (status, body) = server.admin_post(&path, json!({})).await;
+            (status, body["error"]["code"].clone())
+        }
+    }))
+    .await
+}
+
+/// One promote won: one 200, the others 404 `canary_not_found`; one activation in the
+/// store's history and one `component.activate` in the audit trail.
+async fn assert_one_promote_won(server: &Server, store: &str, answers: &[(u16, Value)]) {
+    let won = answers.iter().filter(|(s, _)| *s == 200).count();
+    assert_eq!(won, 1, "{answers:?}");
+    assert!(
+        answers
+            .iter()
+            .all(|(s, code)| *s == 200 || (*s == 404 && code == "canary_not_found")),
+        "{answers:?}"
+    );
+    let (status, state) = server
+        .admin_get(&format!("/stores/{store}/components"))
+        .await;
+    assert_eq!(status, 200, "{state}");
+    let activations = state["data"]["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|h| h["action"] == "activate")
+        .count();
+    assert_eq!(activations, 1, "{state}");
+    let (_, audit) = server
+        .admin_get(&format!(
+            "/audit-events?action=component.activate&target=store/{store}"
+        ))
+        .await;
+    assert_eq!(audit["data"].as_array().unwrap().len(), 1, "{audit}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn of_eight_promotes_at_once_one_activates_and_is_audited_and_the_others_find_no_canary() {
+    for backend in backends() {
+        let server = Server::start(backend).await;
+        let renamed = start_canary_on(&server, "demo-store").await;
+        let answers = promote_at_once(&[&server], "demo-store", 8).await;
+        assert_one_promote_won(&server, "demo-store", &answers).await;
+        let (_, ended) = server.admin_get(CANARY).await;
+        assert_eq!(ended["data"]["endedBy"], "promoted", "{ended}");
+        assert_eq!(ended["data"]["version"], renamed.as_str(), "{ended}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn of_promotes_at_once_on_two_instances_sharing_postgres_one_wins() {
+    if !backends().contains(&Backend::Postgres) {
+        eprintln!("PostgreSQL only: PIXGATE_TEST_DATABASE_URL is not set");
+        return;
+    }
+    let (a, b) = two_instances_on_postgres().await;
+    a.merchant_with_store("acme", "acme-web", "SHADOW").await;
+    start_canary_on(&a, "acme-web").await;
+    let answers = promote_at_once(&[&a, &b], "acme-web", 8).await;
+    assert_one_promote_won(&a, "acme-web", &answers).await;
+}

@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 
 use pixgate_e2e::pixgate;
-use pixgate_e2e::server::{Server, backends};
+use pixgate_e2e::server::{Backend, Server, backends};
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -432,5 +432,123 @@ async fn the_operators_and_audit_commands_work_against_a_running_server() {
         let (code, _, stderr) = run(&["admin", "audit", "list", "--action", "store.explode"]);
         assert_eq!(code, Some(1));
         assert!(stderr.contains("invalid_action"), "{stderr}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn names_that_would_impersonate_another_operator_or_the_bootstrap_token_are_refused() {
+    for backend in backends() {
+        let server = Server::start(backend).await;
+        let (ana, _) = operator(&server, "Ana Silva", "viewer").await;
+        for (name, why) in [
+            ("", "1 to 120 characters"),
+            (&*"x".repeat(121), "1 to 120 characters"),
+            ("Ana\u{200B} Silva", "U+200B at position 4"),
+            ("\u{202E}avliS anA", "U+202E at position 1"),
+            ("Ana Silva\u{E0041}", "U+E0041"),
+            ("Ana\nSilva", "U+000A"),
+            (" Ana", "start or end with a space"),
+            ("Ana\u{3000}", "start or end with a space"),
+            ("bootstrap", "reserved"),
+            ("Bootstrap  Admin\u{A0}Token", "reserved"),
+            ("admin token", "reserved"),
+            ("ADMIN", "reserved"),
+            ("\u{FF42}ootstrap", "reserved"),
+        ] {
+            let (status, refused) = server
+                .admin_post("/operators", json!({"name": name, "role": "admin"}))
+                .await;
+            assert_eq!(
+                (status, refused["error"]["code"].as_str()),
+                (400, Some("invalid_name")),
+                "{name:?}: {refused}"
+            );
+            let message = refused["error"]["message"].as_str().unwrap();
+            assert!(message.contains(why), "{name:?}: {message}");
+            assert_eq!(refused["error"]["field"], "name");
+        }
+        // A twin regardless of case, compatibility forms and spacing is taken.
+        for twin in ["ANA SILVA", "ana  silva", "\u{FF21}na Silva"] {
+            let (status, taken) = server
+                .admin_post("/operators", json!({"name": twin, "role": "admin"}))
+                .await;
+            assert_eq!(
+                (status, taken["error"]["code"].as_str()),
+                (409, Some("operator_name_taken")),
+                "{twin:?}: {taken}"
+            );
+        }
+        // Printable names of any script, up to 120 characters, are names.
+        for name in [
+            "José Ñandú",
+            "李小龙",
+            "Ana (payment ops)",
+            &"x".repeat(120),
+        ] {
+            operator(&server, name, "viewer").await;
+        }
+        // Only the first operator got in under Ana's name, and the trail says who made it.
+        let (_, audit) = server
+            .admin_get(&format!("/audit-events?target=operator/{ana}"))
+            .await;
+        assert_eq!(
+            audit["data"][0]["operator"],
+            json!({"id": "bootstrap", "name": "bootstrap admin token"}),
+            "{audit}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn case_twins_from_before_names_were_compared_by_case_keep_working_and_admit_no_third() {
+    use pixgate_e2e::server::Options;
+    use sqlx::Connection;
+    sqlx::any::install_default_drivers();
+    for backend in backends() {
+        let mut server = Server::start(backend).await;
+        let (_, older_token) = operator(&server, "Ana", "viewer").await;
+        let (newer, newer_token) = operator(&server, "Bea", "viewer").await;
+        assert!(server.terminate().success());
+        // As a database from before migration 0013 holds them: no keys, and "ANA" beside "Ana"
+        // (names were compared as sent then).
+        let url = match backend {
+            Backend::Sqlite => format!(
+                "sqlite://{}",
+                server.data_dir.path().join("pixgate.db").display()
+            ),
+            Backend::Postgres => server.database_url.clone(),
+        };
+        let mut conn = sqlx::AnyConnection::connect(&url).await.unwrap();
+        sqlx::query("update operators set name_key = null")
+            .execute(&mut conn)
+            .await
+            .unwrap();
+        sqlx::query("update operators set name = 'ANA' where id = $1")
+            .bind(&newer)
+            .execute(&mut conn)
+            .await
+            .unwrap();
+        conn.close().await.unwrap();
+
+        let data_dir = server.kill_hard();
+        let server = Server::launch(Options {
+            database_url: (!server.database_url.is_empty()).then(|| server.database_url.clone()),
+            env: server.env.clone(),
+            data_dir: Some(data_dir),
+        });
+        // Both still work; the newer twin is named in the log; no third twin gets in.
+        for token in [&older_token, &newer_token] {
+            let (status, me) = call(&server, Method::GET, "/operators/me", token, None).await;
+            assert_eq!(status, 200, "{me}");
+        }
+        assert!(server.logs().contains(&newer), "{}", server.logs());
+        let (status, taken) = server
+            .admin_post("/operators", json!({"name": "ana", "role": "viewer"}))
+            .await;
+        assert_eq!(
+            (status, taken["error"]["code"].as_str()),
+            (409, Some("operator_name_taken")),
+            "{taken}"
+        );
     }
 }

@@ -1,4 +1,5 @@
-// Operators (named tokens with a role) and the audit trail of every admin write.
+// Operators (named tokens with a role) and the audit trail of every admin write. An operator's
+// id is shown beside the name: two names may look alike, the ids never do.
 import { useState } from 'preact/hooks';
 import { all, get, post } from '../api.js';
 import { Confirm, ErrorBox, JsonView, Loaded, ROLES, can, html, useAction, useLoad, when } from '../ui.js';
@@ -12,12 +13,12 @@ export function Operators({ me }) {
     <${ErrorBox} error=${action.error} />
     <${Loaded} state=${state} what="the operators">${(list) => html`<div class="scroll"><table>
       <caption>${list.length} operators</caption>
-      <thead><tr><th scope="col">Name</th><th scope="col">Role</th><th scope="col">Created</th><th scope="col">Status</th>
+      <thead><tr><th scope="col">Name</th><th scope="col">Id</th><th scope="col">Role</th><th scope="col">Created</th><th scope="col">Status</th>
         ${can(me, 'admin') ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : null}</tr></thead>
       <tbody>${list.map((o) => {
         const revoked = !!o.revokedAt || o.status === 'REVOKED' || o.revoked === true;
         return html`<tr>
-          <th scope="row">${o.name}</th><td>${o.role}</td><td>${when(o.createdAt)}</td>
+          <th scope="row">${o.name}</th><td><code>${o.id}</code></td><td>${o.role}</td><td>${when(o.createdAt)}</td>
           <td>${revoked ? html`<span class="badge off">revoked ${when(o.revokedAt)}</span>` : html`<span class="badge ok">active</span>`}</td>
           ${can(me, 'admin') ? html`<td>${revoked || o.id === me.id ? null
             : html`<button type="button" onClick=${() => setDoomed(o)}>Revoke ${o.name}</button>`}</td>` : null}
@@ -46,7 +47,7 @@ function NewOperator({ onCreated }) {
         onCreated();
       }
     }}>
-      <label>Name <input value=${name} onInput=${(e) => setName(e.target.value)} required maxlength="200" /></label>
+      <label>Name <input value=${name} onInput=${(e) => setName(e.target.value)} required maxlength="120" /></label>
       <label>Role
         <select value=${role} onChange=${(e) => setRole(e.target.value)}>
           ${ROLES.map((r) => html`<option value=${r}>${r}</option>`)}
@@ -96,7 +97,7 @@ export function Audit() {
         <caption>${events.length} events, newest first</caption>
         <thead><tr><th scope="col">When</th><th scope="col">Operator</th><th scope="col">Action</th><th scope="col">Target</th><th scope="col">Change</th></tr></thead>
         <tbody>${events.map((ev) => html`<tr>
-          <td>${when(ev.at)}</td><td>${ev.operator?.name ?? ev.operator?.id ?? ''}</td><td><code>${ev.action}</code></td><td><code>${ev.target}</code></td>
+          <td>${when(ev.at)}</td><td>${ev.operator?.name ?? ''} <code>${ev.operator?.id ?? ''}</code></td><td><code>${ev.action}</code></td><td><code>${ev.target}</code></td>
           <td>${ev.before !== undefined || ev.after !== undefined ? html`<${JsonView} value=${{ before: ev.before, after: ev.after }} summary="before and after" />` : ''}</td>
         </tr>`)}</tbody>
       </table></div>`}

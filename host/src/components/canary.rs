@@ -465,7 +465,9 @@ impl ComponentService {
         Ok(view)
     }
 
-    /// Activates the running canary's version (which ends the canary as `promoted`).
+    /// Activates the running canary's version (which ends the canary as `promoted`). A
+    /// compare-and-set: of concurrent promotes one activates and is audited; the others find
+    /// the canary ended, as after any end (404 `canary_not_found`).
     #[tracing::instrument(skip_all, fields(store = %code, %step))]
     pub async fn promote_canary(
         &self,
@@ -481,15 +483,46 @@ impl ComponentService {
                 store: store.code.clone(),
                 step,
             })?;
+        // Loaded (compiled) before the transaction, so the step's lock is not held meanwhile.
         self.require_version(step, &running.version).await?;
         self.change_step(
             &store,
             step,
-            StepChange::Activate(&running.version),
+            StepChange::Promote {
+                canary: &running.id,
+                version: &running.version,
+            },
             Some(actor),
         )
         .await?;
         self.view(&store).await
+    }
+
+    /// Ends canary `id` as `promoted` in a promote's transaction, if it still runs; otherwise
+    /// (another promote, an end or a threshold got there first) the promote is refused as for
+    /// an ended canary, and its transaction, rolled back, changes nothing.
+    pub(super) async fn end_promoted_canary(
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        store: &catalog::Store,
+        step: Step,
+        id: &str,
+        now: i64,
+    ) -> Result<(), ComponentError> {
+        sql::end(
+            &mut **tx,
+            &store.id,
+            step.as_str(),
+            Some(id),
+            CanaryEnd::Promoted.as_str(),
+            "its version was activated",
+            now,
+        )
+        .await?
+        .map(|_| ())
+        .ok_or_else(|| ComponentError::CanaryNotFound {
+            store: store.code.clone(),
+            step,
+        })
     }
 
     /// Ends the running canary of a store's step inside an activation's transaction: as

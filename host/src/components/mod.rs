@@ -10,6 +10,7 @@ pub mod canary;
 pub mod evaluate;
 mod history;
 pub mod kill_switch;
+pub mod limits;
 mod preload;
 pub mod replay;
 pub mod shadow;
@@ -85,7 +86,29 @@ pub struct ComponentArgs {
     #[arg(long, env = "PIXGATE_COMPONENT_COMPILE_THREADS",
           value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub component_compile_threads: Option<u16>,
+    /// Upload bodies read at once; one more is refused (429 `too_many_uploads`) before its
+    /// body is read, so that uploads cannot take the memory and cores the charges need.
+    #[arg(long, env = "PIXGATE_MAX_CONCURRENT_UPLOADS", default_value_t = 2,
+          value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub max_concurrent_uploads: u32,
+    /// Replays running at once, all stores together; one more is refused (429
+    /// `too_many_replays`).
+    #[arg(long, env = "PIXGATE_MAX_CONCURRENT_REPLAYS", default_value_t = 2,
+          value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub max_concurrent_replays: u32,
+    /// Replays of one store running at once (at most `PIXGATE_MAX_CONCURRENT_REPLAYS`).
+    #[arg(long, env = "PIXGATE_MAX_CONCURRENT_REPLAYS_PER_STORE", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub max_concurrent_replays_per_store: u32,
+    /// The most bytes the uploaded components may take in the database together; an upload
+    /// beyond it is refused (507 `component_store_full`, naming the versions no store uses).
+    #[arg(long, env = "PIXGATE_COMPONENT_STORE_MAX_BYTES", default_value_t = DEFAULT_STORE_MAX_BYTES,
+          value_parser = clap::value_parser!(u64).range(1024..))]
+    pub component_store_max_bytes: u64,
 }
+
+/// `PIXGATE_COMPONENT_STORE_MAX_BYTES` unless set: 2 GiB, about sixty 32 MiB engines.
+pub const DEFAULT_STORE_MAX_BYTES: u64 = 2 << 30;
 
 /// `PIXGATE_COMPONENT_MAX_FUEL` unless set: about nine times the default budget, room for an
 /// interpreter's start-up on top of its logic.
@@ -102,6 +125,10 @@ impl Default for ComponentArgs {
             component_max_fuel: DEFAULT_MAX_FUEL,
             component_max_memory_bytes: DEFAULT_MAX_MEMORY_BYTES,
             component_compile_threads: None,
+            max_concurrent_uploads: 2,
+            max_concurrent_replays: 2,
+            max_concurrent_replays_per_store: 1,
+            component_store_max_bytes: DEFAULT_STORE_MAX_BYTES,
         }
     }
 }
@@ -164,8 +191,47 @@ pub enum ComponentError {
     },
     #[error(transparent)]
     Db(#[from] DbError),
+    #[error(
+        "{limit} component uploads are being read already (`PIXGATE_MAX_CONCURRENT_UPLOADS`); \
+         retry in a moment"
+    )]
+    TooManyUploads { limit: usize },
+    #[error(
+        "store `{store}` runs {limit} replay(s) already \
+         (`PIXGATE_MAX_CONCURRENT_REPLAYS_PER_STORE`); retry in a moment"
+    )]
+    TooManyReplaysOfStore { store: String, limit: usize },
+    #[error(
+        "{limit} replays are running already (`PIXGATE_MAX_CONCURRENT_REPLAYS`); retry in a \
+         moment"
+    )]
+    TooManyReplays { limit: usize },
+    #[error(
+        "storing these {size} bytes would take the uploaded components over \
+         `PIXGATE_COMPONENT_STORE_MAX_BYTES` ({limit} bytes, {stored} taken); {}",
+        deletable_message(.deletable)
+    )]
+    StoreFull {
+        size: u64,
+        stored: u64,
+        limit: u64,
+        /// `step/version` of each uploaded version no store runs, shadows or canaries.
+        deletable: Vec<String>,
+    },
     #[error("{0}")]
     Internal(String),
+}
+
+/// What a full component store's refusal offers: the versions no store uses.
+fn deletable_message(deletable: &[String]) -> String {
+    if deletable.is_empty() {
+        "every stored version is in use by a store".to_owned()
+    } else {
+        format!(
+            "versions no store uses, which may be deleted: {}",
+            deletable.join(", ")
+        )
+    }
 }
 
 impl From<sqlx::Error> for ComponentError {
@@ -211,6 +277,8 @@ pub struct Registry {
     pub settings: ComponentArgs,
     pub kill_switch: kill_switch::Tracker,
     pub shadow: shadow::Queue,
+    /// Uploads and replays at once, and the replays' cores.
+    pub limits: limits::AdminLimits,
 }
 
 impl std::fmt::Debug for Registry {
@@ -228,7 +296,13 @@ impl Registry {
             loaded.insert((step, c.sha256().to_owned()), c);
         }
         let shadow = shadow::Queue::new(settings.shadow_queue as usize);
+        let limits = limits::AdminLimits::new(
+            settings.max_concurrent_uploads as usize,
+            settings.max_concurrent_replays as usize,
+            settings.max_concurrent_replays_per_store as usize,
+        );
         Ok(Self {
+            limits,
             bundled,
             loaded: Mutex::new(loaded),
             budgets_read: Mutex::new(HashMap::new()),
@@ -459,6 +533,12 @@ impl ComponentService {
         }
     }
 
+    /// A permit to read an upload's body (held until the upload is answered), or
+    /// `TooManyUploads`.
+    pub fn upload_permit(&self) -> Result<limits::UploadPermit, ComponentError> {
+        self.registry.limits.upload()
+    }
+
     /// The largest component an upload may be.
     pub fn max_bytes(&self) -> u64 {
         self.registry.settings.component_max_bytes
@@ -491,6 +571,8 @@ impl ComponentService {
             budget: sql::Budget::default(),
         };
         let mut tx = self.db.write.begin().await?;
+        self.check_store_room(&mut tx, step, &version, wasm.len() as u64)
+            .await?;
         let created = sql::insert_version(&mut *tx, &row, wasm).await?;
         let stored = sql::version(&mut *tx, step.as_str(), &version)
             .await?
@@ -511,6 +593,45 @@ impl ComponentService {
             .entry((step, version.clone()))
             .or_insert_with(|| Arc::new(loaded));
         Ok(Uploaded { view, created })
+    }
+
+    /// Refuses new bytes that would take the uploaded components over
+    /// `PIXGATE_COMPONENT_STORE_MAX_BYTES`, naming the versions no store uses. Bytes stored
+    /// already (the same upload again) take no room. On PostgreSQL the check holds a lock
+    /// until the commit, so uploads on two instances cannot both take the last room.
+    async fn check_store_room(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        step: Step,
+        version: &str,
+        size: u64,
+    ) -> Result<(), ComponentError> {
+        let postgres = self.db.backend == db::Backend::Postgres;
+        sql::lock_uploads(&mut **tx, postgres).await?;
+        if sql::version(&mut **tx, step.as_str(), version)
+            .await?
+            .is_some()
+        {
+            return Ok(());
+        }
+        let limit = self.registry.settings.component_store_max_bytes;
+        let stored = u64::try_from(sql::uploaded_bytes(&mut **tx).await?).unwrap_or(0);
+        if stored + size <= limit {
+            return Ok(());
+        }
+        let mut deletable = Vec::new();
+        for (step, version) in sql::uploaded_versions(&mut **tx).await? {
+            let parsed: Step = step.parse().map_err(ComponentError::Internal)?;
+            if self.uses(tx, parsed, &version).await?.is_empty() {
+                deletable.push(format!("{step}/{version}"));
+            }
+        }
+        Err(ComponentError::StoreFull {
+            size,
+            stored,
+            limit,
+            deletable,
+        })
     }
 
     /// Sets a version's own budget within the operator's maxima; absent fields keep their
@@ -908,18 +1029,25 @@ impl ComponentService {
         });
         let before = StepSnapshot::of(step, &row);
         let audited = match &change {
-            StepChange::Activate(_) => Some(Action::ComponentActivate),
+            StepChange::Activate(_) | StepChange::Promote { .. } => Some(Action::ComponentActivate),
             StepChange::Rollback => Some(Action::ComponentRollback),
             StepChange::Candidate(Some(_)) => Some(Action::ComponentCandidateSet),
             StepChange::Candidate(None) => Some(Action::ComponentCandidateClear),
             // The kill switch acts for no operator: its rollback is in the activation history.
             StepChange::KillSwitch { .. } => None,
         };
+        // The promote's compare-and-set, after the store step's lock (the order every change
+        // of a step takes: the step's row, then its canary's).
+        let mut canary_end = None;
+        if let StepChange::Promote { canary, .. } = change {
+            Self::end_promoted_canary(&mut tx, store, step, canary, now).await?;
+            canary_end = Some(canary::CanaryEnd::Promoted);
+        }
         // Every version this change makes the store run or shadow must still exist; on
         // PostgreSQL the check holds a share lock, so a delete cannot slip in before the commit.
         let mut unchanged = false;
         let entry = match change {
-            StepChange::Activate(version) => {
+            StepChange::Activate(version) | StepChange::Promote { version, .. } => {
                 if !exists(&mut tx, step, version, postgres).await? {
                     return Err(ComponentError::NotFound {
                         step,
@@ -1022,8 +1150,9 @@ impl ComponentService {
             audit::append(&mut *tx, actor, &change).await?;
         }
         // The running canary of the step was measured against the version replaced here.
-        let mut canary_end = None;
-        if let Some((_, version, _, _)) = &entry {
+        if let Some((_, version, _, _)) = &entry
+            && canary_end.is_none()
+        {
             canary_end = Self::end_canary_on_change(&mut tx, &store.id, step, version, now).await?;
         }
         if let Some((action, version, previous_version, reason)) = entry {
@@ -1367,6 +1496,13 @@ impl StepSnapshot {
 /// What changes in a store's step.
 enum StepChange<'a> {
     Activate(&'a str),
+    /// Activates canary `canary`'s version, ending the canary as `promoted` in the same
+    /// transaction: a compare-and-set on the canary still running, so of concurrent promotes
+    /// (on any instance) one activates and is audited, and the others find no canary.
+    Promote {
+        canary: &'a str,
+        version: &'a str,
+    },
     Rollback,
     /// The kill switch: roll back only while `version` is still the active one.
     KillSwitch {

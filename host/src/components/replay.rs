@@ -3,8 +3,9 @@
 //! others, and reports what changes. A candidate's changed output flows into the later
 //! steps, because the whole chain runs again from the recorded chain input.
 //!
-//! Traces are read in pages and each page is parsed and re-run on every core; nothing is
-//! written.
+//! Traces are read in pages and each page is parsed and re-run on the replay pool (half the
+//! cores, shared by every replay: [`super::limits`]); nothing is written. Replays at once are
+//! bounded per store and in all.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -114,6 +115,9 @@ impl super::ComponentService {
                 format!("`limit` must be 1 to {MAX_LIMIT}"),
             ));
         }
+        // Held until the report is made; a replay beyond the bound is refused, not queued.
+        let _running = self.registry.limits.replay(&store.id, &store.code)?;
+        let pool = self.registry.limits.replay_pool()?;
         let overrides = request.components.to_map();
         let mut candidates: HashMap<Step, Arc<LoadedComponent>> = HashMap::new();
         for (step, version) in &overrides {
@@ -154,9 +158,9 @@ impl super::ComponentService {
                 let cursor = (last.created_at, last.payment_intent_id.clone());
                 next = Some(fetch(Some(cursor), remaining.min(PAGE)));
             }
-            let traces = tokio::task::block_in_place(|| parse_all(&page));
+            let traces = tokio::task::block_in_place(|| parse_all(pool, &page));
             let components = self.recorded_components(&traces, &candidates).await?;
-            let results = tokio::task::block_in_place(|| self.run_all(&traces, &components));
+            let results = tokio::task::block_in_place(|| self.run_all(pool, &traces, &components));
             replayed += results.len() as u64;
             for r in results {
                 acc.add(r);
@@ -229,10 +233,11 @@ impl super::ComponentService {
 
     fn run_all(
         &self,
+        pool: &rayon::ThreadPool,
         traces: &[Option<(String, i64, DecisionTrace)>],
         components: &HashMap<(Step, String), Arc<LoadedComponent>>,
     ) -> Vec<Option<Replayed>> {
-        parallel_map(traces, |t| {
+        parallel_map(pool, traces, |t| {
             let (id, created_at, trace) = t.as_ref()?;
             let pick = |step: Step| {
                 components
@@ -257,9 +262,12 @@ impl super::ComponentService {
     }
 }
 
-/// The recorded traces of a page, parsed on every core.
-fn parse_all(page: &[sql::RecordedTrace]) -> Vec<Option<(String, i64, DecisionTrace)>> {
-    parallel_map(page, |r| {
+/// The recorded traces of a page, parsed on the replay pool.
+fn parse_all(
+    pool: &rayon::ThreadPool,
+    page: &[sql::RecordedTrace],
+) -> Vec<Option<(String, i64, DecisionTrace)>> {
+    parallel_map(pool, page, |r| {
         serde_json::from_str::<DecisionTrace>(&r.trace)
             .ok()
             .map(|t| (r.payment_intent_id.clone(), r.created_at, t))
@@ -269,23 +277,15 @@ fn parse_all(page: &[sql::RecordedTrace]) -> Vec<Option<(String, i64, DecisionTr
 /// The key under which a step's candidate sits in the component map.
 const CANDIDATE: &str = "candidate";
 
-/// `f` over `items` on every core, in order.
-fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if threads <= 1 || items.len() < 64 {
-        return items.iter().map(f).collect();
-    }
-    let chunk = items.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| scope.spawn(|| part.iter().map(&f).collect::<Vec<R>>()))
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    })
+/// `f` over `items` on `pool` (half the cores, shared by every replay), in order; the caller
+/// waits without taking a core.
+fn parallel_map<T: Sync, R: Send>(
+    pool: &rayon::ThreadPool,
+    items: &[T],
+    f: impl Fn(&T) -> R + Sync + Send,
+) -> Vec<R> {
+    use rayon::prelude::*;
+    pool.install(|| items.par_iter().map(f).collect())
 }
 
 #[derive(Default)]

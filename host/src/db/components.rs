@@ -41,6 +41,46 @@ pub async fn insert_version<'e>(
     Ok(done.rows_affected() == 1)
 }
 
+/// The bytes the uploaded versions take together (the bundled ones are the binary's).
+pub async fn uploaded_bytes<'e>(ex: impl Executor<'e, Database = Any>) -> sqlx::Result<i64> {
+    sqlx::query_scalar(
+        "select cast(coalesce(sum(size_bytes), 0) as bigint) from component_versions \
+         where source = 'uploaded'",
+    )
+    .fetch_one(ex)
+    .await
+}
+
+/// Every uploaded version, oldest first: `(step, version)`.
+pub async fn uploaded_versions<'e>(
+    ex: impl Executor<'e, Database = Any>,
+) -> sqlx::Result<Vec<(String, String)>> {
+    sqlx::query_as(
+        "select step, version from component_versions where source = 'uploaded' \
+         order by created_at, step, version",
+    )
+    .fetch_all(ex)
+    .await
+}
+
+/// Serialises uploads until the transaction ends (PostgreSQL: a transaction-scoped advisory
+/// lock; SQLite has one writer already), so the room they check is theirs.
+pub async fn lock_uploads<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    postgres: bool,
+) -> sqlx::Result<()> {
+    if postgres {
+        // Any fixed key: pixgate takes no other advisory lock. The lock's own value is
+        // `void`, which the Any driver cannot read: a count of it is read instead.
+        sqlx::query_scalar::<_, i64>(
+            "select count(*) from (select pg_advisory_xact_lock(7240317)) as locked",
+        )
+        .fetch_one(ex)
+        .await?;
+    }
+    Ok(())
+}
+
 pub async fn version<'e>(
     ex: impl Executor<'e, Database = Any>,
     step: &str,

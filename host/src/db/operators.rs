@@ -25,14 +25,17 @@ impl Operator {
 
 const COLUMNS: &str = "id, name, role, prefix, created_at, revoked_at";
 
+/// `name_key` is the name as names are compared (`access::name_key`), unique among the
+/// operators not revoked.
 pub async fn insert<'e>(
     ex: impl Executor<'e, Database = Any>,
     operator: &Operator,
+    name_key: &str,
     token_hash: &str,
 ) -> sqlx::Result<()> {
     sqlx::query(
-        "insert into operators (id, name, role, prefix, token_hash, created_at) \
-         values ($1, $2, $3, $4, $5, $6)",
+        "insert into operators (id, name, role, prefix, token_hash, created_at, name_key) \
+         values ($1, $2, $3, $4, $5, $6, $7)",
     )
     .bind(&operator.id)
     .bind(&operator.name)
@@ -40,6 +43,7 @@ pub async fn insert<'e>(
     .bind(&operator.prefix)
     .bind(token_hash)
     .bind(operator.created_at)
+    .bind(name_key)
     .execute(ex)
     .await?;
     Ok(())
@@ -103,4 +107,29 @@ pub async fn revoke<'e>(
             .execute(ex)
             .await?;
     Ok(done.rows_affected() == 1)
+}
+
+/// The operators with no `name_key` (rows from before migration 0013, and case twins among
+/// them), oldest first: `(id, name)`.
+pub async fn without_name_key<'e>(
+    ex: impl Executor<'e, Database = Any>,
+) -> sqlx::Result<Vec<(String, String)>> {
+    sqlx::query_as("select id, name from operators where name_key is null order by created_at, id")
+        .fetch_all(ex)
+        .await
+}
+
+/// Sets an operator's `name_key` if it has none; a unique violation when an operator not
+/// revoked has this key.
+pub async fn set_name_key<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    id: &str,
+    key: &str,
+) -> sqlx::Result<()> {
+    sqlx::query("update operators set name_key = $2 where id = $1 and name_key is null")
+        .bind(id)
+        .bind(key)
+        .execute(ex)
+        .await?;
+    Ok(())
 }

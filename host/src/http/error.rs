@@ -46,6 +46,16 @@ pub enum ApiError {
     WrongContentType { expected: &'static str },
     #[error("rate limit exceeded; retry after {retry_after_secs} s")]
     RateLimited { retry_after_secs: u64 },
+    /// A 429 with its own code: heavy admin work at its bound (uploads, replays at once).
+    #[error("{message}")]
+    Busy {
+        code: &'static str,
+        message: String,
+        retry_after_secs: u64,
+    },
+    /// A 507: the component store is full.
+    #[error("{message}")]
+    InsufficientStorage { code: &'static str, message: String },
     #[error("{message}")]
     Unavailable { code: &'static str, message: String },
     /// Details go to the log (once, with the request id), never to the client.
@@ -83,7 +93,8 @@ impl ApiError {
             Self::UnsupportedMediaType | Self::WrongContentType { .. } => {
                 StatusCode::UNSUPPORTED_MEDIA_TYPE
             }
-            Self::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::RateLimited { .. } | Self::Busy { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::InsufficientStorage { .. } => StatusCode::INSUFFICIENT_STORAGE,
             Self::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -99,6 +110,8 @@ impl ApiError {
             | Self::Conflict { code, .. }
             | Self::Gone { code, .. }
             | Self::TooLarge { code, .. }
+            | Self::Busy { code, .. }
+            | Self::InsufficientStorage { code, .. }
             | Self::Unavailable { code, .. } => code,
             Self::PayloadTooLarge(_) => "payload_too_large",
             Self::RequestTimeout => "request_timeout",
@@ -308,6 +321,20 @@ impl From<crate::components::ComponentError> for ApiError {
                 message,
                 field: (!field.is_empty()).then_some(field),
             },
+            E::TooManyUploads { .. } => Self::Busy {
+                code: "too_many_uploads",
+                message,
+                retry_after_secs: crate::components::limits::UPLOAD_RETRY_AFTER_SECS,
+            },
+            E::TooManyReplays { .. } | E::TooManyReplaysOfStore { .. } => Self::Busy {
+                code: "too_many_replays",
+                message,
+                retry_after_secs: crate::components::limits::REPLAY_RETRY_AFTER_SECS,
+            },
+            E::StoreFull { .. } => Self::InsufficientStorage {
+                code: "component_store_full",
+                message,
+            },
             E::Db(e) => Self::Internal(e.to_string()),
             E::Internal(detail) => Self::Internal(detail),
         }
@@ -430,7 +457,11 @@ impl IntoResponse for ApiError {
             request_id: String::new(),
         };
         let mut response = self.status().into_response();
-        if let Self::RateLimited { retry_after_secs } = self {
+        if let Self::RateLimited { retry_after_secs }
+        | Self::Busy {
+            retry_after_secs, ..
+        } = self
+        {
             response
                 .headers_mut()
                 .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::extract::{DefaultBodyLimit, FromRequest, Path, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::IntoResponse;
 use serde::{Deserialize, Serialize};
@@ -76,13 +76,16 @@ fn step(raw: &str) -> Result<Step, ApiError> {
         (status = 404, description = "`unknown_step`", body = ErrorEnvelope),
         (status = 413, description = "`component_too_large` (`PIXGATE_COMPONENT_MAX_BYTES`, default 32 MiB)", body = ErrorEnvelope),
         (status = 415, description = "Content-Type is neither application/wasm nor application/octet-stream", body = ErrorEnvelope),
+        (status = 429, description = "`too_many_uploads`: `PIXGATE_MAX_CONCURRENT_UPLOADS` (default 2) upload bodies are being read already; refused before this body is read. Retry after the `Retry-After` seconds", body = ErrorEnvelope,
+            headers(("Retry-After" = u64, description = "Seconds to wait before retrying"))),
+        (status = 507, description = "`component_store_full`: storing it would take the uploaded components over `PIXGATE_COMPONENT_STORE_MAX_BYTES` (default 2 GiB); the message names the versions no store uses, which may be deleted", body = ErrorEnvelope),
     ))]
 async fn upload(
     State(components): State<ComponentService>,
     actor: Actor,
     Path(raw_step): Path<String>,
     headers: HeaderMap,
-    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+    request: Request,
 ) -> Result<impl IntoResponse, ApiError> {
     let step = step(&raw_step)?;
     let wasm_type = headers
@@ -99,16 +102,20 @@ async fn upload(
             expected: "application/wasm",
         });
     }
-    let body = body.map_err(|rejection| {
-        let too_large = ApiError::TooLarge {
-            code: "component_too_large",
-            message: format!(
-                "the component is larger than {} bytes",
-                components.max_bytes()
-            ),
-        };
-        crate::http::extract::body_error(&rejection, too_large)
-    })?;
+    // Decided before a byte of the body is read: a refused upload costs no memory.
+    let _reading = components.upload_permit()?;
+    let body = Bytes::from_request(request, &())
+        .await
+        .map_err(|rejection| {
+            let too_large = ApiError::TooLarge {
+                code: "component_too_large",
+                message: format!(
+                    "the component is larger than {} bytes",
+                    components.max_bytes()
+                ),
+            };
+            crate::http::extract::body_error(&rejection, too_large)
+        })?;
     let uploaded = components.upload(&actor, step, &body).await?;
     let status = if uploaded.created {
         StatusCode::CREATED
@@ -441,7 +448,9 @@ async fn evaluate(
               (status = 400, body = ErrorEnvelope),
               AdminUnauthorized, RoleInsufficient,
               (status = 404, description = "`store_not_found`, `component_not_found`", body = ErrorEnvelope),
-              PayloadTooLarge, UnsupportedMediaType))]
+              PayloadTooLarge, UnsupportedMediaType,
+              (status = 429, description = "`too_many_replays`: the store runs `PIXGATE_MAX_CONCURRENT_REPLAYS_PER_STORE` replays already (default 1), or all stores `PIXGATE_MAX_CONCURRENT_REPLAYS` (default 2); as the plain answer with the stream too. Retry after the `Retry-After` seconds", body = ErrorEnvelope,
+                  headers(("Retry-After" = u64, description = "Seconds to wait before retrying")))))]
 async fn replays(
     State(components): State<ComponentService>,
     headers: HeaderMap,
