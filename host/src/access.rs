@@ -325,7 +325,7 @@ const RESERVED_WORDS: [&str; 2] = ["bootstrap", "admin token"];
 
 /// The form two operator names are compared in: compatibility forms folded (NFKC: a
 /// full-width `Ａ` is `A`), lower case, runs of spaces as one space. Unique among the
-/// operators not revoked (migration 0013's `name_key`).
+/// operators not revoked (migration 0014's `name_key`).
 pub fn name_key(name: &str) -> String {
     use unicode_normalization::UnicodeNormalization;
     let folded: String = name.nfkc().collect::<String>().to_lowercase();
@@ -543,7 +543,7 @@ impl From<sqlx::Error> for OperatorError {
 }
 
 /// The unique indexes on operators' names: as sent (migration 0010) and as compared
-/// ([`name_key`], migration 0013).
+/// ([`name_key`], migration 0014).
 const NAME_TAKEN: &str = "operators_name_key";
 const NAME_KEY_TAKEN: &str = "operators_name_key_key";
 
@@ -601,7 +601,7 @@ impl Access {
         })
     }
 
-    /// Gives every operator without one its [`name_key`] (the rows from before migration 0013),
+    /// Gives every operator without one its [`name_key`] (the rows from before migration 0014),
     /// oldest first; run at start. A row whose key an older operator not revoked already has
     /// (a case twin created before names were compared that way) keeps none: it still works,
     /// and is logged at every start until one of the two is revoked. Idempotent, and safe

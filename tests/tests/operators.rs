@@ -509,7 +509,7 @@ async fn case_twins_from_before_names_were_compared_by_case_keep_working_and_adm
         let (_, older_token) = operator(&server, "Ana", "viewer").await;
         let (newer, newer_token) = operator(&server, "Bea", "viewer").await;
         assert!(server.terminate().success());
-        // As a database from before migration 0013 holds them: no keys, and "ANA" beside "Ana"
+        // As a database from before migration 0014 holds them: no keys, and "ANA" beside "Ana"
         // (names were compared as sent then).
         let url = match backend {
             Backend::Sqlite => format!(

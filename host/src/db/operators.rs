@@ -109,7 +109,7 @@ pub async fn revoke<'e>(
     Ok(done.rows_affected() == 1)
 }
 
-/// The operators with no `name_key` (rows from before migration 0013, and case twins among
+/// The operators with no `name_key` (rows from before migration 0014, and case twins among
 /// them), oldest first: `(id, name)`.
 pub async fn without_name_key<'e>(
     ex: impl Executor<'e, Database = Any>,
