@@ -107,7 +107,7 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
     request_body = CreatePaymentRequest,
     responses(
         (status = 200, description = "PaymentIntent resolved (or replayed)", body = PaymentIntentEnvelope),
-        (status = 400, description = "Invalid request: payload, CPF/CNPJ, metadata (`invalid_metadata` also for a number that would not come back as written), Idempotency-Key (`missing_idempotency_key`, `invalid_idempotency_key`), or a store rule (e.g. `amount_above_store_limit`)", body = ErrorEnvelope),
+        (status = 400, description = "Invalid request: payload, CPF/CNPJ, metadata (`invalid_metadata`, also for a number beyond any finite double such as `1e400`; `metadata_too_large`), Idempotency-Key (`missing_idempotency_key`, `invalid_idempotency_key`), or a store rule (e.g. `amount_above_store_limit`)", body = ErrorEnvelope),
         Unauthorized,
         (status = 403, description = "Scope or store not granted (`insufficient_scope`, `store_not_granted`), or the store's live execution is off (`live_execution_disabled`)", body = ErrorEnvelope),
         (status = 404, description = "Store not found (`store_not_found`)", body = ErrorEnvelope),
