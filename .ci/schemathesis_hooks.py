@@ -1,5 +1,8 @@
 """Schemathesis hooks for .ci/schemathesis.sh.
 
+Two more things below: generated tax ids get valid check digits, and a check holds a
+schema-valid charge's refusals to the rules no schema can state.
+
 Keeps the webhook routes' traffic on this machine. `POST /webhook-endpoints/{id}/test` (and the
 sender, after a resend) sends a request to the endpoint's URL, and schemathesis generates
 those URLs: left alone, fuzzing would make pixgate resolve and connect to arbitrary hosts.
@@ -36,6 +39,84 @@ def before_call(context, case, kwargs):
             url = _HOST.sub(r"\g<1>127.0.0.1", body[field], count=1)
             # A short host grew: trim the path or query so the URL stays as long as allowed.
             body[field] = url[:_MAX_CHARS]
+    # A charge's payer (the merchant route's body, and the evaluate route's `charge`).
+    for charge in (body, body.get("charge")):
+        payer = charge.get("payer") if isinstance(charge, dict) else None
+        if isinstance(payer, dict) and isinstance(payer.get("taxId"), str):
+            payer["taxId"] = with_check_digits(payer["taxId"])
+
+
+def with_check_digits(tax_id):
+    """The generated CPF or CNPJ with valid check digits: the one rule of `taxId` no schema can
+    state (the document's pattern states its shape). Without this, nearly every generated
+    charge would stop at `invalid_tax_id`, and no rule checked after it (the email, the phone,
+    metadata's size) would ever be fuzzed. The punctuation is dropped; anything that is not the
+    pattern's shape is left as generated (a negative case stays one)."""
+    bare = re.sub(r"[./ -]", "", tax_id).upper()
+    if re.fullmatch(r"[0-9]{11}", bare):
+        body = bare[:9]
+        if len(set(body)) == 1:  # all-equal digit strings are invalid whatever their digits
+            body = ("1" if body[0] != "1" else "2") + body[1:]
+        for n in (9, 10):
+            total = sum(int(c) * w for c, w in zip(body, range(n + 1, 1, -1)))
+            body += str(total * 10 % 11 % 10)
+        return body
+    if re.fullmatch(r"[0-9A-Z]{12}[0-9]{2}", bare):
+        body = bare[:12]
+        if len(set(body)) == 1:
+            body = ("1" if body[0] != "1" else "2") + body[1:]
+        weights = [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]
+        for n in (12, 13):
+            total = sum((ord(c) - 48) * w for c, w in zip(body, weights[13 - n:]))
+            body += str(0 if total % 11 < 2 else 11 - total % 11)
+        return body
+    return tax_id
+
+
+# The codes of the refusals a charge that its document allows may still meet, each for a rule
+# no JSON Schema can state; the run expects 400 on the charge and evaluate routes only for
+# them (schemathesis-merchant.toml, schemathesis-admin.toml), and this check holds every 400
+# of a schema-valid charge to the list. Any other 400 (a metadata number, a NUL the document
+# allows) is a rule the document should state, or a refusal that should not be.
+_UNSTATEABLE = {
+    # The check digits (set aside by the hook above, but a body schemathesis revalidated and
+    # kept as generated still has its own).
+    "invalid_tax_id",
+    # An email's rules beyond `format: email` and the pattern: the local part's 64 characters
+    # with its dot rules, which a pattern without look-ahead cannot bound at once.
+    "invalid_email",
+    # 16 KB of metadata as written: a size in bytes of a free-form object.
+    "metadata_too_large",
+    # The store's own rules, which its components apply to its configuration and gateways.
+    "amount_above_store_limit",
+    "amount_below_store_limit",
+    "no_eligible_gateway",
+    "no_acceptable_gateway",
+    "invalid_store_config",
+    "charge_refused",
+    "unsupported_currency",
+}
+_CHARGE_ROUTES = {"POST /payments/charge", "POST /evaluate"}
+
+
+@schemathesis.check
+def charge_refusals_name_unstateable_rules(ctx, response, case):
+    """A charge its document allows is refused (400) only for a rule no schema can state."""
+    meta = case.meta
+    if meta is None or not meta.generation.mode.is_positive:
+        return None
+    if case.operation.label not in _CHARGE_ROUTES or response.status_code != 400:
+        return None
+    try:
+        error = response.json()["error"]
+    except (ValueError, KeyError, TypeError):
+        raise AssertionError("a 400 without the error envelope")
+    if error.get("code") not in _UNSTATEABLE:
+        raise AssertionError(
+            f"a charge the document allows was refused with `{error.get('code')}` "
+            f"(field `{error.get('field')}`): {error.get('message')}"
+        )
+    return None
 
 
 @schemathesis.serializer("application/wasm")

@@ -182,6 +182,12 @@ def paths(store, n, base, out_dir, count):
         # A rare status in a day's window.
         "status_window": lambda: "{}?status=FAILED&createdFrom={}&createdTo={}".format(
             api, *some_day()),
+        # Issue 30 (bench/search_qr.sh): the QR codes asked for. The newest pages (the newest
+        # 0.5 %: 30 % PENDING, each drawn), and the PENDING ones alone (20 drawn a page).
+        "newest_qr": lambda: f"{api}?store={store}&include=qrCode" + (
+            "" if rng.random() < 0.5 else f"&after={intent_id(rng.randint(n - n // 200 + 40, n))}"),
+        "pending_qr": lambda: f"{api}?store={store}&status=PENDING&include=qrCode" + (
+            "" if rng.random() < 0.5 else f"&after={intent_id(rng.randint(n - n // 200, n))}"),
     }
     os.makedirs(out_dir, exist_ok=True)
     for kind, make in kinds.items():

@@ -117,15 +117,19 @@ macro_rules! charge_body {
             #[schema(max_length = 200, pattern = r"^[^\u0000-\u001F\u007F-\u009F]*$")]
             pub description: Option<String>,
             pub payer: Payer,
-            /// Free-form object of at most 16 KB (as compact JSON); echoed in the intent and in
-            /// webhooks exactly as sent (whitespace aside). Never secrets. `null` is the same as
-            /// absent. A number must come back as written: an integer within 64 bits, or a
-            /// decimal in the shortest form that reads back as the same double (`0.5`,
-            /// `1500.0`, `1e+16`); others (`123456789012345678901234567890`, `1e400`, `1.5e3`,
-            /// `1.10`) are refused with `invalid_metadata` naming the field. Send such values
-            /// as strings.
+            /// Free-form JSON object of at most 16 KB (without whitespace between its tokens);
+            /// kept and echoed (in the intent, in webhooks, to the policy components) as the
+            /// exact text sent, whitespace between tokens aside: every number keeps its digits
+            /// (`4.5291683372467266e+179`, `1.10`, `123456789012345678901234567890`) and every
+            /// string its escapes. A number beyond any finite double (`1e400`) is refused with
+            /// `invalid_metadata` naming the field. Never secrets. `null` is the same as absent.
             #[schema(value_type = Option<Object>)]
             pub metadata: Option<Map<String, Value>>,
+            /// `metadata` as written in the body ([`Literals`]), set by `from_body`; without it
+            /// (a body built as a value) `metadata` is printed from its parsed form.
+            #[serde(skip)]
+            #[doc(hidden)]
+            pub metadata_as_sent: Option<String>,
         }
     };
 }
@@ -161,6 +165,7 @@ impl CreatePaymentRequest {
             description,
             payer,
             metadata,
+            metadata_as_sent,
         } = self;
         (
             store,
@@ -171,24 +176,35 @@ impl CreatePaymentRequest {
                 description,
                 payer,
                 metadata,
+                metadata_as_sent,
             },
         )
     }
 }
 
-/// Judges the numbers of a charge body as written (the top level's, or `charge`'s when
-/// `nested`), before the body is parsed into values, which would round them:
+/// What [`check_literals`] keeps of a body as written, for the parsed body to use: parsing
+/// reads numbers into doubles, which would respell `metadata`'s.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Literals {
+    /// The `metadata` member as written (the last one, as the parsed body keeps), without
+    /// the whitespace between its tokens; `None` when absent or `null`.
+    pub metadata: Option<String>,
+}
+
+/// Judges the numbers of a charge or refund body as written (the top level's, or `charge`'s
+/// when `nested`), before the body is parsed into values, which would round them, and keeps
+/// `metadata` as written:
 ///
 /// - `amount` by its literal: one with more than two decimals is refused even when its
 ///   nearest double has two (`129.899999999999999`), and one beyond any double (`1e400`)
 ///   is `invalid_amount`, not a body that fails to parse. Another type is left to
 ///   [`ChargeBody::validate`].
-/// - every number inside `metadata` must come back exactly as written, since metadata is
-///   echoed (in the intent and in webhooks) and never silently changed: see
-///   [`check_metadata_number`].
+/// - `metadata` is kept and echoed as the exact text sent (DESIGN.md section 5), so no number
+///   in it is refused for its digits; one beyond any finite double (`1e400`, which no client
+///   could read back) is `invalid_metadata` naming it: see [`check_metadata_numbers`].
 ///
 /// A body that is not a JSON object is left to the parser's own error.
-pub fn check_literals(body: &[u8], nested: bool) -> Result<(), Invalid> {
+pub fn check_literals(body: &[u8], nested: bool) -> Result<Literals, Invalid> {
     use serde_json::value::RawValue;
     // A map keeps the last of repeated keys, as the parsed body does: the literals judged are
     // the ones that are kept.
@@ -202,7 +218,7 @@ pub fn check_literals(body: &[u8], nested: bool) -> Result<(), Invalid> {
             .and_then(|charge| fields(charge.get().as_bytes()));
     }
     let Some(object) = object else {
-        return Ok(());
+        return Ok(Literals::default());
     };
     let prefix = if nested { "charge." } else { "" };
     if let Some(literal) = object.get("amount").map(|l| l.get())
@@ -212,10 +228,36 @@ pub fn check_literals(body: &[u8], nested: bool) -> Result<(), Invalid> {
             Invalid::new("invalid_amount", &format!("{prefix}amount"), amount_rule(e))
         })?;
     }
+    let mut literals = Literals::default();
     if let Some(metadata) = object.get("metadata") {
         check_metadata_numbers(metadata, &format!("{prefix}metadata"))?;
+        if metadata.get() != "null" {
+            literals.metadata = Some(without_whitespace(metadata.get()));
+        }
     }
-    Ok(())
+    Ok(literals)
+}
+
+/// JSON text without the whitespace between its tokens: every token (a number's digits, a
+/// string's escapes) as written. `text` is valid JSON (the body parsed).
+pub fn without_whitespace(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let (mut in_string, mut escaped) = (false, false);
+    for c in text.chars() {
+        if in_string {
+            out.push(c);
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+        } else if !matches!(c, ' ' | '\t' | '\n' | '\r') {
+            in_string = c == '"';
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// What an amount breaks, as the merchant is told.
@@ -228,6 +270,37 @@ fn amount_rule(e: MoneyError) -> &'static str {
     }
 }
 
+/// An object's members in the order written, repeated keys and all: every number of the text
+/// is judged, also one a later repeated key hides from the parsed value (the text keeps it).
+struct Members<'a>(Vec<(String, &'a serde_json::value::RawValue)>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Members<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor<'a>(std::marker::PhantomData<&'a ()>);
+
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for Visitor<'a> {
+            type Value = Members<'a>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                mut map: M,
+            ) -> Result<Members<'a>, M::Error> {
+                let mut members = Vec::new();
+                while let Some(member) = map.next_entry()? {
+                    members.push(member);
+                }
+                Ok(Members(members))
+            }
+        }
+
+        deserializer.deserialize_map(Visitor(std::marker::PhantomData))
+    }
+}
+
 /// Walks a metadata value as written and judges each number in it.
 fn check_metadata_numbers(value: &serde_json::value::RawValue, path: &str) -> Result<(), Invalid> {
     use serde_json::value::RawValue;
@@ -236,8 +309,8 @@ fn check_metadata_numbers(value: &serde_json::value::RawValue, path: &str) -> Re
         Some(b'{') => {
             // Parsed once already as part of the body, so this cannot fail; the depth is the
             // parser's bound (128).
-            let members: BTreeMap<String, &RawValue> =
-                serde_json::from_str(text).unwrap_or_default();
+            let members =
+                serde_json::from_str::<Members>(text).map_or_else(|_| Vec::new(), |m| m.0);
             for (key, member) in members {
                 check_metadata_numbers(member, &format!("{path}.{key}"))?;
             }
@@ -254,37 +327,111 @@ fn check_metadata_numbers(value: &serde_json::value::RawValue, path: &str) -> Re
     Ok(())
 }
 
-/// A number of metadata is kept only if it comes back as written: pixgate holds it as a
-/// 64-bit integer or double and writes it in the shortest form that reads back the same (what
-/// serde_json prints). So `42`, `-7`, `0.5`, `1500.0` and `1e+16` are kept; an integer beyond
-/// 64 bits, a number beyond a double (`1e400`), and a literal that would come back spelled
-/// otherwise (`1.5e3` as `1500.0`, `1.10` as `1.1`, `-0` as `-0.0`) are refused with
-/// `invalid_metadata`, saying how to send them (a string keeps any text exactly).
+/// A number of metadata is kept with the digits it was written with, whatever their count
+/// (a .NET client writes 17 significant digits, `4.5291683372467261e+179` for the double
+/// whose shortest form is `4.529168337246726e+179`; an identifier past 2^53 keeps every
+/// digit). Only a number
+/// beyond any finite double (`1e400`, `-1e400`) is refused: no client could read it back.
+/// A number too small for a double (`1e-400`) reads back as zero and is kept as written.
 fn check_metadata_number(literal: &str, path: &str) -> Result<(), Invalid> {
-    let echoed = serde_json::from_str::<Value>(literal)
-        .ok()
-        .map(|v| v.to_string());
-    if echoed.as_deref() == Some(literal) {
-        return Ok(());
-    }
-    let integer = !literal.contains(['.', 'e', 'E']);
-    let message = match echoed {
-        _ if integer && literal.parse::<i64>().is_err() && literal.parse::<u64>().is_err() => {
+    // Rust's parse is correctly rounded and reads any count of digits.
+    match literal.parse::<f64>() {
+        Ok(n) if n.is_finite() => Ok(()),
+        _ => Err(Invalid::new(
+            "invalid_metadata",
+            path,
             format!(
-                "`{path}` is {literal}, an integer beyond 64 bits, which would not come back \
-                 exactly; send it as a string"
-            )
+                "`{path}` is {literal}, beyond the range of a 64-bit floating-point number; \
+                 send it as a string"
+            ),
+        )),
+    }
+}
+
+/// The canonical form of a metadata text, for the idempotency fingerprint: the same request
+/// compared as parsed JSON (DESIGN.md section 6), so key order, whitespace and a string's
+/// escapes do not count, and the last of repeated keys is the one kept, as a parser keeps.
+/// Numbers, read from their digits (never through serde_json's best-effort float parsing):
+///
+/// - an integer literal is its exact integer (`9007199254740993` is not `9007199254740992`:
+///   the merchant's identifiers are compared as written, whatever their size; `-0` is `0`);
+/// - another literal is the double it names, read correctly rounded:
+///   `4.5291683372467261e+179` and `4.529168337246726e+179` are one number (but not
+///   `4.5291683372467266e+179`, the next double up, which serde_json's best-effort parsing
+///   confuses with them), `1.0`, `1e0` and `1` are one, `1.10` and `1.1`
+///   are one (an integral double below 2^53 prints as an integer, beyond it as serde_json
+///   spells a double, `1e+16`, as [`canonical_json`] does).
+///
+/// For metadata the earlier rule accepted (numbers written as serde_json prints them) this is
+/// [`canonical_json`] of the parsed value, so fingerprints stored before stay valid.
+pub fn canonical_metadata(text: &str) -> String {
+    use serde_json::value::RawValue;
+    fn write(raw: &RawValue, out: &mut String) {
+        let text = raw.get();
+        match text.as_bytes().first() {
+            Some(b'{') => {
+                let members: BTreeMap<String, &RawValue> =
+                    serde_json::from_str(text).unwrap_or_default();
+                out.push('{');
+                for (i, (key, member)) in members.into_iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&Value::String(key).to_string());
+                    out.push(':');
+                    write(member, out);
+                }
+                out.push('}');
+            }
+            Some(b'[') => {
+                let items: Vec<&RawValue> = serde_json::from_str(text).unwrap_or_default();
+                out.push('[');
+                for (i, item) in items.into_iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write(item, out);
+                }
+                out.push(']');
+            }
+            Some(b'"') => {
+                let s: String = serde_json::from_str(text).unwrap_or_default();
+                out.push_str(&Value::String(s).to_string());
+            }
+            Some(b'-' | b'0'..=b'9') => out.push_str(&canonical_number(text)),
+            _ => out.push_str(text),
         }
-        None => format!(
-            "`{path}` is {literal}, beyond the range of a 64-bit floating-point number; send \
-             it as a string"
-        ),
-        Some(echoed) => format!(
-            "`{path}` is written {literal} but would come back as {echoed}; write it as \
-             {echoed}, or send it as a string"
-        ),
+    }
+    match serde_json::from_str::<&RawValue>(text) {
+        Ok(raw) => {
+            let mut out = String::with_capacity(text.len());
+            write(raw, &mut out);
+            out
+        }
+        Err(_) => "null".to_owned(),
+    }
+}
+
+/// A number literal's canonical form (see [`canonical_metadata`]).
+fn canonical_number(literal: &str) -> String {
+    let integer = !literal.contains(['.', 'e', 'E']);
+    if integer {
+        let digits = literal.strip_prefix('-').unwrap_or(literal);
+        return if digits == "0" {
+            "0".to_owned()
+        } else {
+            literal.to_owned()
+        };
+    }
+    let Ok(n) = literal.parse::<f64>() else {
+        return literal.to_owned();
     };
-    Err(Invalid::new("invalid_metadata", path, message))
+    // As [`canonical_json`] prints a double: integral below 2^53 as an integer (`-0` as `0`),
+    // else serde_json's spelling, the shortest that reads back the same.
+    if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
+        return (n as i64).to_string();
+    }
+    serde_json::Number::from_f64(n).map_or_else(|| literal.to_owned(), |n| n.to_string())
 }
 
 /// The codes of type errors in a charge body, per field.
@@ -298,10 +445,52 @@ pub const CHARGE_FIELD_CODES: &[(&str, &str)] = &[
 ];
 
 impl CreatePaymentRequest {
+    /// The body as parsed; `metadata` will be printed from its parsed form. A route has the
+    /// bytes: [`CreatePaymentRequest::from_body`].
     pub fn from_json(value: Value) -> Result<Self, Invalid> {
         require_objects(&value, &["payer"], CHARGE_FIELD_CODES)?;
         from_json(value, CHARGE_FIELD_CODES)
     }
+
+    /// The body as parsed, with what [`check_literals`] kept of it as written.
+    pub fn from_body(value: Value, literals: Literals) -> Result<Self, Invalid> {
+        let mut request = Self::from_json(value)?;
+        request.metadata_as_sent = literals.metadata;
+        Ok(request)
+    }
+}
+
+impl ChargeBody {
+    /// Keeps `metadata` as written (the evaluate route's `charge`).
+    pub fn with_literals(mut self, literals: Literals) -> Self {
+        self.metadata_as_sent = literals.metadata;
+        self
+    }
+}
+
+/// The metadata text kept: as written when the body's literals are known, else printed from
+/// its parsed form; `{}` when absent. At most 16 KB.
+pub(crate) fn metadata_text(
+    parsed: Option<&Map<String, Value>>,
+    as_sent: Option<String>,
+    field: &str,
+) -> Result<String, Invalid> {
+    let Some(parsed) = parsed else {
+        return Ok("{}".to_owned());
+    };
+    let text =
+        as_sent.unwrap_or_else(|| serde_json::to_string(parsed).unwrap_or_else(|_| "{}".into()));
+    if text.len() > METADATA_MAX_BYTES {
+        return Err(Invalid::new(
+            "metadata_too_large",
+            field,
+            format!(
+                "`{field}` is {} bytes as JSON without whitespace; the limit is 16 KB",
+                text.len()
+            ),
+        ));
+    }
+    Ok(text)
 }
 
 /// The payer after validation.
@@ -337,7 +526,8 @@ pub struct ChargeRequest {
     pub reference: String,
     pub description: Option<String>,
     pub payer: ValidPayer,
-    /// The metadata object as compact JSON (`{}` when absent), at most 16 KB.
+    /// The metadata object as the merchant wrote it, without whitespace between tokens
+    /// (`{}` when absent), at most 16 KB: what is stored, echoed and given to components.
     pub metadata: String,
 }
 
@@ -423,24 +613,11 @@ impl ChargeBody {
                 })
             })
             .transpose()?;
-        let metadata = match &self.metadata {
-            None => "{}".to_owned(),
-            Some(m) => {
-                let text = serde_json::to_string(m).unwrap_or_else(|_| "{}".into());
-                if text.len() > METADATA_MAX_BYTES {
-                    return Err(Invalid::new(
-                        "metadata_too_large",
-                        &f("metadata"),
-                        format!(
-                            "`{}` is {} bytes as JSON; the limit is 16 KB",
-                            f("metadata"),
-                            text.len()
-                        ),
-                    ));
-                }
-                text
-            }
-        };
+        let metadata = metadata_text(
+            self.metadata.as_ref(),
+            self.metadata_as_sent,
+            &f("metadata"),
+        )?;
         Ok(ChargeRequest {
             store,
             amount,
@@ -462,7 +639,6 @@ impl ChargeRequest {
     /// requests that mean the same charge are equal (`currency` omitted or `"BRL"`, `null`
     /// or absent, a tax id with or without punctuation, key order, `100` or `100.0`).
     pub fn fingerprint(&self) -> String {
-        let metadata: Value = serde_json::from_str(&self.metadata).unwrap_or(Value::Null);
         let normalised = serde_json::json!({
             "v": 2,
             "store": self.store,
@@ -471,7 +647,7 @@ impl ChargeRequest {
             "reference": self.reference,
             "description": self.description,
             "payer": self.payer.to_json(),
-            "metadata": canonical_json(&metadata),
+            "metadata": canonical_metadata(&self.metadata),
         });
         sha256_hex(canonical_json(&normalised))
     }
@@ -674,67 +850,161 @@ mod tests {
         assert_eq!(e.code, "invalid_request");
     }
 
-    /// Issue 17: metadata comes back as sent or is refused, naming the field.
-    #[test]
-    fn metadata_numbers_come_back_as_written_or_are_refused() {
-        let body = |metadata: &str| {
-            format!(
-                r#"{{"store": "s", "amount": 1, "reference": "r",
-                    "payer": {{"name": "Ana", "taxId": "52998224725"}}, "metadata": {metadata}}}"#
-            )
-        };
-        let kept = r#"{"n": 42, "neg": -7, "half": 0.5, "f": 1500.0, "tiny": 1e-7, "big": 1e+16,
-            "u": 18446744073709551615, "i": -9223372036854775808, "z": 0, "s": "1e400",
-            "deep": [{"a": [1, 2.25]}], "t": true, "null": null}"#;
-        check_literals(body(kept).as_bytes(), false).unwrap();
-        let parsed: Value = serde_json::from_str(&body(kept)).unwrap();
-        let stored = valid(parsed).metadata;
-        assert_eq!(
-            stored,
-            r#"{"big":1e+16,"deep":[{"a":[1,2.25]}],"f":1500.0,"half":0.5,"i":-9223372036854775808,"n":42,"neg":-7,"null":null,"s":"1e400","t":true,"tiny":1e-7,"u":18446744073709551615,"z":0}"#
-        );
+    /// A charge body with `metadata` as written.
+    fn with_metadata(metadata: &str) -> String {
+        format!(
+            r#"{{"store": "s", "amount": 1, "reference": "r",
+                "payer": {{"name": "Ana", "taxId": "52998224725"}}, "metadata": {metadata}}}"#
+        )
+    }
 
-        for (metadata, field, says) in [
-            (
-                r#"{"id": 123456789012345678901234567890}"#,
-                "metadata.id",
-                "beyond 64 bits",
-            ),
-            (r#"{"x": 1e400}"#, "metadata.x", "beyond the range"),
-            (r#"{"x": -1e400}"#, "metadata.x", "beyond the range"),
-            (
-                r#"{"a": {"b": [0, 1.5e3]}}"#,
-                "metadata.a.b[1]",
-                "write it as 1500.0",
-            ),
-            (r#"{"x": 1.10}"#, "metadata.x", "come back as 1.1"),
-            (r#"{"x": 1e16}"#, "metadata.x", "come back as 1e+16"),
-            (r#"{"x": -0}"#, "metadata.x", "come back as -0.0"),
-            (
-                r#"{"x": 18446744073709551616}"#,
-                "metadata.x",
-                "beyond 64 bits",
-            ),
-            (r#"{"x": 1e-400}"#, "metadata.x", "come back as 0.0"),
+    /// The charge route's path from the bytes to the validated charge.
+    fn from_bytes(body: &str) -> Result<ChargeRequest, Invalid> {
+        let literals = check_literals(body.as_bytes(), false)?;
+        let value: Value = serde_json::from_str(body).unwrap();
+        let (store, charge) = CreatePaymentRequest::from_body(value, literals)?.split();
+        charge.validate(store, "")
+    }
+
+    /// Issue 30: metadata is kept as the exact text sent, whitespace between tokens aside:
+    /// no number is refused or respelled for its digits (a Java or .NET client writes 17
+    /// significant digits; an identifier past 2^53 keeps every digit), no string loses its
+    /// escapes.
+    #[test]
+    fn metadata_is_kept_as_the_text_sent() {
+        let sent = r#"{ "x": 4.5291683372467266e+179, "id": 123456789012345678901234567890,
+            "past53": 9007199254740993, "f": 1.10, "e": 1.5E3, "z": -0, "tiny": 1e-400,
+            "big": 1e16, "s": "caf\u00e9 \"q\" \n", "deep": [ {"a": [1 , 2.250]} ],
+            "t": true, "null": null, "b": 1, "a": 2 }"#;
+        let kept = from_bytes(&with_metadata(sent)).unwrap().metadata;
+        assert_eq!(
+            kept,
+            r#"{"x":4.5291683372467266e+179,"id":123456789012345678901234567890,"past53":9007199254740993,"f":1.10,"e":1.5E3,"z":-0,"tiny":1e-400,"big":1e16,"s":"caf\u00e9 \"q\" \n","deep":[{"a":[1,2.250]}],"t":true,"null":null,"b":1,"a":2}"#
+        );
+        // Absent and null are `{}`; the evaluate route keeps `charge.metadata` the same way.
+        let absent = r#"{"store": "s", "amount": 1, "reference": "r",
+            "payer": {"name": "Ana", "taxId": "52998224725"}}"#;
+        assert_eq!(from_bytes(absent).unwrap().metadata, "{}");
+        assert_eq!(from_bytes(&with_metadata("null")).unwrap().metadata, "{}");
+        let nested = format!(
+            r#"{{"store": "s", "charge": {}}}"#,
+            with_metadata(r#"{"x": 4.5291683372467266e+179}"#).replace(r#""store": "s", "#, "")
+        );
+        let literals = check_literals(nested.as_bytes(), true).unwrap();
+        let request = crate::evaluate::EvaluateRequest::from_body(
+            serde_json::from_str(&nested).unwrap(),
+            literals,
+        )
+        .unwrap();
+        assert_eq!(
+            request
+                .charge
+                .validate(request.store, "charge.")
+                .unwrap()
+                .metadata,
+            r#"{"x":4.5291683372467266e+179}"#
+        );
+        // 16 KB is measured on the text kept.
+        let long = format!(r#"{{"k": "{}"}}"#, "a".repeat(METADATA_MAX_BYTES));
+        let e = from_bytes(&with_metadata(&long)).unwrap_err();
+        assert_eq!(e.code, "metadata_too_large");
+        let spaced = format!("{{\"k\": {}\"{}\"}}", " ".repeat(METADATA_MAX_BYTES), "a");
+        assert_eq!(
+            from_bytes(&with_metadata(&spaced)).unwrap().metadata,
+            r#"{"k":"a"}"#
+        );
+    }
+
+    /// Issue 30: only a number beyond any finite double is refused, naming the field, wherever
+    /// it is in the text (also under a key a later repeat hides from the parsed value: the
+    /// text keeps it).
+    #[test]
+    fn only_a_number_beyond_any_double_is_refused_in_metadata() {
+        for (metadata, field) in [
+            (r#"{"x": 1e400}"#, "metadata.x"),
+            (r#"{"x": -1e400}"#, "metadata.x"),
+            (r#"{"a": {"b": [0, 1.5e309]}}"#, "metadata.a.b[1]"),
+            (r#"{"x": 1e400, "x": 1}"#, "metadata.x"),
+            (r#"{"x": 1, "x": 1e400}"#, "metadata.x"),
         ] {
-            let e = check_literals(body(metadata).as_bytes(), false).unwrap_err();
+            let e = check_literals(with_metadata(metadata).as_bytes(), false).unwrap_err();
             assert_eq!(
                 (e.code, e.field.as_deref()),
                 ("invalid_metadata", Some(field)),
                 "{metadata}"
             );
-            assert!(e.message.contains(says), "{metadata}: {}", e.message);
+            assert!(
+                e.message.contains("beyond the range"),
+                "{metadata}: {}",
+                e.message
+            );
         }
-        // The last of repeated keys is the one kept, and judged.
-        check_literals(body(r#"{"x": 1e400, "x": 1}"#).as_bytes(), false).unwrap();
-        assert!(check_literals(body(r#"{"x": 1, "x": 1e400}"#).as_bytes(), false).is_err());
         // The evaluate route's body: `charge.metadata`.
-        let nested = format!(r#"{{"store": "s", "charge": {}}}"#, body(r#"{"x": 1e400}"#));
+        let nested = format!(
+            r#"{{"store": "s", "charge": {}}}"#,
+            with_metadata(r#"{"x": 1e400}"#)
+        );
         let e = check_literals(nested.as_bytes(), true).unwrap_err();
         assert_eq!(e.field.as_deref(), Some("charge.metadata.x"));
         // What is not an object is the parser's to refuse.
         check_literals(b"[1e400]", false).unwrap();
         check_literals(b"{\"metadata\": ", false).unwrap();
+    }
+
+    /// Issue 30: the same key with the same request compared as parsed JSON replays, so the
+    /// fingerprint reads metadata's numbers as the doubles (or exact integers) they name, not
+    /// as spelled; and keeps it as before for metadata the earlier rule accepted.
+    #[test]
+    fn the_fingerprint_compares_metadata_as_parsed_json() {
+        let fingerprint =
+            |metadata: &str| from_bytes(&with_metadata(metadata)).unwrap().fingerprint();
+        for (a, b) in [
+            // A .NET client's 17 digits of a double and its shortest spelling.
+            (
+                r#"{"x": 4.5291683372467261e+179}"#,
+                r#"{"x":4.529168337246726e+179}"#,
+            ),
+            (r#"{"x": 0.10000000000000001}"#, r#"{"x": 0.1}"#),
+            (
+                r#"{"x": 45.291683372467266e+178}"#,
+                r#"{"x": 4.5291683372467266e+179}"#,
+            ),
+            (r#"{"x": 1.0}"#, r#"{"x": 1}"#),
+            (r#"{"x": 1e0, "y": -0}"#, r#"{"x": 1, "y": 0.0}"#),
+            (r#"{"x": 1.10}"#, r#"{"x": 1.1}"#),
+            (r#"{"x": 1e16}"#, r#"{"x": 1e+16}"#),
+            (
+                r#"{"b": [1, {"d": 2}], "a": "é"}"#,
+                r#"{"a":"\u00e9","b":[1,{"d":2.0}]}"#,
+            ),
+            (r#"{"x": 0, "x": 2}"#, r#"{"x": 2}"#),
+        ] {
+            assert_eq!(fingerprint(a), fingerprint(b), "{a} and {b}");
+        }
+        for (a, b) in [
+            // Two doubles, one ulp apart: serde_json's best-effort float parsing reads the
+            // first as the second, so pixgate once echoed it so (issue 30).
+            (
+                r#"{"x": 4.5291683372467266e+179}"#,
+                r#"{"x": 4.529168337246726e+179}"#,
+            ),
+            (r#"{"id": 9007199254740993}"#, r#"{"id": 9007199254740992}"#),
+            (
+                r#"{"id": 123456789012345678901234567890}"#,
+                r#"{"id": 123456789012345678901234567891}"#,
+            ),
+            (r#"{"x": 0.1}"#, r#"{"x": 0.10000000000000002}"#),
+            (r#"{"x": "1"}"#, r#"{"x": 1}"#),
+        ] {
+            assert_ne!(fingerprint(a), fingerprint(b), "{a} and {b}");
+        }
+        // Metadata the earlier rule accepted (numbers as serde_json prints them): the same
+        // canonical text as before, so records stored before the upgrade still replay.
+        let earlier = r#"{"n": 42, "neg": -7, "half": 0.5, "f": 1500.0, "tiny": 1e-7,
+            "big": 1e+16, "u": 18446744073709551615, "i": -9223372036854775808, "z": 0,
+            "s": "1e400", "deep": [{"a": [1, 2.25]}], "t": true, "null": null}"#;
+        let parsed: Value = serde_json::from_str(earlier).unwrap();
+        assert_eq!(canonical_metadata(earlier), canonical_json(&parsed));
     }
 
     /// Issue 17: an amount no double holds is `invalid_amount`, not `invalid_json`, and a

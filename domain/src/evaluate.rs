@@ -5,7 +5,7 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::StepVersions;
-use crate::charge::{CHARGE_FIELD_CODES, ChargeBody};
+use crate::charge::{CHARGE_FIELD_CODES, ChargeBody, Literals};
 use crate::json::{Invalid, from_json, require_objects};
 
 /// Body of `POST /evaluate`.
@@ -31,5 +31,13 @@ impl EvaluateRequest {
     pub fn from_json(value: serde_json::Value) -> Result<Self, Invalid> {
         require_objects(&value, &["charge", "charge.payer"], CHARGE_FIELD_CODES)?;
         from_json(value, CHARGE_FIELD_CODES)
+    }
+
+    /// The body as parsed, with what `check_literals(.., true)` kept of its `charge` as written:
+    /// the charge's metadata is then the merchant's text, as the charge route keeps it.
+    pub fn from_body(value: serde_json::Value, literals: Literals) -> Result<Self, Invalid> {
+        let mut request = Self::from_json(value)?;
+        request.charge = request.charge.with_literals(literals);
+        Ok(request)
     }
 }

@@ -5,7 +5,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
-use crate::charge::{METADATA_MAX_BYTES, Reais, canonical_json};
+#[cfg(doc)]
+use crate::charge::check_literals;
+use crate::charge::{Literals, Reais, canonical_json, canonical_metadata, metadata_text};
 use crate::json::{Invalid, bounded, from_json};
 use crate::money::MoneyError;
 use crate::{Money, sha256_hex};
@@ -27,10 +29,15 @@ pub struct CreateRefundRequest {
         example = "Item returned"
     )]
     pub reason: Option<String>,
-    /// Free-form object of at most 16 KB, echoed in the refund and its events, with the
-    /// charge's rules for numbers.
+    /// Free-form JSON object of at most 16 KB, kept as the exact text sent and echoed in the
+    /// refund and its events, with the charge's rules (a number beyond any finite double,
+    /// `1e400`, is `invalid_metadata`).
     #[schema(value_type = Option<Object>)]
     pub metadata: Option<Map<String, Value>>,
+    /// `metadata` as written ([`crate::charge::Literals`]), set by `from_body`.
+    #[serde(skip)]
+    #[doc(hidden)]
+    pub metadata_as_sent: Option<String>,
 }
 
 /// The codes of type errors in a refund body, per field.
@@ -46,13 +53,20 @@ pub struct RefundRequest {
     /// `None`: all that is left to refund.
     pub amount: Option<Money>,
     pub reason: Option<String>,
-    /// The metadata object as compact JSON (`{}` when absent).
+    /// The metadata object as written, without whitespace between tokens (`{}` when absent).
     pub metadata: String,
 }
 
 impl CreateRefundRequest {
     pub fn from_json(value: Value) -> Result<Self, Invalid> {
         from_json(value, REFUND_FIELD_CODES)
+    }
+
+    /// The body as parsed, with what [`check_literals`] kept of it as written.
+    pub fn from_body(value: Value, literals: Literals) -> Result<Self, Invalid> {
+        let mut request = Self::from_json(value)?;
+        request.metadata_as_sent = literals.metadata;
+        Ok(request)
     }
 
     pub fn validate(self) -> Result<RefundRequest, Invalid> {
@@ -80,23 +94,7 @@ impl CreateRefundRequest {
             .as_deref()
             .map(|r| bounded(r, "reason", "invalid_reason", 0, 140))
             .transpose()?;
-        let metadata = match &self.metadata {
-            None => "{}".to_owned(),
-            Some(m) => {
-                let text = serde_json::to_string(m).unwrap_or_else(|_| "{}".into());
-                if text.len() > METADATA_MAX_BYTES {
-                    return Err(Invalid::new(
-                        "metadata_too_large",
-                        "metadata",
-                        format!(
-                            "`metadata` is {} bytes as JSON; the limit is 16 KB",
-                            text.len()
-                        ),
-                    ));
-                }
-                text
-            }
-        };
+        let metadata = metadata_text(self.metadata.as_ref(), self.metadata_as_sent, "metadata")?;
         Ok(RefundRequest {
             amount,
             reason,
@@ -109,13 +107,12 @@ impl RefundRequest {
     /// The request's idempotency fingerprint, for the payment it refunds: equal for requests
     /// that mean the same refund (key order, `null` or absent, `30` or `30.0`).
     pub fn fingerprint(&self, payment_intent_id: &str) -> String {
-        let metadata: Value = serde_json::from_str(&self.metadata).unwrap_or(Value::Null);
         let normalised = serde_json::json!({
             "v": 1,
             "paymentIntentId": payment_intent_id,
             "amountCentavos": self.amount.map(Money::centavos),
             "reason": self.reason,
-            "metadata": canonical_json(&metadata),
+            "metadata": canonical_metadata(&self.metadata),
         });
         sha256_hex(canonical_json(&normalised))
     }
@@ -179,5 +176,22 @@ mod tests {
         assert_ne!(a.fingerprint("p"), a.fingerprint("q"));
         let c = validate(json!({"amount": 31})).unwrap();
         assert_ne!(a.fingerprint("p"), c.fingerprint("p"));
+    }
+
+    /// Issue 30: a refund's metadata is kept as the text sent, as a charge's (no number
+    /// refused or respelled for its digits).
+    #[test]
+    fn metadata_is_kept_as_the_text_sent() {
+        let body = r#"{"amount": 30, "metadata": {"x": 4.5291683372467266e+179,
+            "id": 123456789012345678901234567890}}"#;
+        let literals = crate::charge::check_literals(body.as_bytes(), false).unwrap();
+        let r = CreateRefundRequest::from_body(serde_json::from_str(body).unwrap(), literals)
+            .unwrap()
+            .validate()
+            .unwrap();
+        assert_eq!(
+            r.metadata,
+            r#"{"x":4.5291683372467266e+179,"id":123456789012345678901234567890}"#
+        );
     }
 }

@@ -1,23 +1,24 @@
 //! The merchant charge body, from the raw bytes to the validated charge, through the functions
 //! `POST /api/v1/payments/charge` calls in its order (host/src/http/payments.rs): the 64 KB
-//! limit, `check_literals` (the amount and metadata numbers as written), `serde_json::from_slice`
-//! into a `Value`, `canonical_json` (the legacy fingerprint), `CreatePaymentRequest::from_json`,
-//! `ChargeBody::validate`.
+//! limit, `check_literals` (the amount and metadata numbers as written, and metadata's text
+//! kept), `serde_json::from_slice` into a `Value`, `canonical_json` (the legacy fingerprint),
+//! `CreatePaymentRequest::from_body`, `ChargeBody::validate`.
 //!
 //! Nothing panics, and a charge that validates holds what the contract says:
 //! - its amount is exactly the number as written in the body (the last `amount` key, as the
 //!   parsed body has it), judged by an independent decimal reading of the literal: never a
 //!   rounding of it; and the amount re-renders (`brl()` reads back to the same centavos);
 //! - text fields are within their bounds without control characters, the tax id, email and
-//!   phone are in their normal forms, metadata is a JSON object of at most 16 KB that prints
-//!   back as itself (its numbers come back as written);
+//!   phone are in their normal forms, metadata is a JSON object of at most 16 KB that is the
+//!   body's `metadata` exactly as written, whitespace between tokens aside (so it prints back
+//!   as sent: every number with its digits), and reads as the parsed body's metadata;
 //! - the body re-serialised and sent again validates to the same charge;
 //! - `canonical_json` of any body is JSON that reads back as the same body (floats of more than
 //!   about 15 significant digits within an ulp: see `same_but_float_rounding`).
 //!
 //! The same bytes also go through the admin evaluate route's path (`POST
 //! /admin/v1/components/evaluate`, a `charge` object beside `store`): `check_literals(.., true)`,
-//! `EvaluateRequest::from_json`, `validate(store, "charge.")`, with the same checks.
+//! `EvaluateRequest::from_body`, `validate(store, "charge.")`, with the same checks.
 
 use std::collections::HashMap;
 
@@ -39,7 +40,7 @@ fn charge(bytes: &[u8]) -> Option<ChargeRequest> {
     if bytes.len() > MAX_BODY_BYTES {
         return None; // 413
     }
-    check_literals(bytes, false).ok()?;
+    let literals = check_literals(bytes, false).ok()?;
     let body: Value = serde_json::from_slice(bytes).ok()?;
     let legacy = canonical_json(&body);
     let again: Value = serde_json::from_str(&legacy)
@@ -48,7 +49,9 @@ fn charge(bytes: &[u8]) -> Option<ChargeRequest> {
         same_but_float_rounding(&again, &body),
         "canonical_json changed the body: {legacy}"
     );
-    let (store, charge) = CreatePaymentRequest::from_json(body).ok()?.split();
+    let (store, charge) = CreatePaymentRequest::from_body(body, literals)
+        .ok()?
+        .split();
     charge.validate(store, "").ok()
 }
 
@@ -84,9 +87,9 @@ fn evaluated(bytes: &[u8]) -> Option<ChargeRequest> {
     if bytes.len() > MAX_BODY_BYTES {
         return None;
     }
-    check_literals(bytes, true).ok()?;
+    let literals = check_literals(bytes, true).ok()?;
     let body: Value = serde_json::from_slice(bytes).ok()?;
-    let request = EvaluateRequest::from_json(body).ok()?;
+    let request = EvaluateRequest::from_body(body, literals).ok()?;
     request.charge.validate(request.store, "charge.").ok()
 }
 
@@ -139,18 +142,47 @@ fn check_text(text: &str, min: usize, max: usize) {
     );
 }
 
-/// The literal of `amount` in the body (in its `charge` object when `nested`), as the parsed
-/// body has it: the last of duplicate keys wins, at every level.
-fn amount_literal(bytes: &[u8], nested: bool) -> String {
+/// The literals of `amount` and `metadata` (`None`: absent) in the body (in its `charge`
+/// object when `nested`), as the parsed body has them: the last of duplicate keys wins, at
+/// every level.
+fn literals(bytes: &[u8], nested: bool) -> (String, Option<String>) {
     let mut object: HashMap<String, &RawValue> =
         serde_json::from_slice(bytes).expect("a body that validated is a JSON object");
     if nested {
         object = serde_json::from_str(object["charge"].get()).expect("`charge` is an object");
     }
-    object["amount"].get().to_owned()
+    (
+        object["amount"].get().to_owned(),
+        object.get("metadata").map(|m| m.get().to_owned()),
+    )
 }
 
-fn check_charge(c: &ChargeRequest, literal: &str) {
+/// JSON text without the whitespace outside its strings (written here from the grammar, apart
+/// from the domain's).
+fn tokens(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            ' ' | '\t' | '\n' | '\r' => {}
+            '"' => {
+                out.push('"');
+                while let Some(c) = chars.next() {
+                    out.push(c);
+                    if c == '\\' {
+                        out.extend(chars.next());
+                    } else if c == '"' {
+                        break;
+                    }
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn check_charge(c: &ChargeRequest, (literal, metadata): &(String, Option<String>)) {
     // The amount, exactly as written.
     assert_eq!(
         exact_centavos(literal),
@@ -203,26 +235,24 @@ fn check_charge(c: &ChargeRequest, literal: &str) {
         "metadata is not an object: {}",
         c.metadata
     );
-    // Echoed as stored: every number in it prints back as itself (check_literals).
-    assert_eq!(
-        serde_json::from_str::<Value>(&c.metadata)
-            .unwrap()
-            .to_string(),
-        c.metadata,
-        "metadata does not print back as itself"
-    );
+    // Kept, and so echoed, as sent: the body's text, whitespace between tokens aside.
+    let sent = metadata
+        .as_deref()
+        .filter(|m| *m != "null")
+        .map_or_else(|| "{}".to_owned(), tokens);
+    assert_eq!(c.metadata, sent, "metadata is not kept as sent");
     assert_eq!(c.fingerprint().len(), 64);
 }
 
 /// The target's checks on one input: panics when pixgate breaks what the module says.
 pub fn check(data: &[u8]) {
     if let Some(c) = evaluated(data) {
-        check_charge(&c, &amount_literal(data, true));
+        check_charge(&c, &literals(data, true));
     }
     let Some(c) = charge(data) else {
         return;
     };
-    check_charge(&c, &amount_literal(data, false));
+    check_charge(&c, &literals(data, false));
     // The same body re-serialised is the same charge (metadata aside: serde_json's default
     // float parsing is best-effort, so a long float in it may come back one ulp apart).
     let body: Value = serde_json::from_slice(data).unwrap();

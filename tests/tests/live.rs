@@ -656,3 +656,95 @@ async fn a_charge_whose_answer_was_lost_is_read_back_not_created_twice() {
         assert_eq!(calls, ["put_cob unavailable", "get_cob success"]);
     }
 }
+
+/// Issue 30, DESIGN.md section 5: a LIVE intent's QR code is in the charge answer and in reads
+/// while it is `PENDING`, and gone once it is paid (the txid and copy-and-paste code stay); the
+/// replay of the charge is the stored answer byte for byte, QR code included, however the
+/// intent moved since; the merchant's metadata is echoed as sent, digits and all, in the
+/// answer, the reads and the signed events, which never carry the QR code.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_qr_code_shows_while_pending_and_metadata_is_echoed_as_sent_everywhere() {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        let metadata =
+            r#"{"x": 4.5291683372467266e+179, "orderId": 123456789012345678901234567890}"#;
+        let echoed =
+            r#""metadata":{"x":4.5291683372467266e+179,"orderId":123456789012345678901234567890}"#;
+        let mut body = charge_body(STORE);
+        body["metadata"] = json!("METADATA");
+        let body = body.to_string().replace(r#""METADATA""#, metadata);
+        let send = || async {
+            let r = live
+                .server
+                .client
+                .post(format!("{}/payments/charge", live.server.base))
+                .bearer_auth(&live.key)
+                .header("Idempotency-Key", "qr-meta")
+                .header("Content-Type", "application/json")
+                .body(body.clone())
+                .send()
+                .await
+                .unwrap();
+            (r.status().as_u16(), r.text().await.unwrap())
+        };
+        let (status, answer) = send().await;
+        assert_eq!(status, 200, "{answer}");
+        assert!(answer.contains(echoed), "{answer}");
+        let charge: Value = serde_json::from_str(&answer).unwrap();
+        assert_eq!(charge["data"]["status"], "PENDING", "{answer}");
+        let svg = charge["data"]["pix"]["qrCodeSvg"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert!(svg.contains("<svg"), "{svg}");
+
+        let (_, read) = live.server.get_payment(&live.key, &id(&charge)).await;
+        assert_eq!(read["data"]["pix"]["qrCodeSvg"], svg.as_str());
+
+        let provider = charge["data"]["routing"]["providerCode"].as_str().unwrap();
+        live.sim(provider)
+            .post(&format!("/cob/{}/pay", txid(&charge)), json!({}))
+            .await;
+        let paid = live.wait_status(&id(&charge), "SUCCEEDED", SETTLE).await;
+        assert_eq!(paid["pix"]["txid"], charge["data"]["pix"]["txid"]);
+        assert_eq!(
+            paid["pix"]["copyAndPaste"],
+            charge["data"]["pix"]["copyAndPaste"]
+        );
+        assert!(paid["pix"].get("qrCodeSvg").is_none(), "{paid}");
+        let read = live
+            .server
+            .client
+            .get(format!("{}/payments/{}", live.server.base, id(&charge)))
+            .bearer_auth(&live.key)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(read.contains(echoed), "{read}");
+
+        // The replay: the answer as stored, but for the flag.
+        let (status, replayed) = send().await;
+        assert_eq!(status, 200);
+        assert_eq!(
+            replayed,
+            answer.replacen(
+                r#""idempotentReplay":false"#,
+                r#""idempotentReplay":true"#,
+                1
+            )
+        );
+
+        live.wait_events(&id(&charge), &["payment.pending", "payment.succeeded"])
+            .await;
+        for event in live.receiver.received() {
+            let text = String::from_utf8(event.body.clone()).unwrap();
+            if event.json()["data"]["paymentIntentId"] == id(&charge).as_str() {
+                assert!(text.contains(echoed), "{text}");
+                assert!(!text.contains("qrCodeSvg"), "{text}");
+            }
+        }
+    }
+}

@@ -863,25 +863,21 @@ fn charge_text(amount: &str, metadata: &str) -> String {
     )
 }
 
-/// Issue 17: metadata comes back exactly as sent or is refused naming the field (never
-/// rounded, never `invalid_json`), on both backends.
+/// Issues 17 and 30: metadata comes back exactly as sent, every number with the digits it
+/// was written with (a Java client's 17 digits, an identifier past 2^64, `1.10`), from the
+/// charge, from a read and from a replay; only a number beyond any double is refused, naming
+/// the field (never `invalid_json`); on both backends.
 #[tokio::test(flavor = "multi_thread")]
-async fn metadata_numbers_come_back_as_sent_or_are_refused() {
+async fn metadata_comes_back_as_sent_and_only_numbers_beyond_a_double_are_refused() {
     for backend in backends() {
         let server = Server::start(backend).await;
         let key = |k: &'static str| [("Idempotency-Key", k.as_bytes())];
 
-        for (i, (metadata, field, says)) in [
+        for (i, (metadata, field)) in [
+            (r#"{"score": 1e400}"#, "metadata.score"),
             (
-                r#"{"orderId": 123456789012345678901234567890}"#,
-                "metadata.orderId",
-                "beyond 64 bits",
-            ),
-            (r#"{"score": 1e400}"#, "metadata.score", "beyond the range"),
-            (
-                r#"{"cart": {"items": [1, 1.5e3]}}"#,
+                r#"{"cart": {"items": [1, -1.5e309]}}"#,
                 "metadata.cart.items[1]",
-                "write it as 1500.0",
             ),
         ]
         .into_iter()
@@ -900,7 +896,10 @@ async fn metadata_numbers_come_back_as_sent_or_are_refused() {
                 "{backend:?} {metadata}: {b}"
             );
             assert!(
-                b["error"]["message"].as_str().unwrap().contains(says),
+                b["error"]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("beyond the range"),
                 "{b}"
             );
         }
@@ -913,13 +912,13 @@ async fn metadata_numbers_come_back_as_sent_or_are_refused() {
         );
 
         // What is accepted comes back in the same spelling, from the charge and from a read.
-        let kept = r#"{"n": 42, "neg": -7, "half": 0.5, "f": 1500.0, "tiny": 1e-7,
-                       "big": 18446744073709551615, "min": -9223372036854775808,
-                       "text": "123456789012345678901234567890"}"#;
-        let echoed = r#""metadata":{"big":18446744073709551615,"f":1500.0,"half":0.5,"min":-9223372036854775808,"n":42,"neg":-7,"text":"123456789012345678901234567890","tiny":1e-7}"#;
-        let (s, b, text) = charge_raw(&server, &key("meta-ok"), &charge_text("10", kept)).await;
+        let kept = r#"{"x": 4.5291683372467266e+179, "orderId": 123456789012345678901234567890,
+                       "n": 42, "f": 1.10, "e": 1.5e3, "big": 18446744073709551615,
+                       "text": "caf\u00e9", "nul\u0000key": "a\u0000b"}"#;
+        let echoed = r#""metadata":{"x":4.5291683372467266e+179,"orderId":123456789012345678901234567890,"n":42,"f":1.10,"e":1.5e3,"big":18446744073709551615,"text":"caf\u00e9","nul\u0000key":"a\u0000b"}"#;
+        let (s, b, first) = charge_raw(&server, &key("meta-ok"), &charge_text("10", kept)).await;
         assert_eq!(s, 200, "{b}");
-        assert!(text.contains(echoed), "{text}");
+        assert!(first.contains(echoed), "{first}");
         let id = b["data"]["paymentIntentId"].as_str().unwrap();
         let r = server
             .client
@@ -930,10 +929,23 @@ async fn metadata_numbers_come_back_as_sent_or_are_refused() {
             .unwrap();
         let read = r.text().await.unwrap();
         assert!(read.contains(echoed), "{read}");
-        // Compared as parsed JSON: the same numbers in another layout replay.
-        let relaid = r#"{"text": "123456789012345678901234567890", "tiny": 1e-7, "neg": -7,
-                         "n": 42.0, "min": -9223372036854775808, "half": 0.5, "f": 1500.0,
-                         "big": 18446744073709551615}"#;
+        // The same request replays the stored answer byte for byte, but for the flag.
+        let (s, _, replayed) = charge_raw(&server, &key("meta-ok"), &charge_text("10", kept)).await;
+        assert_eq!(s, 200);
+        assert_eq!(
+            replayed,
+            first.replacen(
+                r#""idempotentReplay":false"#,
+                r#""idempotentReplay":true"#,
+                1
+            )
+        );
+        // Compared as parsed JSON: the same numbers in another layout and spelling replay
+        // (`45.291683372467266e+178` for `4.5291683372467266e+179`, `1.1` for `1.10`, `1500`
+        // for `1.5e3`, `42.0` for `42`, `é` for its escape).
+        let relaid = r#"{"nul\u0000key": "a\u0000b", "text": "café", "big": 18446744073709551615,
+                         "e": 1500, "f": 1.1, "n": 42.0, "orderId": 123456789012345678901234567890,
+                         "x": 45.291683372467266e+178}"#;
         let (s, b, _) = charge_raw(&server, &key("meta-ok"), &charge_text("10.00", relaid)).await;
         assert_eq!(
             (s, b["data"]["idempotentReplay"].as_bool()),
@@ -941,6 +953,26 @@ async fn metadata_numbers_come_back_as_sent_or_are_refused() {
             "{b}"
         );
         assert_eq!(b["data"]["paymentIntentId"], id);
+        // Another identifier is another request; so is the shortest spelling of the double
+        // next to `x` (`4.529168337246726e+179`, which serde_json's best-effort parsing read
+        // `x` as, and which pixgate once echoed for it).
+        let neighbour = kept.replace("4.5291683372467266e+179", "4.529168337246726e+179");
+        let (s, b, _) = charge_raw(&server, &key("meta-ok"), &charge_text("10", &neighbour)).await;
+        assert_eq!(
+            (s, b["error"]["code"].as_str()),
+            (409, Some("idempotency_key_reused")),
+            "{b}"
+        );
+        let other = kept.replace(
+            "123456789012345678901234567890",
+            "123456789012345678901234567891",
+        );
+        let (s, b, _) = charge_raw(&server, &key("meta-ok"), &charge_text("10", &other)).await;
+        assert_eq!(
+            (s, b["error"]["code"].as_str()),
+            (409, Some("idempotency_key_reused")),
+            "{b}"
+        );
     }
 }
 
@@ -1091,4 +1123,49 @@ async fn a_store_configuration_the_bundled_components_cannot_read_is_refused_whe
             .await;
         assert_eq!(s, 200, "{b}");
     }
+}
+
+/// Issue 30: the admin evaluate route takes the charge the merchant route takes, metadata
+/// included (its document allows any key, NUL and all): a NUL in a metadata key or value, or
+/// a 17-digit number, is decided on, and the components read the metadata as sent.
+#[tokio::test(flavor = "multi_thread")]
+async fn evaluate_takes_the_metadata_a_charge_takes() {
+    let server = Server::start(Backend::Sqlite).await;
+    let metadata = r#"{"k\u0000": "v\u0000", "x": 4.5291683372467266e+179}"#;
+    let body = format!(
+        r#"{{"store": "demo-store", "charge": {{"amount": 10, "reference": "order-1",
+            "payer": {{"name": "Ana Souza", "taxId": "529.982.247-25"}}, "metadata": {metadata}}}}}"#
+    );
+    let r = server
+        .client
+        .post(format!("{}/evaluate", server.admin))
+        .bearer_auth(&server.admin_token)
+        .header("Content-Type", "application/json")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    let status = r.status().as_u16();
+    let eval: Value = r.json().await.unwrap();
+    assert_eq!(status, 200, "{eval}");
+    assert_eq!(eval["data"]["outcome"]["status"], "resolved", "{eval}");
+    let given = &eval["data"]["trace"]["policy"]["input"]["charge"]["metadataJson"];
+    assert_eq!(
+        given.as_str(),
+        Some(r#"{"k\u0000":"v\u0000","x":4.5291683372467266e+179}"#),
+        "{eval}"
+    );
+    // A NUL elsewhere in the body is still refused, naming the field.
+    let (status, refused) = server
+        .admin_post(
+            "/evaluate",
+            json!({"store": "demo-store", "charge": {"amount": 10, "reference": "a\u{0}b",
+                "payer": {"name": "Ana Souza", "taxId": "529.982.247-25"}}}),
+        )
+        .await;
+    assert_eq!(
+        (status, refused["error"]["field"].as_str()),
+        (400, Some("charge.reference")),
+        "{refused}"
+    );
 }

@@ -339,7 +339,8 @@ async fn the_status_filter_tells_pending_paid_failed_and_canceled_apart() {
                 let (_, read) = server
                     .get_payment(&key, item["paymentIntentId"].as_str().unwrap())
                     .await;
-                assert_eq!(item, &read["data"]);
+                // The read, but for the QR code a page leaves out unless asked.
+                assert_eq!(item, &without_qr_code(&read["data"]));
             }
         }
         let (s, b) = search(
@@ -960,5 +961,130 @@ async fn the_cli_lists_stores_and_payment_intents_with_the_same_filters() {
         let out = cli(&server, &["stores", "list", "--merchant", "nobody"]);
         assert_eq!(out.status.code(), Some(1));
         assert!(String::from_utf8_lossy(&out.stderr).contains("merchant_not_found"));
+    }
+}
+
+/// The intent without `pix.qrCodeSvg`.
+fn without_qr_code(intent: &Value) -> Value {
+    let mut intent = intent.clone();
+    if let Some(pix) = intent.get_mut("pix").and_then(Value::as_object_mut) {
+        pix.remove("qrCodeSvg");
+    }
+    intent
+}
+
+/// Issue 30, DESIGN.md section 5: a read shows the QR code of a `PENDING` intent and not of a
+/// terminal one (which keeps its txid and copy-and-paste code); a search page (merchant and
+/// admin) leaves it out unless asked with `include=qrCode`, and then shows it only for the
+/// `PENDING` items; any other `include` is a 400 naming it.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_qr_code_is_shown_while_pending_and_left_out_of_pages_unless_asked() {
+    for backend in backends() {
+        let server = Server::start(backend).await;
+        let key = merchant(&server, "shop", &[("shop-live", "LIVE")]).await;
+        let db = server.open_db().await;
+        let mut made = Vec::new();
+        for (n, to) in ["PENDING", "SUCCEEDED", "CANCELED", "FAILED", "PENDING"]
+            .into_iter()
+            .enumerate()
+        {
+            let id = pending_intent(&db, "shop-live", &format!("order-{n}")).await;
+            // The PIX charge a PSP created for it.
+            let code = pixgate_pix::brcode::dynamic(
+                &format!("127.0.0.1:8443/qr/v2/{id}"),
+                "Loja Demo",
+                "Sao Paulo",
+            )
+            .unwrap();
+            sqlx::query(
+                "update payment_intents set txid = $1, pix_copy_paste = $2, pix_expires_at = $3 \
+                 where id = $4",
+            )
+            .bind(id.replace('-', ""))
+            .bind(code)
+            .bind(pixgate::db::now_ms() + 86_400_000)
+            .bind(&id)
+            .execute(&db.write)
+            .await
+            .unwrap();
+            if to != "PENDING" {
+                settle(&db, &id, to).await;
+            }
+            made.push((to, id));
+        }
+
+        for (status, id) in &made {
+            let (s, read) = server.get_payment(&key, id).await;
+            assert_eq!(s, 200, "{read}");
+            let pix = &read["data"]["pix"];
+            assert!(pix["txid"].is_string(), "{backend:?} {status}: {read}");
+            assert!(pix["copyAndPaste"].is_string(), "{status}: {read}");
+            if *status == "PENDING" {
+                let svg = pix["qrCodeSvg"].as_str().unwrap_or_default();
+                assert!(
+                    svg.starts_with("<svg") || svg.starts_with("<?xml"),
+                    "{read}"
+                );
+            } else {
+                assert!(pix.get("qrCodeSvg").is_none(), "{status}: {read}");
+            }
+        }
+
+        let pages = [
+            search(&server, &key, &[]).await,
+            admin_list(&server, "/payment-intents", &[("merchant", "shop")]).await,
+        ];
+        let asked = [
+            search(&server, &key, &[("include", "qrCode")]).await,
+            admin_list(
+                &server,
+                "/payment-intents",
+                &[("merchant", "shop"), ("include", "qrCode")],
+            )
+            .await,
+        ];
+        for ((s, page), (asked_s, asked_page)) in pages.iter().zip(&asked) {
+            let plain = items(*s, page);
+            let with_qr = items(*asked_s, asked_page);
+            assert_eq!(plain.len(), 5, "{backend:?} {page}");
+            assert_eq!(ids(&plain), ids(&with_qr));
+            for (item, asked_item) in plain.iter().zip(&with_qr) {
+                assert!(item["pix"]["txid"].is_string(), "{item}");
+                assert!(item["pix"].get("qrCodeSvg").is_none(), "{item}");
+                let pending = item["status"] == "PENDING";
+                assert_eq!(
+                    asked_item["pix"].get("qrCodeSvg").is_some(),
+                    pending,
+                    "{asked_item}"
+                );
+                // Asked or not, the same intent but for the picture.
+                assert_eq!(&without_qr_code(asked_item), item);
+                if pending {
+                    let (_, read) = server
+                        .get_payment(&key, item["paymentIntentId"].as_str().unwrap())
+                        .await;
+                    assert_eq!(
+                        asked_item["pix"]["qrCodeSvg"], read["data"]["pix"]["qrCodeSvg"],
+                        "the same drawing in a page and a read"
+                    );
+                }
+            }
+            assert!(page.to_string().len() * 2 < asked_page.to_string().len());
+        }
+
+        for include in ["qrcode", "", "qrCodeSvg", "qrCode,qrCode"] {
+            let (s, b) = search(&server, &key, &[("include", include)]).await;
+            assert_eq!(
+                refusal(s, &b),
+                (400, "invalid_include".into(), "include".into()),
+                "{include:?}"
+            );
+            let (s, b) = admin_list(&server, "/payment-intents", &[("include", include)]).await;
+            assert_eq!(
+                refusal(s, &b),
+                (400, "invalid_include".into(), "include".into()),
+                "{include:?}"
+            );
+        }
     }
 }

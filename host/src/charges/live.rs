@@ -168,7 +168,7 @@ impl super::Charges {
             success: true,
             data: PaymentIntent::from_row(&intent, store, false),
         };
-        let body = serde_json::to_value(&envelope).map_err(|e| internal(&e.to_string()))?;
+        let body = serde_json::to_string(&envelope).map_err(|e| internal(&e.to_string()))?;
         // The decision as claimed, with its canary arms (a takeover records the dead
         // request's).
         let trace_json = decision;
@@ -182,7 +182,7 @@ impl super::Charges {
             key.as_str(),
             lease_until,
             200,
-            &body.to_string(),
+            &body,
         )
         .await?;
         if !completed {

@@ -100,8 +100,9 @@ impl From<CryptoError> for ChargeError {
 #[derive(Debug)]
 pub struct Charged {
     pub status: u16,
-    /// The envelope `{"success": true, "data": PaymentIntent}`.
-    pub body: Value,
+    /// The envelope `{"success": true, "data": PaymentIntent}` as JSON text: the metadata in
+    /// it is the merchant's text, which a `Value` would respell.
+    pub body: String,
 }
 
 /// The charge service. Built once by the composition root; cheap to clone.
@@ -222,8 +223,8 @@ impl Charges {
             data: PaymentIntent::from_row(&intent, store, false),
         };
         let body =
-            serde_json::to_value(&envelope).map_err(|e| ChargeError::Internal(e.to_string()))?;
-        let response_body = body.to_string();
+            serde_json::to_string(&envelope).map_err(|e| ChargeError::Internal(e.to_string()))?;
+        let response_body = body.clone();
         let trace_json = recorded_trace(&trace, &canaries)?;
 
         let record = idempotency::NewRecord {
@@ -600,15 +601,28 @@ fn replay(
     if !same_request(&record, fingerprint, legacy_fingerprint) {
         return Err(ChargeError::KeyReused);
     }
-    let mut body: Value = serde_json::from_str(&record.response_body)
-        .map_err(|e| ChargeError::Internal(format!("stored response: {e}")))?;
-    if let Some(data) = body.get_mut("data").and_then(Value::as_object_mut) {
-        data.insert("idempotentReplay".into(), Value::Bool(true));
-    }
     Ok(Charged {
         status: u16::try_from(record.response_status).unwrap_or(200),
-        body,
+        body: as_replay(&record.response_body)?,
     })
+}
+
+/// The stored response, byte for byte, with `idempotentReplay: true`: parsing it into a
+/// `Value` would respell the merchant's metadata (and reorder the answer). The first
+/// `"idempotentReplay":false` in the text is the intent's own: the stored answer is compact
+/// JSON, where a string holds a quote only escaped (`\"`), and the intent's field comes
+/// before `metadata`, the one object whose keys the merchant writes (second in the view's
+/// order; in answers stored as a sorted `Value` by earlier versions, `i` sorts before `m`).
+fn as_replay(stored: &str) -> Result<String, ChargeError> {
+    const FRESH: &str = r#""idempotentReplay":false"#;
+    let at = stored
+        .find(FRESH)
+        .ok_or_else(|| ChargeError::Internal("stored response without idempotentReplay".into()))?;
+    let mut body = String::with_capacity(stored.len() + 1);
+    body.push_str(&stored[..at]);
+    body.push_str(r#""idempotentReplay":true"#);
+    body.push_str(&stored[at + FRESH.len()..]);
+    Ok(body)
 }
 
 /// The version a store runs for `step` and when it was activated.

@@ -65,8 +65,11 @@ pub struct PixCharge {
     pub txid: String,
     /// The BR Code (EMV, CRC-checked) the payer pastes into their bank's app.
     pub copy_and_paste: String,
-    /// The same BR Code as a QR code, a self-contained SVG document.
-    pub qr_code_svg: String,
+    /// The same BR Code as a QR code, a self-contained SVG document: while the intent is
+    /// `PENDING` (nobody scans a paid or canceled code), in the charge answer and in reads; a
+    /// search page carries it only when asked with `include=qrCode`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub qr_code_svg: Option<String>,
     #[schema(format = DateTime)]
     pub expires_at: String,
 }
@@ -113,9 +116,10 @@ pub struct PaymentIntent {
     /// `PENDING` until an admin resolves it, and keeps this once accepted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub amount_received: Option<f64>,
-    /// The merchant's metadata, as sent.
+    /// The merchant's metadata, as sent: the exact text (whitespace between tokens aside),
+    /// every number with its digits.
     #[schema(value_type = Object)]
-    pub metadata: serde_json::Value,
+    pub metadata: Box<serde_json::value::RawValue>,
     #[schema(format = DateTime)]
     pub created_at: String,
     #[schema(format = DateTime)]
@@ -133,8 +137,23 @@ pub struct PaymentIntentEnvelope {
     pub data: PaymentIntent,
 }
 
+/// Whether a view draws the QR code of a `PENDING` intent's BR Code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QrCode {
+    /// The charge answer and reads (DESIGN.md section 5): a `PENDING` intent's code, drawn.
+    IfPending,
+    /// A search page not asked `include=qrCode`: never drawn.
+    Omit,
+}
+
 impl PaymentIntent {
+    /// The intent as the charge answer and a read show it: with the QR code while `PENDING`.
     pub fn from_row(intent: &Intent, store: &Store, replay: bool) -> Self {
+        Self::from_row_with(intent, store, replay, QrCode::IfPending)
+    }
+
+    /// The intent, with its QR code as `qr` says.
+    pub fn from_row_with(intent: &Intent, store: &Store, replay: bool, qr: QrCode) -> Self {
         let failure = match (&intent.failure_code, &intent.failure_message) {
             (Some(code), message) => Some(Failure {
                 code: code.clone(),
@@ -167,7 +186,10 @@ impl PaymentIntent {
                 net_amount: brl(intent.net_centavos as u64),
                 settlement_date: intent.settlement_date.clone(),
             },
-            pix: pix_charge(intent),
+            pix: pix_charge(
+                intent,
+                qr == QrCode::IfPending && intent.status == IntentStatus::Pending,
+            ),
             provider: (intent.txid.is_some() || intent.provider_payment_id.is_some()).then(|| {
                 ProviderRef {
                     code: intent.provider_code.clone(),
@@ -180,7 +202,7 @@ impl PaymentIntent {
                 .money_back
                 .received_centavos
                 .map(|c| brl(c.max(0) as u64)),
-            metadata: serde_json::from_str(&intent.metadata).unwrap_or(serde_json::Value::Null),
+            metadata: metadata_as_sent(&intent.metadata),
             created_at: iso8601(intent.created_at),
             updated_at: iso8601(intent.updated_at),
             completed_at: intent.completed_at.map(iso8601),
@@ -188,7 +210,16 @@ impl PaymentIntent {
     }
 }
 
-fn pix_charge(intent: &Intent) -> Option<PixCharge> {
+/// The metadata text an intent keeps, as JSON to embed verbatim (`null` should a row hold
+/// something else, which no write path stores).
+pub fn metadata_as_sent(text: &str) -> Box<serde_json::value::RawValue> {
+    serde_json::value::RawValue::from_string(text.to_owned()).unwrap_or_else(|_| {
+        serde_json::value::RawValue::from_string("null".to_owned()).expect("null is JSON")
+    })
+}
+
+/// The PIX charge of an intent a PSP created; with its QR code drawn when `with_qr`.
+fn pix_charge(intent: &Intent, with_qr: bool) -> Option<PixCharge> {
     let (txid, code, expires_at) = (
         intent.txid.as_ref()?,
         intent.pix_copy_paste.as_ref()?,
@@ -197,17 +228,22 @@ fn pix_charge(intent: &Intent) -> Option<PixCharge> {
     Some(PixCharge {
         txid: txid.clone(),
         copy_and_paste: code.clone(),
-        qr_code_svg: qr_svg(code),
+        qr_code_svg: with_qr.then(|| qr_svg(code)),
         expires_at: iso8601(expires_at),
     })
 }
 
 /// The QR code of a BR Code, drawn once per code while it is among the most recently shown.
 ///
-/// Drawing one costs 1.6 to 2.4 ms of CPU (the encoder tries every mask pattern), and a page of
-/// the payment search shows up to a hundred: a merchant paging through today's payments, or
-/// polling one, asks for the same codes again and again. A BR Code never changes, so its
-/// drawing can be kept; 512 entries of about 22 KB bound the cache near 11 MB.
+/// Drawing one costs 1.6 to 2.4 ms of CPU (the encoder tries every mask pattern). A BR Code
+/// never changes, so its drawing can be kept. Where: in this process, bounded (512 entries of
+/// about 22 KB, near 11 MB), not in the database. The charge answer draws it, so the reads
+/// that follow on this instance find it here; another instance, or this one after a restart,
+/// draws it once more on its first read. That costs milliseconds once per code and instance;
+/// a column would cost about 22 KB for every LIVE intent ever created (22 GB at a million)
+/// for a picture shown only while the intent is `PENDING`, at most its expiry (1 day by
+/// default, 14 at most). The idempotent replay of a charge needs neither: it replays the
+/// stored answer, picture included.
 fn qr_svg(code: &str) -> String {
     use std::num::NonZeroUsize;
     use std::sync::{LazyLock, Mutex};

@@ -27,16 +27,19 @@ impl JsonBody {
     /// Reads the body of a request whose other checks (scope, headers) ran first: a handler
     /// takes the whole `Request` last and calls this when it is ready for the body.
     pub async fn read(request: Request) -> Result<Value, ApiError> {
-        Self::read_checked(request, |_| Ok(())).await
+        Self::read_checked(request, |_| Ok(()))
+            .await
+            .map(|(value, ())| value)
     }
 
-    /// [`JsonBody::read`], with `literals` judging the bytes as sent before they are parsed:
-    /// parsing rounds numbers to doubles, and fails the whole body on one no double holds
-    /// (`1e400`), where a route has a better answer naming the field.
-    pub async fn read_checked(
+    /// [`JsonBody::read`], with `literals` judging the bytes as sent before they are parsed
+    /// and keeping what the route needs of them as written (`metadata`): parsing rounds
+    /// numbers to doubles, and fails the whole body on one no double holds (`1e400`), where a
+    /// route has a better answer naming the field.
+    pub async fn read_checked<T>(
         request: Request,
-        literals: impl FnOnce(&[u8]) -> Result<(), ApiError>,
-    ) -> Result<Value, ApiError> {
+        literals: impl FnOnce(&[u8]) -> Result<T, ApiError>,
+    ) -> Result<(Value, T), ApiError> {
         let is_json = request
             .headers()
             .get(header::CONTENT_TYPE)
@@ -68,14 +71,16 @@ impl JsonBody {
         if bytes.len() > MAX_BODY_BYTES {
             return Err(ApiError::PayloadTooLarge(MAX_BODY_BYTES));
         }
-        literals(&bytes)?;
+        let kept = literals(&bytes)?;
         let value = serde_json::from_slice(&bytes).map_err(|e| ApiError::Invalid {
             code: "invalid_json",
             message: format!("the body is not valid JSON: {e}"),
             field: None,
         })?;
         // PostgreSQL text cannot hold U+0000, and no field here has a use for it: refused
-        // for every body, so that both databases store the same things.
+        // for every body, so that both databases store the same things. Except in a charge's
+        // or refund's `metadata`: the merchant's JSON object, kept as the text sent, where a
+        // NUL stays the escape `\u0000` (storable anywhere) and is the merchant's to write.
         if let Some(field) = has_nul(&value)
             .then(|| nul_at(&value, String::new()))
             .flatten()
@@ -86,44 +91,64 @@ impl JsonBody {
                 field: Some(field),
             });
         }
-        Ok(value)
+        Ok((value, kept))
     }
 }
 
-/// Whether a string or key anywhere holds U+0000 (no allocation: every body is checked).
+/// Whether a string or key anywhere holds U+0000 (no allocation: every body is checked),
+/// merchant metadata aside ([`is_metadata`]).
 fn has_nul(value: &Value) -> bool {
-    match value {
-        Value::String(s) => s.contains('\0'),
-        Value::Array(items) => items.iter().any(has_nul),
-        Value::Object(map) => map.iter().any(|(k, v)| k.contains('\0') || has_nul(v)),
-        _ => false,
+    fn at(value: &Value, depth: usize, in_charge: bool) -> bool {
+        match value {
+            Value::String(s) => s.contains('\0'),
+            Value::Array(items) => items.iter().any(|v| at(v, depth + 1, false)),
+            Value::Object(map) => map.iter().any(|(k, v)| {
+                !is_metadata(k, depth, in_charge)
+                    && (k.contains('\0') || at(v, depth + 1, depth == 0 && k == "charge"))
+            }),
+            _ => false,
+        }
     }
+    at(value, 0, false)
 }
 
-/// The path (`payer.name`, `scopes[1]`) of the first string or key holding U+0000.
+/// A body's `metadata` (the charge's and the refund's), or the evaluate route's
+/// `charge.metadata`: the merchant's JSON object, kept as the text sent.
+fn is_metadata(key: &str, depth: usize, in_charge: bool) -> bool {
+    key == "metadata" && (depth == 0 || (depth == 1 && in_charge))
+}
+
+/// The path (`payer.name`, `scopes[1]`) of the first string or key holding U+0000, merchant
+/// metadata aside.
 fn nul_at(value: &Value, path: String) -> Option<String> {
-    match value {
-        Value::String(s) if s.contains('\0') => Some(path),
-        Value::Array(items) => items
-            .iter()
-            .enumerate()
-            .find_map(|(i, v)| nul_at(v, format!("{path}[{i}]"))),
-        Value::Object(map) => map.iter().find_map(|(k, v)| {
-            // A key holding NUL is named with it escaped.
-            let key = k.replace('\0', "\\u0000");
-            let path = if path.is_empty() {
-                key
-            } else {
-                format!("{path}.{key}")
-            };
-            if k.contains('\0') {
-                Some(path)
-            } else {
-                nul_at(v, path)
-            }
-        }),
-        _ => None,
+    fn at(value: &Value, path: String, depth: usize, in_charge: bool) -> Option<String> {
+        match value {
+            Value::String(s) if s.contains('\0') => Some(path),
+            Value::Array(items) => items
+                .iter()
+                .enumerate()
+                .find_map(|(i, v)| at(v, format!("{path}[{i}]"), depth + 1, false)),
+            Value::Object(map) => map.iter().find_map(|(k, v)| {
+                if is_metadata(k, depth, in_charge) {
+                    return None;
+                }
+                // A key holding NUL is named with it escaped.
+                let key = k.replace('\0', "\\u0000");
+                let child = if path.is_empty() {
+                    key
+                } else {
+                    format!("{path}.{key}")
+                };
+                if k.contains('\0') {
+                    Some(child)
+                } else {
+                    at(v, child, depth + 1, depth == 0 && k == "charge")
+                }
+            }),
+            _ => None,
+        }
     }
+    at(value, path, 0, false)
 }
 
 /// The error for a body that could not be read: `408 request_timeout` when its deadline
@@ -187,8 +212,32 @@ mod tests {
             Some("scopes[1]")
         );
         assert_eq!(
-            nul_at(&json!({"metadata": {"k\0": 1}}), String::new()).as_deref(),
-            Some("metadata.k\\u0000")
+            nul_at(&json!({"payer": {"metadata": {"k\0": 1}}}), String::new()).as_deref(),
+            Some("payer.metadata.k\\u0000")
+        );
+        assert_eq!(
+            nul_at(&json!({"x": [{"k\0": 1}]}), String::new()).as_deref(),
+            Some("x[0].k\\u0000")
+        );
+    }
+
+    /// Issue 30: merchant metadata is the merchant's JSON object, kept as the text sent (a NUL
+    /// stays the escape `\u0000`), so a NUL in it is no refusal; anywhere else it is.
+    #[test]
+    fn a_nul_in_merchant_metadata_is_the_merchants_own() {
+        use super::{has_nul, nul_at};
+        for body in [
+            json!({"metadata": {"k\0": "v\0"}}),
+            json!({"store": "s", "charge": {"metadata": {"k\0": [1, "\0"]}}}),
+        ] {
+            assert!(!has_nul(&body), "{body}");
+            assert_eq!(nul_at(&body, String::new()), None, "{body}");
+        }
+        let outside = json!({"charge": {"payer": {"name": "\0"}, "metadata": {}}});
+        assert!(has_nul(&outside));
+        assert_eq!(
+            nul_at(&outside, String::new()).as_deref(),
+            Some("charge.payer.name")
         );
     }
 

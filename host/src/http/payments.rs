@@ -107,7 +107,7 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
     request_body = CreatePaymentRequest,
     responses(
         (status = 200, description = "PaymentIntent resolved (or replayed)", body = PaymentIntentEnvelope),
-        (status = 400, description = "Invalid request: payload, CPF/CNPJ, metadata (`invalid_metadata` also for a number that would not come back as written), Idempotency-Key (`missing_idempotency_key`, `invalid_idempotency_key`), or a store rule (e.g. `amount_above_store_limit`)", body = ErrorEnvelope),
+        (status = 400, description = "Invalid request: payload, CPF/CNPJ, metadata (`invalid_metadata`, also for a number beyond any finite double such as `1e400`; `metadata_too_large`), Idempotency-Key (`missing_idempotency_key`, `invalid_idempotency_key`), or a store rule (e.g. `amount_above_store_limit`)", body = ErrorEnvelope),
         Unauthorized,
         (status = 403, description = "Scope or store not granted (`insufficient_scope`, `store_not_granted`), or the store's live execution is off (`live_execution_disabled`)", body = ErrorEnvelope),
         (status = 404, description = "Store not found (`store_not_found`)", body = ErrorEnvelope),
@@ -127,18 +127,24 @@ async fn charge(
     // Idempotency-Key, then the body.
     principal.require_any(&[Scope::PaymentsCreate])?;
     let key = idempotency_key(request.headers())?;
-    let body = JsonBody::read_checked(request, |bytes| {
+    let (body, literals) = JsonBody::read_checked(request, |bytes| {
         Ok(pixgate_domain::charge::check_literals(bytes, false)?)
     })
     .await?;
     let legacy = pixgate_domain::sha256_hex(pixgate_domain::charge::canonical_json(&body));
-    let (store, charge) = CreatePaymentRequest::from_json(body)?.split();
+    let (store, charge) = CreatePaymentRequest::from_body(body, literals)?.split();
     let request = charge.validate(store, "")?;
     let charged = charges
         .create(&principal, &key, request, Some(&legacy))
         .await?;
     let status = StatusCode::from_u16(charged.status).unwrap_or(StatusCode::OK);
-    Ok((status, Json(charged.body)).into_response())
+    // The body is JSON text already: the metadata in it is the merchant's, as written.
+    Ok((
+        status,
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        charged.body,
+    )
+        .into_response())
 }
 
 pub(super) fn idempotency_key(headers: &HeaderMap) -> Result<IdempotencyKey, ApiError> {

@@ -67,11 +67,11 @@ async fn create_refund(
     principal.require_any(&[Scope::PaymentsRefund])?;
     let Path(id) = id.map_err(|_| RefundError::IntentNotFound)?;
     let key = idempotency_key(request.headers())?;
-    let body = JsonBody::read_checked(request, |bytes| {
+    let (body, literals) = JsonBody::read_checked(request, |bytes| {
         Ok(pixgate_domain::charge::check_literals(bytes, false)?)
     })
     .await?;
-    let refund = CreateRefundRequest::from_json(body)?.validate()?;
+    let refund = CreateRefundRequest::from_body(body, literals)?.validate()?;
     let refunded = refunds.create(&principal, &key, &id, refund).await?;
     Ok(Json(refunded.body).into_response())
 }

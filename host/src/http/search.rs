@@ -66,6 +66,21 @@ pub struct PaymentSearchParams {
     /// Only intents created before this time (RFC 3339): `[createdFrom, createdTo)`.
     #[param(rename = "createdTo", format = DateTime, nullable = false)]
     created_to: Option<String>,
+    /// `qrCode`: each `PENDING` item with `pix.qrCodeSvg`, its QR code (a read has it; a page
+    /// leaves it out unless asked: drawing one costs milliseconds and about 22 KB). Any other
+    /// value is 400 `invalid_include`.
+    #[param(inline, value_type = Option<Include>, nullable = false)]
+    include: Option<String>,
+}
+
+/// What a search page may add to its items: the document's enum of `include` (the service
+/// reads the value itself, [`crate::search::INCLUDE_QR_CODE`]).
+#[derive(Debug, Clone, Copy, ToSchema)]
+#[allow(dead_code)] // only its schema is used
+pub enum Include {
+    /// Each `PENDING` item's QR code (`pix.qrCodeSvg`).
+    #[schema(rename = "qrCode")]
+    QrCode,
 }
 
 impl PaymentSearchParams {
@@ -79,6 +94,7 @@ impl PaymentSearchParams {
             reference: values.remove("reference"),
             created_from: values.remove("createdFrom"),
             created_to: values.remove("createdTo"),
+            include: values.remove("include"),
         })
     }
 }
@@ -94,12 +110,13 @@ impl From<PaymentSearchParams> for IntentQuery {
             created_from: p.created_from,
             created_to: p.created_to,
             merchant: None,
+            include: p.include,
         }
     }
 }
 
 /// The search's parameters and the code each one's refusal carries.
-pub(crate) const SEARCH_PARAMS: [(&str, &str); 7] = [
+pub(crate) const SEARCH_PARAMS: [(&str, &str); 8] = [
     ("limit", "invalid_limit"),
     ("after", "invalid_after"),
     ("store", "invalid_store"),
@@ -107,6 +124,7 @@ pub(crate) const SEARCH_PARAMS: [(&str, &str); 7] = [
     ("reference", "invalid_reference"),
     ("createdFrom", "invalid_created_from"),
     ("createdTo", "invalid_created_to"),
+    ("include", "invalid_include"),
 ];
 
 /// The query string's values by name: each of `known` (name, the code of its refusal) at
@@ -162,8 +180,9 @@ impl From<SearchError> for ApiError {
 ///
 /// Only intents of the stores the key is granted. Filters combine with AND. Pass the last
 /// `paymentIntentId` of a page as `after` for the next; a page shorter than `limit` is the
-/// last. Each item is the PaymentIntent as `GET /payments/{paymentIntentId}` returns it.
-/// Unknown parameters, and a parameter given twice, are refused (400).
+/// last. Each item is the PaymentIntent as `GET /payments/{paymentIntentId}` returns it,
+/// without `pix.qrCodeSvg` unless asked with `include=qrCode`. Unknown parameters, and a
+/// parameter given twice, are refused (400).
 #[utoipa::path(
     get,
     path = "/payments",
@@ -171,7 +190,7 @@ impl From<SearchError> for ApiError {
     params(PaymentSearchParams),
     responses(
         (status = 200, description = "A page of PaymentIntents, newest first (createdAt, then paymentIntentId, descending)", body = PaymentIntentListEnvelope),
-        (status = 400, description = "A parameter's value breaks its rule, or it is given twice: `invalid_limit`, `invalid_after`, `invalid_store`, `invalid_status`, `invalid_reference`, `invalid_created_from`, `invalid_created_to`; an unknown parameter: `unknown_field`. `field` names the parameter", body = ErrorEnvelope),
+        (status = 400, description = "A parameter's value breaks its rule, or it is given twice: `invalid_limit`, `invalid_after`, `invalid_store`, `invalid_status`, `invalid_reference`, `invalid_created_from`, `invalid_created_to`, `invalid_include`; an unknown parameter: `unknown_field`. `field` names the parameter", body = ErrorEnvelope),
         Unauthorized,
         (status = 403, description = "The key lacks `payments:create` and `payments:read` (`insufficient_scope`), or `store` is a store of the key's merchant it is not granted (`store_not_granted`)", body = ErrorEnvelope),
         (status = 404, description = "`store` is unknown or another merchant's (`store_not_found`), or `after` is not an intent the key can read (`payment_intent_not_found`)", body = ErrorEnvelope),
@@ -242,5 +261,9 @@ mod tests {
         );
         assert_eq!(param("createdFrom")["format"], "date-time");
         assert_eq!(param("after")["format"], "uuid");
+        assert_eq!(
+            param("include")["enum"],
+            serde_json::json!([crate::search::INCLUDE_QR_CODE])
+        );
     }
 }

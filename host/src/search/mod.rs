@@ -23,7 +23,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::access::Principal;
-use crate::charges::view::PaymentIntent;
+use crate::charges::view::{PaymentIntent, QrCode};
 use crate::db::catalog::{self, Store};
 use crate::db::intents::Intent;
 use crate::db::search::{self as sql, IntentFilter};
@@ -84,6 +84,8 @@ pub struct IntentQuery {
     pub created_to: Option<String>,
     /// Admin only: a merchant's code.
     pub merchant: Option<String>,
+    /// What to add to each item: `qrCode` (a `PENDING` intent's QR code).
+    pub include: Option<String>,
 }
 
 /// The query string of the admin store list, each value as sent.
@@ -163,9 +165,28 @@ fn uuid(raw: &str, message: &str) -> Result<String, Invalid> {
         .map_err(|_| Invalid::new("invalid_after", "after", message))
 }
 
+/// The one value of `include`: each `PENDING` item with its QR code (DESIGN.md section 5).
+pub const INCLUDE_QR_CODE: &str = "qrCode";
+
+/// `include`: what a page adds to its items; only `qrCode`, which draws each `PENDING` item's
+/// QR code. Absent: no item carries one.
+fn include(raw: Option<&str>) -> Result<QrCode, Invalid> {
+    match raw {
+        None => Ok(QrCode::Omit),
+        Some(INCLUDE_QR_CODE) => Ok(QrCode::IfPending),
+        Some(_) => Err(Invalid::new(
+            "invalid_include",
+            "include",
+            format!("`include` must be {INCLUDE_QR_CODE}"),
+        )),
+    }
+}
+
 /// An intent search's values, checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Checked {
+    /// Whether the items carry their QR code (`include=qrCode`).
+    qr: QrCode,
     limit: i64,
     after: Option<String>,
     store: Option<String>,
@@ -220,7 +241,9 @@ impl IntentQuery {
             .as_deref()
             .map(|m| code(m, "merchant", "invalid_merchant"))
             .transpose()?;
+        let qr = include(self.include.as_deref())?;
         Ok(Checked {
+            qr,
             limit,
             after,
             store,
@@ -294,8 +317,9 @@ impl Search {
             checked.filter.after = Some((position.created_at, position.id));
         }
         let (page, stores) = self.page(&stores, &checked).await?;
-        render(page, stores, |intent, store| {
-            PaymentIntent::from_row(intent, store, false)
+        let qr = checked.qr;
+        render(page, stores, qr, move |intent, store| {
+            PaymentIntent::from_row_with(intent, store, false, qr)
         })
         .await
     }
@@ -340,8 +364,9 @@ impl Search {
                 merchants.insert(intent.merchant_id.clone(), code);
             }
         }
-        render(page, stores, move |intent, store| AdminPaymentIntent {
-            intent: PaymentIntent::from_row(intent, store, false),
+        let qr = checked.qr;
+        render(page, stores, qr, move |intent, store| AdminPaymentIntent {
+            intent: PaymentIntent::from_row_with(intent, store, false, qr),
             merchant: merchants
                 .get(&intent.merchant_id)
                 .cloned()
@@ -367,18 +392,34 @@ impl Search {
     }
 }
 
-/// The views of a page's intents, in order, built off the async workers and split across the
-/// cores: the view of an intent a PSP created draws its QR code, milliseconds of CPU each
-/// (BENCHMARKS.md section 9), and a page holds up to 100.
+/// The views of a page's intents, in order. Without QR codes a view is microseconds of work,
+/// built right here. With `include=qrCode` each `PENDING` item's code may be drawn,
+/// milliseconds of CPU each (BENCHMARKS.md section 9), and a page holds up to 100: built off
+/// the async workers and split across the cores.
 async fn render<T, F>(
     mut page: Vec<Intent>,
     stores: HashMap<String, Store>,
+    qr: QrCode,
     view: F,
 ) -> Result<Vec<T>, SearchError>
 where
     T: Send + 'static,
     F: Fn(&Intent, &Store) -> T + Send + Sync + 'static,
 {
+    if qr == QrCode::Omit {
+        return page
+            .iter()
+            .map(|intent| {
+                let store = stores.get(&intent.store_id).ok_or_else(|| {
+                    SearchError::Internal(format!(
+                        "intent {} outside the stores searched",
+                        intent.id
+                    ))
+                })?;
+                Ok(view(intent, store))
+            })
+            .collect();
+    }
     let (stores, view) = (Arc::new(stores), Arc::new(view));
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let per_task = page.len().div_ceil(cores).max(1);

@@ -15,6 +15,7 @@ fn query(pairs: &[(&str, &str)]) -> IntentQuery {
             "createdFrom" => q.created_from = value,
             "createdTo" => q.created_to = value,
             "merchant" => q.merchant = value,
+            "include" => q.include = value,
             other => panic!("no parameter {other}"),
         }
     }
@@ -48,6 +49,11 @@ fn every_value_is_checked_with_its_own_code() {
     assert_eq!(ok.filter.created_from, Some(1_795_100_400_123));
     assert_eq!(ok.filter.created_to, Some(1_795_132_800_000));
     assert_eq!(query(&[]).check().unwrap().limit, DEFAULT_LIMIT);
+    assert_eq!(query(&[]).check().unwrap().qr, QrCode::Omit);
+    assert_eq!(
+        query(&[("include", "qrCode")]).check().unwrap().qr,
+        QrCode::IfPending
+    );
 
     for (pairs, code) in [
         (&[("limit", "0")][..], "invalid_limit"),
@@ -77,6 +83,9 @@ fn every_value_is_checked_with_its_own_code() {
             "invalid_created_to",
         ),
         (&[("merchant", "é")], "invalid_merchant"),
+        (&[("include", "qrcode")], "invalid_include"),
+        (&[("include", "")], "invalid_include"),
+        (&[("include", "qrCode,qrCode")], "invalid_include"),
     ] {
         assert_eq!(refusal(pairs).0, code, "{pairs:?}");
     }

@@ -7,6 +7,7 @@
 //! Live execution calls [`record_created`] when it creates an intent in `PENDING` or `FAILED`,
 //! and [`record_transition`] for every later move; then `Webhooks::wake` after committing.
 
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use sqlx::AnyConnection;
 
@@ -143,7 +144,7 @@ async fn emit(
         event_type: event_type.as_str().to_owned(),
         from_status: from.map(|s| s.as_str().to_owned()),
         to_status: intent.status.as_str().to_owned(),
-        data: data.to_string(),
+        data: data.get().to_owned(),
         created_at: intent.updated_at,
     };
     sql::insert_event(&mut *conn, &event).await?;
@@ -177,7 +178,7 @@ async fn fan_out(
     merchant_id: &str,
     event_type: EventType,
     event: EventRef<'_>,
-    data: &Value,
+    data: &RawValue,
     created_at: i64,
 ) -> Result<Vec<String>, OutboxError> {
     let mut delivery_ids = Vec::new();
@@ -188,12 +189,21 @@ async fn fan_out(
             continue;
         }
         let id = uuid::Uuid::new_v4().to_string();
-        let body = json!({
-            "id": id,
-            "type": event_type.as_str(),
-            "createdAt": iso8601(created_at),
-            "data": data,
-        });
+        #[derive(serde::Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Payload<'a> {
+            id: &'a str,
+            r#type: &'a str,
+            created_at: String,
+            data: &'a RawValue,
+        }
+        let body = serde_json::to_string(&Payload {
+            id: &id,
+            r#type: event_type.as_str(),
+            created_at: iso8601(created_at),
+            data,
+        })
+        .map_err(|e| OutboxError::Corrupt(format!("event payload: {e}")))?;
         let (event_id, refund_event_id) = match event {
             EventRef::Payment(id) => (Some(id.to_owned()), None),
             EventRef::Refund(id) => (None, Some(id.to_owned())),
@@ -206,7 +216,7 @@ async fn fan_out(
                 event_id,
                 refund_event_id,
                 event_type: event_type.as_str().to_owned(),
-                body: body.to_string(),
+                body,
                 status: sql::DeliveryStatus::Pending,
                 attempts: 0,
                 next_attempt_at: Some(created_at),
@@ -251,7 +261,7 @@ pub async fn record_refund_settled(
         &refund.merchant_id,
         &refund.id,
         event_type.as_str(),
-        &data.to_string(),
+        data.get(),
         created_at,
     )
     .await?;
@@ -267,7 +277,7 @@ pub async fn record_refund_settled(
 }
 
 /// The payload's `data` for a refund event (DESIGN.md section 11).
-pub fn refund_event_data(refund: &Refund, intent: &Intent, store_code: &str) -> Value {
+pub fn refund_event_data(refund: &Refund, intent: &Intent, store_code: &str) -> Box<RawValue> {
     let mut data = json!({
         "refundId": refund.id,
         "paymentIntentId": intent.id,
@@ -278,7 +288,6 @@ pub fn refund_event_data(refund: &Refund, intent: &Intent, store_code: &str) -> 
         "store": {"code": store_code},
         "provider": {"code": refund.provider_code, "refundId": refund.devolucao_id,
                      "rtrId": refund.rtr_id},
-        "metadata": serde_json::from_str::<Value>(&refund.metadata).unwrap_or(Value::Null),
     });
     if let Some(at) = refund.completed_at {
         data["completedAt"] = json!(iso8601(at));
@@ -286,11 +295,11 @@ pub fn refund_event_data(refund: &Refund, intent: &Intent, store_code: &str) -> 
     if let (Some(code), Some(message)) = (&refund.failure_code, &refund.failure_message) {
         data["failure"] = json!({"code": code, "message": message});
     }
-    data
+    with_metadata(data, &refund.metadata)
 }
 
 /// The payload's `data` for a payment event (DESIGN.md section 8).
-pub fn event_data(intent: &Intent, store_code: &str) -> Value {
+pub fn event_data(intent: &Intent, store_code: &str) -> Box<RawValue> {
     let mut data = json!({
         "paymentIntentId": intent.id,
         "reference": intent.reference,
@@ -299,7 +308,6 @@ pub fn event_data(intent: &Intent, store_code: &str) -> Value {
         "status": intent.status,
         "store": {"code": store_code},
         "provider": {"code": intent.provider_code, "paymentId": intent.provider_payment_id},
-        "metadata": serde_json::from_str::<Value>(&intent.metadata).unwrap_or(Value::Null),
     });
     if let Some(at) = intent.completed_at {
         data["completedAt"] = json!(iso8601(at));
@@ -307,5 +315,24 @@ pub fn event_data(intent: &Intent, store_code: &str) -> Value {
     if let (Some(code), Some(message)) = (&intent.failure_code, &intent.failure_message) {
         data["failure"] = json!({"code": code, "message": message});
     }
-    data
+    with_metadata(data, &intent.metadata)
+}
+
+/// An event's `data` as JSON text: `fields` and the merchant's `metadata` as the text it was
+/// sent as (DESIGN.md section 5: echoed as sent, also in events), which a `Value` would
+/// respell.
+fn with_metadata(fields: Value, metadata: &str) -> Box<RawValue> {
+    #[derive(serde::Serialize)]
+    struct Data<'a> {
+        #[serde(flatten)]
+        fields: Value,
+        metadata: &'a RawValue,
+    }
+    let metadata = crate::charges::view::metadata_as_sent(metadata);
+    let text = serde_json::to_string(&Data {
+        fields,
+        metadata: &metadata,
+    })
+    .expect("a map of JSON values and JSON text serialise");
+    RawValue::from_string(text).expect("serde_json writes JSON")
 }

@@ -428,11 +428,11 @@ async fn evaluate(
     State(components): State<ComponentService>,
     request: axum::extract::Request,
 ) -> Result<impl IntoResponse, ApiError> {
-    let body = JsonBody::read_checked(request, |bytes| {
+    let (body, literals) = JsonBody::read_checked(request, |bytes| {
         Ok(pixgate_domain::charge::check_literals(bytes, true)?)
     })
     .await?;
-    let request = EvaluateRequest::from_json(body)?;
+    let request = EvaluateRequest::from_body(body, literals)?;
     Ok(ok(StatusCode::OK, components.evaluate(request).await?))
 }
 

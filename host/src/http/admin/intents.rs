@@ -13,7 +13,7 @@ use utoipa_axum::routes;
 use super::{Envelope, ok};
 use crate::app::AppState;
 use crate::http::responses::{AdminUnauthorized, RoleInsufficient};
-use crate::http::search::{SEARCH_PARAMS, query_values};
+use crate::http::search::{Include, SEARCH_PARAMS, query_values};
 use crate::http::{ApiError, ErrorEnvelope};
 use crate::search::{AdminPaymentIntent, IntentQuery, Search};
 use pixgate_domain::IntentStatus;
@@ -53,6 +53,10 @@ struct IntentListParams {
     /// Only intents created before this time (RFC 3339): `[createdFrom, createdTo)`.
     #[param(rename = "createdTo", format = DateTime, nullable = false)]
     created_to: Option<String>,
+    /// `qrCode`: each `PENDING` item with `pix.qrCodeSvg`, its QR code (left out unless
+    /// asked). Any other value is 400 `invalid_include`.
+    #[param(inline, value_type = Option<Include>, nullable = false)]
+    include: Option<String>,
     /// A merchant's code: only its stores' intents (with `store`: none unless the store is
     /// the merchant's).
     #[param(pattern = "^[A-Za-z0-9._-]{1,64}$", nullable = false)]
@@ -74,6 +78,7 @@ impl IntentListParams {
             reference: values.remove("reference"),
             created_from: values.remove("createdFrom"),
             created_to: values.remove("createdTo"),
+            include: values.remove("include"),
             merchant: values.remove("merchant"),
         };
         Ok(IntentQuery {
@@ -85,6 +90,7 @@ impl IntentListParams {
             created_from: p.created_from,
             created_to: p.created_to,
             merchant: p.merchant,
+            include: p.include,
         })
     }
 }
@@ -93,12 +99,13 @@ impl IntentListParams {
 ///
 /// Filters combine with AND. Pass the last `paymentIntentId` of a page as `after` for the
 /// next; a page shorter than `limit` is the last. Each item is the PaymentIntent as the
-/// merchant API shows it, with `merchant`. Unknown parameters, and a parameter given twice,
+/// merchant API shows it, with `merchant`, and without `pix.qrCodeSvg` unless asked with
+/// `include=qrCode`. Unknown parameters, and a parameter given twice,
 /// are refused (400).
 #[utoipa::path(get, path = "/payment-intents", tag = "admin", params(IntentListParams),
     responses(
         (status = 200, description = "A page of PaymentIntents, newest first (createdAt, then paymentIntentId, descending)", body = Envelope<Vec<AdminPaymentIntent>>),
-        (status = 400, description = "A parameter's value breaks its rule, or it is given twice: `invalid_limit`, `invalid_after`, `invalid_store`, `invalid_status`, `invalid_reference`, `invalid_created_from`, `invalid_created_to`, `invalid_merchant`; an unknown parameter: `unknown_field`. `field` names the parameter", body = ErrorEnvelope),
+        (status = 400, description = "A parameter's value breaks its rule, or it is given twice: `invalid_limit`, `invalid_after`, `invalid_store`, `invalid_status`, `invalid_reference`, `invalid_created_from`, `invalid_created_to`, `invalid_include`, `invalid_merchant`; an unknown parameter: `unknown_field`. `field` names the parameter", body = ErrorEnvelope),
         AdminUnauthorized, RoleInsufficient,
         (status = 404, description = "`merchant` or `store` names nothing (`merchant_not_found`, `store_not_found`), or `after` is no intent (`payment_intent_not_found`)", body = ErrorEnvelope),
     ))]
