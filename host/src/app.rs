@@ -2,14 +2,13 @@
 //! component registry, builds one handle per service with what it uses, and binds both
 //! HTTP listeners. `pixgate serve` and the tests call it (the tests with port 0).
 //!
-//! [`AppState`] is only the router's state: the handlers take the service they call
-//! (`State<Charges>`, ...) through its `FromRef` impls, and no service sees it.
+//! The routers' state it hands to `http` is [`AppState`] (`http/state.rs`): the handlers take
+//! the service they call through it, and no service sees it.
 
 use std::net::SocketAddr;
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use axum::extract::FromRef;
 use governor::{Quota, RateLimiter};
 use tokio::net::TcpListener;
 
@@ -21,6 +20,7 @@ use crate::charges::{ChargeDeps, Charges};
 use crate::components::{ComponentService, Registry};
 use crate::config::ServeConfig;
 use crate::db::{self, Db};
+use crate::http::AppState;
 use crate::metrics::Metrics;
 use crate::psp::live::LiveExecution;
 use crate::psp::providers::{ProviderAdmin, Providers};
@@ -31,72 +31,19 @@ use crate::webhooks::endpoints::Endpoints;
 use crate::webhooks::{Delivery, Wake, Webhooks};
 use pixgate_sandbox::Sandbox;
 
-/// The router's state: the service handles, and what the operational routes read.
-pub struct AppState {
-    pub access: Access,
-    /// Merchants, stores, gateways and API keys (the admin catalog).
-    pub catalog: Catalog,
-    pub charges: Charges,
-    /// Refunds, and the admin's exit for a charge paid with the wrong amount.
-    pub refunds: Refunds,
-    pub components: ComponentService,
-    pub providers: ProviderAdmin,
-    pub live: LiveExecution,
-    pub delivery: Delivery,
-    /// Readiness (`/readyz`) pings it.
-    pub db: Db,
-    pub metrics: Arc<Metrics>,
+/// Both listeners, bound, with the state they serve.
+pub struct App {
+    merchant: TcpListener,
+    admin: TcpListener,
+    state: Arc<AppState>,
     /// The purge job's settings.
     retention: RetentionArgs,
     /// The webhook sender runs on this instance (`PIXGATE_WEBHOOK_WORKER`).
     sender: bool,
     /// Its wake-up signal, for embedders that write events themselves ([`App::webhook_wake`]).
     wake: Wake,
-    /// A merchant's webhook endpoints and their deliveries.
-    pub endpoints: Endpoints,
-    /// Payment search and the admin lists of intents and stores.
-    pub search: Search,
     /// The SQLite file's lock: one server process per database file.
     _instance_lock: Option<std::fs::File>,
-}
-
-impl std::fmt::Debug for AppState {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("AppState")
-            .field("db", &self.db.backend)
-            .finish_non_exhaustive()
-    }
-}
-
-macro_rules! handle {
-    ($($field:ident: $ty:ty),* $(,)?) => {$(
-        impl FromRef<Arc<AppState>> for $ty {
-            fn from_ref(state: &Arc<AppState>) -> Self {
-                state.$field.clone()
-            }
-        }
-    )*};
-}
-
-handle!(
-    access: Access,
-    catalog: Catalog,
-    charges: Charges,
-    refunds: Refunds,
-    components: ComponentService,
-    providers: ProviderAdmin,
-    live: LiveExecution,
-    delivery: Delivery,
-    endpoints: Endpoints,
-    search: Search,
-    db: Db,
-);
-
-/// Both listeners, bound, with the state they serve.
-pub struct App {
-    merchant: TcpListener,
-    admin: TcpListener,
-    state: Arc<AppState>,
     pub merchant_addr: SocketAddr,
     pub admin_addr: SocketAddr,
     connections: crate::config::ConnectionArgs,
@@ -219,12 +166,8 @@ impl App {
             delivery,
             endpoints,
             search: Search::new(db.clone()),
-            sender: webhooks.settings.worker,
-            wake: webhooks.wake(),
             db,
             metrics,
-            retention: config.retention.clone(),
-            _instance_lock: instance_lock,
         };
         // Operators from before names were compared regardless of case get their key.
         state.access.key_operator_names().await?;
@@ -235,6 +178,10 @@ impl App {
             admin,
             connections: config.connections.clone(),
             state: Arc::new(state),
+            retention: config.retention.clone(),
+            sender: webhooks.settings.worker,
+            wake: webhooks.wake(),
+            _instance_lock: instance_lock,
             generated,
         })
     }
@@ -247,7 +194,7 @@ impl App {
 
     /// The webhook sender's wake-up signal, to give after such a write (as the services do).
     pub fn webhook_wake(&self) -> Wake {
-        self.state.wake.clone()
+        self.wake.clone()
     }
 
     /// Serves until `shutdown` resolves, then lets in-flight requests finish.
@@ -256,7 +203,7 @@ impl App {
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
         let state = self.state;
-        spawn_housekeeping(state.db.clone(), state.retention.clone());
+        spawn_housekeeping(state.db.clone(), self.retention);
         let shadow = state.components.spawn_shadow_worker();
         let preloader = state.components.spawn_preloader();
         let reconciler = state.live.spawn_reconciler();
@@ -270,7 +217,7 @@ impl App {
             shutdown.await;
             let _ = tx.send(true);
         });
-        let sender = state.sender.then(|| {
+        let sender = self.sender.then(|| {
             let (delivery, rx) = (state.delivery.clone(), rx.clone());
             tokio::spawn(async move { delivery.run(rx).await })
         });

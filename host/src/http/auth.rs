@@ -12,7 +12,7 @@ use axum::response::{IntoResponse, Response};
 
 use super::ApiError;
 use crate::access::{Access, Actor, Principal, Role};
-use crate::app::AppState;
+use crate::http::AppState;
 
 fn bearer(parts: &Parts) -> Result<&str, ApiError> {
     let header =

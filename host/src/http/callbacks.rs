@@ -13,7 +13,7 @@ use axum::extract::{Path, State};
 use axum::routing::post;
 
 use super::ApiError;
-use crate::app::AppState;
+use crate::http::AppState;
 use crate::psp::live::LiveExecution;
 
 /// Callback bodies are a few pix at most; a batch of thousands is still far below this.

@@ -21,7 +21,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 use sha2::{Digest, Sha256};
 
-use crate::app::AppState;
+use crate::http::AppState;
 
 /// One embedded file and what is derived from it on first use.
 struct Asset {

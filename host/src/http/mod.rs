@@ -13,6 +13,7 @@ mod refunds;
 pub mod responses;
 mod search;
 pub mod serve;
+mod state;
 pub mod webhooks;
 
 use std::sync::Arc;
@@ -27,8 +28,8 @@ use axum::response::{IntoResponse, Response};
 use tracing::Instrument;
 
 pub use error::{ApiError, ErrorDetail, ErrorEnvelope};
+pub use state::AppState;
 
-use crate::app::AppState;
 use crate::metrics::HttpLabels;
 
 /// The merchant listener's router: `/api/v1`, `/openapi.json`, the API reference at

@@ -14,7 +14,7 @@ use super::extract::JsonBody;
 use super::payments::idempotency_key;
 use super::{ApiError, ErrorEnvelope};
 use crate::access::{Principal, Scope};
-use crate::app::AppState;
+use crate::http::AppState;
 use crate::http::responses::{PayloadTooLarge, RateLimited, Unauthorized, UnsupportedMediaType};
 use crate::refunds::view::{RefundEnvelope, RefundListEnvelope};
 use crate::refunds::{RefundError, Refunds};

@@ -16,8 +16,8 @@ use utoipa_axum::routes;
 
 use super::{ApiError, ErrorEnvelope};
 use crate::access::{Principal, Scope};
-use crate::app::AppState;
 use crate::charges::view::PaymentIntent;
+use crate::http::AppState;
 use crate::http::responses::{RateLimited, Unauthorized};
 use crate::search::{IntentQuery, Search, SearchError};
 use pixgate_domain::IntentStatus;

@@ -18,7 +18,7 @@ use utoipa_axum::routes;
 use super::extract::{JsonBody, parse};
 use super::{ApiError, ErrorEnvelope};
 use crate::access::{Principal, Scope};
-use crate::app::AppState;
+use crate::http::AppState;
 use crate::http::responses::{PayloadTooLarge, RateLimited, Unauthorized, UnsupportedMediaType};
 use crate::webhooks::endpoints::{CreateEndpointRequest, EndpointError, Endpoints, Page, view};
 

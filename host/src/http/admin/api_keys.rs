@@ -13,8 +13,8 @@ use utoipa_axum::routes;
 
 use super::{Envelope, ok, parse_body, uuid_param};
 use crate::access::Actor;
-use crate::app::AppState;
 use crate::catalog::{ApiKeyView, Catalog, CatalogError, CreateApiKey};
+use crate::http::AppState;
 use crate::http::extract::JsonBody;
 use crate::http::responses::{
     AdminUnauthorized, PayloadTooLarge, RoleInsufficient, UnsupportedMediaType,

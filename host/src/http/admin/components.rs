@@ -14,7 +14,6 @@ use utoipa_axum::routes;
 
 use super::{Envelope, ok};
 use crate::access::Actor;
-use crate::app::AppState;
 use crate::components::canary::{CanaryRequest, CanaryView};
 use crate::components::evaluate::Evaluation;
 use crate::components::replay::ReplayRequest;
@@ -22,6 +21,7 @@ use crate::components::shadow::ShadowComparison;
 use crate::components::{
     BudgetPatch, ComponentService, KillSwitchPatch, StoreComponents, VersionView,
 };
+use crate::http::AppState;
 use crate::http::extract::{JsonBody, parse};
 use crate::http::responses::{
     AdminUnauthorized, PayloadTooLarge, RoleInsufficient, UnsupportedMediaType,

@@ -14,7 +14,7 @@ use utoipa_axum::routes;
 
 use super::{Envelope, ok, uuid_param};
 use crate::access::Actor;
-use crate::app::AppState;
+use crate::http::AppState;
 use crate::http::responses::{AdminUnauthorized, RoleInsufficient};
 use crate::http::{ApiError, ErrorEnvelope};
 use crate::refunds::view::RefundView;

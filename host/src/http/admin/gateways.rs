@@ -11,8 +11,8 @@ use utoipa_axum::routes;
 
 use super::{Envelope, ok, parse_body};
 use crate::access::Actor;
-use crate::app::AppState;
 use crate::catalog::{Catalog, CreateGateway, GatewayView, PatchGateway};
+use crate::http::AppState;
 use crate::http::extract::JsonBody;
 use crate::http::responses::{
     AdminUnauthorized, PayloadTooLarge, RoleInsufficient, UnsupportedMediaType,

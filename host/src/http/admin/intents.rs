@@ -11,7 +11,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::{Envelope, ok};
-use crate::app::AppState;
+use crate::http::AppState;
 use crate::http::responses::{AdminUnauthorized, RoleInsufficient};
 use crate::http::search::{Include, SEARCH_PARAMS, query_values};
 use crate::http::{ApiError, ErrorEnvelope};

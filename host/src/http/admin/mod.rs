@@ -40,7 +40,7 @@ use utoipa_axum::router::OpenApiRouter;
 use super::auth::require_admin;
 use super::extract::parse;
 use super::{ApiError, ErrorEnvelope};
-use crate::app::AppState;
+use crate::http::AppState;
 
 #[derive(OpenApi)]
 #[openapi(

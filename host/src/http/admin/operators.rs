@@ -15,8 +15,8 @@ use super::{Envelope, conflict, ok, parse_body, uuid_param};
 use crate::access::{
     Access, Actor, AuditEvent, AuditQuery, CreateOperator, Me, OperatorError, OperatorView,
 };
-use crate::app::AppState;
 use crate::db::audit::Action;
+use crate::http::AppState;
 use crate::http::extract::JsonBody;
 use crate::http::responses::{
     AdminUnauthorized, PayloadTooLarge, RoleInsufficient, UnsupportedMediaType,

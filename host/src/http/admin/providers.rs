@@ -11,7 +11,7 @@ use utoipa_axum::routes;
 
 use super::{Envelope, conflict, ok, parse_body, path_param, require_code, require_name};
 use crate::access::Actor;
-use crate::app::AppState;
+use crate::http::AppState;
 use crate::http::extract::JsonBody;
 use crate::http::responses::{
     AdminUnauthorized, PayloadTooLarge, RoleInsufficient, UnsupportedMediaType,

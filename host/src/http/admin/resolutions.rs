@@ -14,8 +14,8 @@ use utoipa_axum::routes;
 
 use super::{ok, parse_body, uuid_param};
 use crate::access::Actor;
-use crate::app::AppState;
 use crate::charges::view::PaymentIntent;
+use crate::http::AppState;
 use crate::http::extract::JsonBody;
 use crate::http::responses::{
     AdminUnauthorized, PayloadTooLarge, RoleInsufficient, UnsupportedMediaType,

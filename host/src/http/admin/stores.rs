@@ -13,8 +13,8 @@ use utoipa_axum::routes;
 
 use super::{Envelope, ok, parse_body};
 use crate::access::Actor;
-use crate::app::AppState;
 use crate::catalog::{Catalog, CreateStore, PatchStore, StoreGateways, StoreView};
+use crate::http::AppState;
 use crate::http::extract::JsonBody;
 use crate::http::responses::{
     AdminUnauthorized, PayloadTooLarge, RoleInsufficient, UnsupportedMediaType,

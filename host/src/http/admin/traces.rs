@@ -10,8 +10,8 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::{ok, uuid_param};
-use crate::app::AppState;
 use crate::charges::{ChargeError, Charges};
+use crate::http::AppState;
 use crate::http::responses::{AdminUnauthorized, RoleInsufficient};
 use crate::http::{ApiError, ErrorEnvelope};
 
