@@ -44,7 +44,17 @@ fn main() {
         .expect("sandbox/ lives in the workspace")
         .to_owned();
     let out_dir = PathBuf::from(env("OUT_DIR"));
-    for watched in ["policies", "wit", "Cargo.lock", "Cargo.toml"] {
+    // What the guests are built from: not all of policies/, whose JavaScript and Python kits
+    // (node_modules, build output) .ci/kits.sh writes while CI's Rust build runs; watching
+    // those re-ran this script and rebuilt everything downstream of the sandbox after them.
+    for watched in [
+        "policies/guests",
+        "policies/fixtures",
+        "policies/logic",
+        "wit",
+        "Cargo.lock",
+        "Cargo.toml",
+    ] {
         println!(
             "cargo:rerun-if-changed={}",
             workspace.join(watched).display()
