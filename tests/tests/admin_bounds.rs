@@ -85,8 +85,10 @@ async fn an_upload_beyond_the_bound_is_refused_before_its_body_is_read() {
         // One upload is being read: its client has sent 4 of its 1 MiB.
         let mut first = upload_in_flight(&server, 1 << 20, b"\0asm").await;
         // Small uploads are judged (400: not a component) until the first holds the only
-        // permit; from then on they are refused.
-        let deadline = Instant::now() + Duration::from_secs(10);
+        // permit; from then on they are refused. A small one may hold the permit at the moment
+        // the first asks for it (the server meets the two connections in either order): then
+        // the first is the one refused, and its client sends it again.
+        let deadline = Instant::now() + Duration::from_secs(20);
         loop {
             let (status, body) = upload(&server, "policy", b"\0asm".to_vec()).await;
             if status == 429 {
@@ -98,7 +100,14 @@ async fn an_upload_beyond_the_bound_is_refused_before_its_body_is_read() {
                 Instant::now() < deadline,
                 "the first upload never held its permit"
             );
-            tokio::time::sleep(Duration::from_millis(20)).await;
+            let mut probe = [0u8; 1];
+            let answered = tokio::time::timeout(Duration::from_millis(20), first.read(&mut probe))
+                .await
+                .is_ok();
+            if answered {
+                // Refused (or closed): it holds no permit.
+                first = upload_in_flight(&server, 1 << 20, b"\0asm").await;
+            }
         }
         // Refused before its body is read: one that sends 4 of its 32 MiB is answered.
         let mut second = upload_in_flight(&server, 32 << 20, b"\0asm").await;

@@ -483,7 +483,7 @@ async fn pay_some(live: &Live, shared: &Shared, paid: &mut HashMap<String, Strin
 
 /// The parts of a stored answer `first` that no later event may change, in `data` (the answer
 /// or a read): a charge's settlement moves its status, the PSP's payment id, its times and what
-/// was refunded of it; a refund answered `PENDING` may since have settled (status, failure,
+/// was refunded of it, and takes its QR code away; a refund answered `PENDING` may since have settled (status, failure,
 /// completion time), and its `rtrId` may come with the settlement.
 fn stable(kind: Kind, first: &Value, data: &Value) -> Value {
     let mut d = without_replay_flag(data);
@@ -503,6 +503,11 @@ fn stable(kind: Kind, first: &Value, data: &Value) -> Value {
     }
     if let Some(p) = map.get_mut("provider").and_then(Value::as_object_mut) {
         p.remove(provider_moving);
+    }
+    // The QR code is shown while the charge is PENDING only (DESIGN.md section 5), and it is
+    // drawn from `copyAndPaste`, which stays compared.
+    if let Some(pix) = map.get_mut("pix").and_then(Value::as_object_mut) {
+        pix.remove("qrCodeSvg");
     }
     d
 }
