@@ -59,24 +59,27 @@ export PYTHONPATH="$here${PYTHONPATH:+:$PYTHONPATH}" SCHEMATHESIS_HOOKS=schemath
 # source with `ast` from several threads at once, which CPython 3.11 can fail on ("AST
 # constructor recursion depth mismatch"), an error of the tool that fails the run.
 fuzz() {
-  local base=$1 secret=$2
-  shift 2
+  local base=$1 secret=$2 config=$3
+  shift 3
   # From the scratch directory: schemathesis keeps its crash cache in the working directory.
-  (cd "$work" && schemathesis "$@" run "$base/openapi.json" \
+  (cd "$work" && schemathesis --config-file "$config" run "$base/openapi.json" \
     --url "$base" \
     --checks all \
     --header "Authorization: Bearer $secret" \
     --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-60}" \
     --workers 1 \
-    --no-color)
+    --no-color "$@")
 }
 
 status=0
 # The merchant document first: the admin run may revoke the demo key.
 echo "== merchant API ($merchant)"
-fuzz "$merchant" "$key" --config-file "$here/schemathesis-merchant.toml" || status=1
+fuzz "$merchant" "$key" "$here/schemathesis-merchant.toml" || status=1
 echo "== admin API ($admin)"
-fuzz "$admin" "$token" --config-file "$here/schemathesis-admin.toml" || status=1
+# The operator name's pattern (every Unicode format and control character refused, DESIGN.md
+# section 13) is one hypothesis draws slowly from: its health check would fail the run on how
+# long generating takes, which says nothing of the API. Every check still runs on what it draws.
+fuzz "$admin" "$token" "$here/schemathesis-admin.toml" --suppress-health-check=too_slow || status=1
 
 if grep -q 'internal error' "$work/err"; then
   echo "the server logged internal errors:"; grep 'internal error' "$work/err" | head -20
