@@ -392,6 +392,23 @@ impl Search {
     }
 }
 
+/// The views of `intents` with their stores, in order.
+fn views_of<T>(
+    intents: &[Intent],
+    stores: &HashMap<String, Store>,
+    view: &impl Fn(&Intent, &Store) -> T,
+) -> Result<Vec<T>, SearchError> {
+    intents
+        .iter()
+        .map(|intent| {
+            let store = stores.get(&intent.store_id).ok_or_else(|| {
+                SearchError::Internal(format!("intent {} outside the stores searched", intent.id))
+            })?;
+            Ok(view(intent, store))
+        })
+        .collect()
+}
+
 /// The views of a page's intents, in order. Without QR codes a view is microseconds of work,
 /// built right here. With `include=qrCode` each `PENDING` item's code may be drawn,
 /// milliseconds of CPU each (BENCHMARKS.md section 9), and a page holds up to 100: built off
@@ -407,18 +424,7 @@ where
     F: Fn(&Intent, &Store) -> T + Send + Sync + 'static,
 {
     if qr == QrCode::Omit {
-        return page
-            .iter()
-            .map(|intent| {
-                let store = stores.get(&intent.store_id).ok_or_else(|| {
-                    SearchError::Internal(format!(
-                        "intent {} outside the stores searched",
-                        intent.id
-                    ))
-                })?;
-                Ok(view(intent, store))
-            })
-            .collect();
+        return views_of(&page, &stores, &view);
     }
     let (stores, view) = (Arc::new(stores), Arc::new(view));
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -429,18 +435,7 @@ where
         let chunk = std::mem::replace(&mut page, rest);
         let (stores, view) = (stores.clone(), view.clone());
         tasks.push(tokio::task::spawn_blocking(move || {
-            chunk
-                .iter()
-                .map(|intent| {
-                    let store = stores.get(&intent.store_id).ok_or_else(|| {
-                        SearchError::Internal(format!(
-                            "intent {} outside the stores searched",
-                            intent.id
-                        ))
-                    })?;
-                    Ok(view(intent, store))
-                })
-                .collect::<Result<Vec<T>, SearchError>>()
+            views_of(&chunk, &stores, &*view)
         }));
     }
     let mut views = Vec::new();
