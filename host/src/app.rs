@@ -22,6 +22,7 @@ use crate::config::ServeConfig;
 use crate::db::{self, Db};
 use crate::http::AppState;
 use crate::metrics::Metrics;
+use crate::operators::Operators;
 use crate::psp::live::LiveExecution;
 use crate::psp::providers::{ProviderAdmin, Providers};
 use crate::refunds::Refunds;
@@ -166,11 +167,12 @@ impl App {
             delivery,
             endpoints,
             search: Search::new(db.clone()),
+            operators: Operators::new(db.clone()),
             db,
             metrics,
         };
         // Operators from before names were compared regardless of case get their key.
-        state.access.key_operator_names().await?;
+        state.operators.key_operator_names().await?;
         Ok(Self {
             merchant_addr: merchant.local_addr()?,
             admin_addr: admin.local_addr()?,

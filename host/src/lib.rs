@@ -7,7 +7,8 @@
 //! 2. The services: [`charges`] (PaymentIntents), [`components`] (policy versions, rollout,
 //!    evaluate, replay, shadow), [`catalog`] (merchants, stores, gateways, API keys),
 //!    [`webhooks::endpoints`] (a merchant's endpoints), [`search`] (finding payments and
-//!    stores), [`access`] (who is calling).
+//!    stores), [`access`] (who is calling), [`operators`] (the admin API's operators and its
+//!    audit trail).
 //! 3. The chain and its sandbox: the `pixgate-sandbox` crate (wasmtime); the values and
 //!    request bodies are the `pixgate-domain` crate's.
 //! 4. Storage: [`db`] (SQL functions on SQLite and PostgreSQL).
@@ -26,8 +27,10 @@ pub mod config;
 pub mod crypto;
 pub mod db;
 pub mod http;
+pub mod internal;
 pub mod logging;
 pub mod metrics;
+pub mod operators;
 pub mod psp;
 pub mod refunds;
 pub mod retention;

@@ -16,6 +16,7 @@ use crate::access::Principal;
 use crate::db::psp_calls::{self, PspCall};
 use crate::db::store_cache::StoreRoute;
 use crate::db::{self, idempotency, intents};
+use crate::internal::Internal;
 use crate::psp::client::{CallOperation, CallOutcome};
 use crate::psp::live::execute::Merchant;
 use crate::webhooks::outbox;
@@ -40,17 +41,15 @@ impl super::Charges {
         let store = &route.store;
         let now = db::now_ms();
         let lease_until = now + self.deps.live.lease().as_millis() as i64;
-        let internal = |what: &str| ChargeError::Internal(format!("live charge: {what}"));
-
         let takeover = abandoned.is_some();
         let (intent_id, trace, components, decision, canaries) = match abandoned {
             Some(record) => {
                 // The dead request's decision, so this one calls the same PSP first.
                 let trace: DecisionTrace = serde_json::from_str(&record.response_body)
-                    .map_err(|e| internal(&format!("the claimed decision: {e}")))?;
+                    .map_err(|e| Internal::caused("live charge: the claimed decision", e))?;
                 let id = record
                     .payment_intent_id
-                    .ok_or_else(|| internal("a claim without its intent id"))?;
+                    .ok_or_else(|| Internal::broken("live charge: a claim without its intent id"))?;
                 let seen = record.lease_until.unwrap_or_default();
                 let mine = idempotency::take_over(
                     &self.deps.db.write,
@@ -107,7 +106,7 @@ impl super::Charges {
         // takeover) names the same charge, while the same key reused after its retention names a
         // new one instead of the old, perhaps paid, charge.
         let txid = Txid::parse(&txid_for(&store.id, &intent_id))
-            .map_err(|e| internal(&format!("txid: {e}")))?;
+            .map_err(|e| Internal::caused("live charge: txid", e))?;
         let config = store.config_map();
         let merchant = Merchant {
             name: &store.name,
@@ -168,7 +167,8 @@ impl super::Charges {
             success: true,
             data: PaymentIntent::from_row(&intent, store, false),
         };
-        let body = serde_json::to_string(&envelope).map_err(|e| internal(&e.to_string()))?;
+        let body = serde_json::to_string(&envelope)
+            .map_err(|e| Internal::caused("live charge: the answer", e))?;
         // The decision as claimed, with its canary arms (a takeover records the dead
         // request's).
         let trace_json = decision;
@@ -196,7 +196,7 @@ impl super::Charges {
         }
         outbox::record_created(&mut tx, &intent)
             .await
-            .map_err(|e| internal(&e.to_string()))?;
+            .map_err(|e| Internal::caused("live charge: the created event", e))?;
         tx.commit().await?;
         self.deps.wake.wake();
         self.deps

@@ -32,6 +32,7 @@ use crate::db::components::{BUNDLED, StoreStep};
 use crate::db::group_commit::GroupCommit;
 use crate::db::store_cache::{StoreCache, StoreRoute};
 use crate::db::{self, Db, DbError, catalog, group_commit, idempotency, intents};
+use crate::internal::Internal;
 use crate::metrics::Metrics;
 use crate::psp::live::LiveExecution;
 use crate::psp::live::cancel::CancelOutcome;
@@ -74,25 +75,25 @@ pub enum ChargeError {
     #[error("{0}")]
     PspUnavailable(String),
     /// Details go to the log, never to the client.
-    #[error("{0}")]
-    Internal(String),
+    #[error(transparent)]
+    Internal(#[from] Internal),
 }
 
 impl From<DbError> for ChargeError {
     fn from(e: DbError) -> Self {
-        Self::Internal(e.to_string())
+        Self::Internal(e.into())
     }
 }
 
 impl From<sqlx::Error> for ChargeError {
     fn from(e: sqlx::Error) -> Self {
-        Self::Internal(format!("database: {e}"))
+        Self::Internal(e.into())
     }
 }
 
 impl From<CryptoError> for ChargeError {
     fn from(e: CryptoError) -> Self {
-        Self::Internal(e.to_string())
+        Self::Internal(e.into())
     }
 }
 
@@ -223,7 +224,8 @@ impl Charges {
             data: PaymentIntent::from_row(&intent, store, false),
         };
         let body =
-            serde_json::to_string(&envelope).map_err(|e| ChargeError::Internal(e.to_string()))?;
+            serde_json::to_string(&envelope)
+                .map_err(|e| Internal::caused("the charge's answer", e))?;
         let response_body = body.clone();
         let trace_json = recorded_trace(&trace, &canaries)?;
 
@@ -247,7 +249,7 @@ impl Charges {
                 trace: trace_json,
             })
             .await
-            .map_err(|e| ChargeError::Internal(e.to_string()))?;
+            .map_err(|e| Internal::caused("the charge's rows", e))?;
         if outcome == group_commit::Outcome::KeyTaken {
             // A concurrent request with this key committed first: replay it (or 409).
             return self
@@ -519,7 +521,7 @@ impl Charges {
             .ok_or(ChargeError::IntentNotFound)?;
         let store = catalog::store_by_id(&self.deps.db.read, &intent.store_id)
             .await?
-            .ok_or_else(|| ChargeError::Internal(format!("intent {id} without its store")))?;
+            .ok_or_else(|| Internal::broken(format!("intent {id} without its store")))?;
         Ok(PaymentIntentEnvelope {
             success: true,
             data: PaymentIntent::from_row(&intent, &store, false),
@@ -547,7 +549,7 @@ impl Charges {
                 Ok(CancelOutcome::Unavailable(why)) => {
                     return Err(ChargeError::PspUnavailable(why));
                 }
-                Err(e) => return Err(ChargeError::Internal(e.to_string())),
+                Err(e) => return Err(Internal::caused("cancel at the PSP", e).into()),
             },
             status => {
                 return Err(ChargeError::NotCancelable(format!(
@@ -570,7 +572,7 @@ struct Resolved {
 /// The trace as recorded: the chain's trace, with the charge's canary arms when its store
 /// runs a canary (replay reads the chain's fields and re-runs the versions the trace names).
 fn recorded_trace(trace: &DecisionTrace, canaries: &[CanaryArm]) -> Result<String, ChargeError> {
-    let internal = |e: serde_json::Error| ChargeError::Internal(format!("trace: {e}"));
+    let internal = |e: serde_json::Error| ChargeError::from(Internal::caused("trace", e));
     if canaries.is_empty() {
         return serde_json::to_string(trace).map_err(internal);
     }
@@ -617,7 +619,7 @@ fn as_replay(stored: &str) -> Result<String, ChargeError> {
     const FRESH: &str = r#""idempotentReplay":false"#;
     let at = stored
         .find(FRESH)
-        .ok_or_else(|| ChargeError::Internal("stored response without idempotentReplay".into()))?;
+        .ok_or_else(|| Internal::broken("stored response without idempotentReplay"))?;
     let mut body = String::with_capacity(stored.len() + 1);
     body.push_str(&stored[..at]);
     body.push_str(r#""idempotentReplay":true"#);
@@ -778,12 +780,12 @@ impl Charges {
             });
         };
         let mut trace: Value = serde_json::from_str(&trace)
-            .map_err(|e| ChargeError::Internal(format!("stored trace: {e}")))?;
+            .map_err(|e| Internal::caused("stored trace", e))?;
         let calls = db::psp_calls::for_intent(&self.deps.db.read, id).await?;
         if let Some(fields) = trace.as_object_mut() {
             fields.insert(
                 "pspCalls".into(),
-                serde_json::to_value(calls).map_err(|e| ChargeError::Internal(e.to_string()))?,
+                serde_json::to_value(calls).map_err(|e| Internal::caused("PSP calls", e))?,
             );
         }
         Ok(trace)

@@ -27,6 +27,7 @@ use crate::db::audit::{self, Action, Change};
 use crate::db::canary::{self as sql, Canary};
 use crate::db::components::{self as components_sql, BUNDLED};
 use crate::db::{self, catalog};
+use crate::internal::Internal;
 use pixgate_domain::Step;
 use pixgate_domain::json::Integer;
 use pixgate_pix::time::iso8601;
@@ -688,7 +689,7 @@ impl ComponentService {
         Ok(CanaryView {
             id: row.id.clone(),
             store: store.code.clone(),
-            step: row.step.parse().map_err(ComponentError::Internal)?,
+            step: row.step.parse().map_err(Internal::broken)?,
             version: row.version.clone(),
             active: active.to_owned(),
             percent: percent(row.basis_points),
@@ -715,7 +716,7 @@ impl ComponentService {
     ) -> Result<Vec<super::ActivationView>, ComponentError> {
         let mut out = Vec::new();
         for c in sql::history(&self.db.write, store_id, 50).await? {
-            let step: Step = c.step.parse().map_err(ComponentError::Internal)?;
+            let step: Step = c.step.parse().map_err(Internal::broken)?;
             if let (Some(at), Some(kind)) = (c.ended_at, &c.end_kind) {
                 out.push(super::ActivationView {
                     step,

@@ -9,6 +9,7 @@ use super::ComponentError;
 use super::canary::{self, Arm, CanaryArm};
 use crate::charges;
 use crate::db::{self, catalog};
+use crate::internal::Internal;
 use pixgate_domain::evaluate::EvaluateRequest;
 use pixgate_domain::{IdempotencyKey, Outcome};
 use pixgate_sandbox::chain::{self, DecisionTrace};
@@ -116,7 +117,7 @@ impl super::ComponentService {
         Ok(Evaluation {
             outcome,
             routes,
-            trace: trace.map_err(|e| ComponentError::Internal(format!("trace: {e}")))?,
+            trace: trace.map_err(|e| Internal::caused("trace", e))?,
             canaries,
         })
     }

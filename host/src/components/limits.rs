@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::ComponentError;
+use crate::internal::Internal;
 
 /// How long a refused client is told to wait: an upload is read in about a second, a replay
 /// of the default 10,000 charges runs for a few.
@@ -117,7 +118,7 @@ impl AdminLimits {
             .num_threads(self.replay_threads)
             .thread_name(|i| format!("pixgate-replay-{i}"))
             .build()
-            .map_err(|e| ComponentError::Internal(format!("the replay thread pool: {e}")))?;
+            .map_err(|e| Internal::caused("the replay thread pool", e))?;
         // Two first replays at once may both build one; the second is dropped unused.
         Ok(self.replay_pool.get_or_init(|| pool))
     }

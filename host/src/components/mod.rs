@@ -27,6 +27,7 @@ use crate::db::audit::{self, Action, Change};
 use crate::db::components::{self as sql, BUNDLED, KillSwitch, StoreStep};
 use crate::db::store_cache::StoreCache;
 use crate::db::{self, Db, DbError, catalog};
+use crate::internal::Internal;
 use crate::metrics::Metrics;
 use crate::psp::providers::Providers;
 use pixgate_domain::Step;
@@ -218,8 +219,8 @@ pub enum ComponentError {
         /// `step/version` of each uploaded version no store runs, shadows or canaries.
         deletable: Vec<String>,
     },
-    #[error("{0}")]
-    Internal(String),
+    #[error(transparent)]
+    Internal(#[from] Internal),
 }
 
 /// What a full component store's refusal offers: the versions no store uses.
@@ -262,7 +263,7 @@ impl ComponentError {
             | S::LogLimitExceeded { .. }
             | S::InvalidOutput(_)
             | S::Busy
-            | S::Internal(_)) => Self::Internal(e.to_string()),
+            | S::Internal(_)) => Self::Internal(Internal::caused(format!("the {step} step"), e)),
         }
     }
 }
@@ -576,7 +577,7 @@ impl ComponentService {
         let created = sql::insert_version(&mut *tx, &row, wasm).await?;
         let stored = sql::version(&mut *tx, step.as_str(), &version)
             .await?
-            .ok_or_else(|| ComponentError::Internal(format!("version {version} vanished")))?;
+            .ok_or_else(|| Internal::broken(format!("version {version} vanished")))?;
         let uses = self.uses(&mut tx, step, &version).await?;
         let budget = self.registry.budget_view(&stored.budget);
         let view = VersionView::from_row(stored, uses, budget)?;
@@ -621,7 +622,7 @@ impl ComponentService {
         }
         let mut deletable = Vec::new();
         for (step, version) in sql::uploaded_versions(&mut **tx).await? {
-            let parsed: Step = step.parse().map_err(ComponentError::Internal)?;
+            let parsed: Step = step.parse().map_err(Internal::broken)?;
             if self.uses(tx, parsed, &version).await?.is_empty() {
                 deletable.push(format!("{step}/{version}"));
             }
@@ -962,7 +963,7 @@ impl ComponentService {
         let mut history = Vec::new();
         for a in sql::activations(db, &store.id, 100).await? {
             history.push(ActivationView {
-                step: a.step.parse().map_err(ComponentError::Internal)?,
+                step: a.step.parse().map_err(Internal::broken)?,
                 version: a.version,
                 previous_version: a.previous_version,
                 action: a.action,
@@ -1382,7 +1383,7 @@ impl VersionView {
     ) -> Result<Self, ComponentError> {
         Ok(Self {
             budget,
-            step: v.step.parse().map_err(ComponentError::Internal)?,
+            step: v.step.parse().map_err(Internal::broken)?,
             version: v.version,
             size_bytes: v.size_bytes as u64,
             created_at: iso8601(v.created_at),

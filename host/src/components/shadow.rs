@@ -12,6 +12,7 @@ use tokio::sync::mpsc;
 use utoipa::ToSchema;
 
 use super::ComponentError;
+use crate::internal::Internal;
 use super::canary::CanaryCall;
 use crate::db::canary::Canary;
 use crate::db::components::{self as sql, StoreStep};
@@ -182,7 +183,7 @@ impl super::ComponentService {
         canary: &Canary,
         active: &str,
     ) -> Result<CanaryCall, ComponentError> {
-        let step: Step = canary.step.parse().map_err(ComponentError::Internal)?;
+        let step: Step = canary.step.parse().map_err(Internal::broken)?;
         let loaded = self
             .registry
             .load(&self.db, &self.sandbox, step, active)

@@ -25,7 +25,7 @@ impl Operator {
 
 const COLUMNS: &str = "id, name, role, prefix, created_at, revoked_at";
 
-/// `name_key` is the name as names are compared (`access::name_key`), unique among the
+/// `name_key` is the name as names are compared (`operators::name_key`), unique among the
 /// operators not revoked.
 pub async fn insert<'e>(
     ex: impl Executor<'e, Database = Any>,

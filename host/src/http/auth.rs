@@ -91,7 +91,11 @@ impl<S: Send + Sync> FromRequestParts<S> for Actor {
             .extensions
             .get::<Actor>()
             .cloned()
-            .ok_or_else(|| ApiError::Internal("an admin route ran without require_admin".into()))
+            .ok_or_else(|| {
+                ApiError::Internal(crate::internal::Internal::broken(
+                    "an admin route ran without require_admin",
+                ))
+            })
     }
 }
 

@@ -6,6 +6,8 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::internal::Internal;
+
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
     #[error("{message}")]
@@ -60,7 +62,7 @@ pub enum ApiError {
     Unavailable { code: &'static str, message: String },
     /// Details go to the log (once, with the request id), never to the client.
     #[error("internal error")]
-    Internal(String),
+    Internal(#[source] Internal),
 }
 
 impl ApiError {
@@ -258,7 +260,7 @@ impl From<crate::psp::live::LiveError> for ApiError {
                 message: e.to_string(),
                 field: None,
             },
-            e => Self::Internal(e.to_string()),
+            e => Self::Internal(Internal::of(e)),
         }
     }
 }
@@ -335,7 +337,7 @@ impl From<crate::components::ComponentError> for ApiError {
                 code: "component_store_full",
                 message,
             },
-            E::Db(e) => Self::Internal(e.to_string()),
+            E::Db(e) => e.into(),
             E::Internal(detail) => Self::Internal(detail),
         }
     }
@@ -398,19 +400,19 @@ impl From<crate::webhooks::endpoints::EndpointError> for ApiError {
 
 impl From<crate::db::DbError> for ApiError {
     fn from(e: crate::db::DbError) -> Self {
-        Self::Internal(e.to_string())
+        Self::Internal(e.into())
     }
 }
 
 impl From<sqlx::Error> for ApiError {
     fn from(e: sqlx::Error) -> Self {
-        Self::Internal(format!("database: {e}"))
+        Self::Internal(e.into())
     }
 }
 
 impl From<crate::crypto::CryptoError> for ApiError {
     fn from(e: crate::crypto::CryptoError) -> Self {
-        Self::Internal(e.to_string())
+        Self::Internal(e.into())
     }
 }
 

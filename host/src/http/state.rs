@@ -12,6 +12,7 @@ use crate::charges::Charges;
 use crate::components::ComponentService;
 use crate::db::Db;
 use crate::metrics::Metrics;
+use crate::operators::Operators;
 use crate::psp::live::LiveExecution;
 use crate::psp::providers::ProviderAdmin;
 use crate::refunds::Refunds;
@@ -38,6 +39,8 @@ pub struct AppState {
     pub endpoints: Endpoints,
     /// Payment search and the admin lists of intents and stores.
     pub search: Search,
+    /// The admin API's operators and the audit trail.
+    pub operators: Operators,
 }
 
 impl std::fmt::Debug for AppState {
@@ -69,5 +72,6 @@ handle!(
     delivery: Delivery,
     endpoints: Endpoints,
     search: Search,
+    operators: Operators,
     db: Db,
 );

@@ -18,6 +18,7 @@ use crate::charges::view::{PaymentIntent, PaymentIntentEnvelope};
 use crate::db::audit::{self, Action, Change};
 use crate::db::refunds::{self, Origin, Refund, RefundStatus};
 use crate::db::{self, Db, DbError, Flag, catalog, intents};
+use crate::internal::Internal;
 use crate::psp::live::{LiveError, LiveExecution};
 use crate::webhooks::Wake;
 use crate::webhooks::outbox::{self, OutboxError, Transition};
@@ -54,31 +55,31 @@ pub enum RefundError {
     #[error("{0}")]
     Busy(String),
     /// Details go to the log, never to the client.
-    #[error("{0}")]
-    Internal(String),
+    #[error(transparent)]
+    Internal(#[from] Internal),
 }
 
 impl From<sqlx::Error> for RefundError {
     fn from(e: sqlx::Error) -> Self {
-        Self::Internal(format!("database: {e}"))
+        Self::Internal(e.into())
     }
 }
 
 impl From<DbError> for RefundError {
     fn from(e: DbError) -> Self {
-        Self::Internal(e.to_string())
+        Self::Internal(e.into())
     }
 }
 
 impl From<LiveError> for RefundError {
     fn from(e: LiveError) -> Self {
-        Self::Internal(e.to_string())
+        Self::Internal(Internal::of(e))
     }
 }
 
 impl From<OutboxError> for RefundError {
     fn from(e: OutboxError) -> Self {
-        Self::Internal(e.to_string())
+        Self::Internal(Internal::of(e))
     }
 }
 
@@ -164,10 +165,11 @@ impl Refunds {
         }
         let (Some(e2eid), Some(paid_at)) = (&intent.provider_payment_id, intent.completed_at)
         else {
-            return Err(RefundError::Internal(format!(
+            return Err(Internal::broken(format!(
                 "succeeded intent {} without its pix",
                 intent.id
-            )));
+            ))
+            .into());
         };
         if now >= paid_at + REFUND_WINDOW_MS {
             return Err(RefundError::NotRefundable(format!(
@@ -258,7 +260,7 @@ impl Refunds {
         }
         if let Some(body) = &existing.response_body {
             let mut body: Value = serde_json::from_str(body)
-                .map_err(|e| RefundError::Internal(format!("stored refund answer: {e}")))?;
+                .map_err(|e| Internal::caused("stored refund answer", e))?;
             body["data"]["idempotentReplay"] = Value::Bool(true);
             return Ok(Refunded { status: 200, body });
         }
@@ -280,12 +282,12 @@ impl Refunds {
     async fn answer(&self, id: &str, replay: bool) -> Result<Refunded, RefundError> {
         let refund = refunds::by_id(&self.db.write, id)
             .await?
-            .ok_or_else(|| RefundError::Internal(format!("refund {id} vanished")))?;
+            .ok_or_else(|| Internal::broken(format!("refund {id} vanished")))?;
         let body = serde_json::to_value(RefundEnvelope {
             success: true,
             data: RefundView::from_row(&refund, replay),
         })
-        .map_err(|e| RefundError::Internal(e.to_string()))?;
+        .map_err(|e| Internal::caused("the refund's answer", e))?;
         refunds::set_response(&self.db.write, id, &body.to_string()).await?;
         Ok(Refunded { status: 200, body })
     }
@@ -434,7 +436,7 @@ impl Refunds {
             .ok_or(RefundError::IntentNotFound)?;
         let store = catalog::store_by_id(&self.db.read, &intent.store_id)
             .await?
-            .ok_or_else(|| RefundError::Internal(format!("intent {id} without its store")))?;
+            .ok_or_else(|| Internal::broken(format!("intent {id} without its store")))?;
         Ok(PaymentIntentEnvelope {
             success: true,
             data: PaymentIntent::from_row(&intent, &store, false),
@@ -460,9 +462,7 @@ impl Refunds {
             intent.money_back.received_centavos,
             intent.money_back.received_e2eid.clone(),
         ) else {
-            return Err(RefundError::Internal(format!(
-                "intent {id} lost the pix it received"
-            )));
+            return Err(Internal::broken(format!("intent {id} lost the pix it received")).into());
         };
         if intent.status != IntentStatus::Pending {
             return Err(RefundError::NotResolvable(format!(

@@ -28,6 +28,7 @@ use crate::db::catalog::{self, Store};
 use crate::db::intents::Intent;
 use crate::db::search::{self as sql, IntentFilter};
 use crate::db::{Db, DbError};
+use crate::internal::Internal;
 use pixgate_domain::IntentStatus;
 use pixgate_domain::json::{Invalid, bounded};
 use pixgate_domain::valid_code;
@@ -56,19 +57,19 @@ pub enum SearchError {
     #[error("`after` is not a payment intent this search can see")]
     IntentNotFound,
     /// Details go to the log, never to the client.
-    #[error("{0}")]
-    Internal(String),
+    #[error(transparent)]
+    Internal(#[from] Internal),
 }
 
 impl From<DbError> for SearchError {
     fn from(e: DbError) -> Self {
-        Self::Internal(e.to_string())
+        Self::Internal(e.into())
     }
 }
 
 impl From<sqlx::Error> for SearchError {
     fn from(e: sqlx::Error) -> Self {
-        Self::Internal(format!("database: {e}"))
+        Self::Internal(e.into())
     }
 }
 
@@ -402,7 +403,10 @@ fn views_of<T>(
         .iter()
         .map(|intent| {
             let store = stores.get(&intent.store_id).ok_or_else(|| {
-                SearchError::Internal(format!("intent {} outside the stores searched", intent.id))
+                SearchError::from(Internal::broken(format!(
+                    "intent {} outside the stores searched",
+                    intent.id
+                )))
             })?;
             Ok(view(intent, store))
         })
@@ -442,7 +446,7 @@ where
     for task in tasks {
         views.extend(
             task.await
-                .map_err(|e| SearchError::Internal(format!("rendering a page: {e}")))??,
+                .map_err(|e| Internal::caused("rendering a page", e))??,
         );
     }
     Ok(views)

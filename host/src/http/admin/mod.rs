@@ -296,8 +296,8 @@ mod tests {
             STEP_PATTERN,
             VERSION_PATTERN,
             SHA256_PATTERN,
-            crate::access::OPERATOR_ID_PATTERN,
-            crate::access::OPERATOR_NAME_PATTERN,
+            crate::operators::OPERATOR_ID_PATTERN,
+            crate::operators::OPERATOR_NAME_PATTERN,
             // `idempotencyKey` of `POST /evaluate`: the merchant's Idempotency-Key rule.
             pixgate_domain::IDEMPOTENCY_KEY_PATTERN,
             // Every JSON body refuses NUL (`http::extract`); the config map says so.

@@ -1,5 +1,5 @@
 //! `/operators`: the named tokens of the admin API and their roles; `/audit-events`: what
-//! they changed ([`crate::access`], DESIGN.md section 13).
+//! they changed ([`crate::operators`], DESIGN.md section 13).
 
 use std::sync::Arc;
 
@@ -12,8 +12,9 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::{Envelope, conflict, ok, parse_body, uuid_param};
-use crate::access::{
-    Access, Actor, AuditEvent, AuditQuery, CreateOperator, Me, OperatorError, OperatorView,
+use crate::access::Actor;
+use crate::operators::{
+    AuditEvent, AuditQuery, CreateOperator, Me, OperatorError, OperatorView, Operators,
 };
 use crate::db::audit::Action;
 use crate::http::AppState;
@@ -57,14 +58,14 @@ impl From<OperatorError> for ApiError {
         UnsupportedMediaType,
     ))]
 async fn create_operator(
-    State(access): State<Access>,
+    State(operators): State<Operators>,
     actor: Actor,
     JsonBody(body): JsonBody,
 ) -> Result<impl IntoResponse, ApiError> {
     let req: CreateOperator = parse_body(body, &[("role", "invalid_role")])?;
     Ok(ok(
         StatusCode::CREATED,
-        access.create_operator(&actor, req).await?,
+        operators.create_operator(&actor, req).await?,
     ))
 }
 
@@ -92,7 +93,7 @@ struct OperatorListParams {
         (status = 404, description = "`after` is no operator (`operator_not_found`)", body = ErrorEnvelope),
     ))]
 async fn list_operators(
-    State(access): State<Access>,
+    State(operators): State<Operators>,
     RawQuery(raw): RawQuery,
 ) -> Result<impl IntoResponse, ApiError> {
     let mut values = query_values(
@@ -105,7 +106,7 @@ async fn list_operators(
     };
     Ok(ok(
         StatusCode::OK,
-        access
+        operators
             .list_operators(params.limit.as_deref(), params.after.as_deref())
             .await?,
     ))
@@ -132,14 +133,14 @@ async fn me(actor: Actor) -> impl IntoResponse {
         (status = 404, description = "No such operator (`operator_not_found`); the bootstrap token cannot be revoked here (change `PIXGATE_ADMIN_TOKEN`)", body = ErrorEnvelope),
     ))]
 async fn revoke_operator(
-    State(access): State<Access>,
+    State(operators): State<Operators>,
     actor: Actor,
     id: Result<Path<String>, PathRejection>,
 ) -> Result<impl IntoResponse, ApiError> {
     let id = uuid_param(id, || OperatorError::NotFound.into())?;
     Ok(ok(
         StatusCode::OK,
-        access.revoke_operator(&actor, &id).await?,
+        operators.revoke_operator(&actor, &id).await?,
     ))
 }
 
@@ -194,7 +195,7 @@ struct AuditListParams {
         (status = 404, description = "`after` is no audit event (`audit_event_not_found`)", body = ErrorEnvelope),
     ))]
 async fn list_audit_events(
-    State(access): State<Access>,
+    State(operators): State<Operators>,
     RawQuery(raw): RawQuery,
 ) -> Result<impl IntoResponse, ApiError> {
     let mut values = query_values(
@@ -227,5 +228,5 @@ async fn list_audit_events(
         since: params.since,
         until: params.until,
     };
-    Ok(ok(StatusCode::OK, access.audit_events(&query).await?))
+    Ok(ok(StatusCode::OK, operators.audit_events(&query).await?))
 }

@@ -41,7 +41,9 @@ impl From<ProviderError> for ApiError {
             ProviderError::NotFound(_) => Self::not_found("provider_not_found", message),
             ProviderError::CodeTaken(_) => conflict("provider_code_taken", &message),
             // Not reached by these routes: they neither build clients nor filter on `active`.
-            ProviderError::Inactive(_) | ProviderError::Tls { .. } => Self::Internal(message),
+            e @ (ProviderError::Inactive(_) | ProviderError::Tls { .. }) => {
+                Self::Internal(crate::internal::Internal::of(e))
+            }
             ProviderError::Db(e) => e.into(),
             ProviderError::Crypto(e) => e.into(),
         }

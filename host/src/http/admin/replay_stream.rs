@@ -62,7 +62,11 @@ pub(super) async fn respond(
     let first = match rx.recv().await {
         Some(Message::Progress(first)) => first,
         Some(Message::Done(report)) => return Ok(ok(StatusCode::OK, (*report)?).into_response()),
-        None => return Err(ApiError::Internal("the replay task ended unheard".into())),
+        None => {
+            return Err(ApiError::Internal(crate::internal::Internal::broken(
+                "the replay task ended unheard",
+            )));
+        }
     };
     let lines = tokio_stream::once(Message::Progress(first))
         .chain(ReceiverStream::new(rx))

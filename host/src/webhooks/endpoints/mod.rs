@@ -25,6 +25,7 @@ use crate::crypto::{self, CryptoError, MasterKey};
 use crate::db::audit::{self, Action, Change};
 use crate::db::webhooks::{self as sql, DeliveryStatus, EndpointStatus};
 use crate::db::{self, Db};
+use crate::internal::Internal;
 use pixgate_domain::json::Invalid;
 
 /// Why an endpoint operation was refused.
@@ -57,19 +58,19 @@ pub enum EndpointError {
     )]
     LimitReached(u32),
     /// Details go to the log, never to the client.
-    #[error("{0}")]
-    Internal(String),
+    #[error(transparent)]
+    Internal(#[from] Internal),
 }
 
 impl From<sqlx::Error> for EndpointError {
     fn from(e: sqlx::Error) -> Self {
-        Self::Internal(format!("database: {e}"))
+        Self::Internal(e.into())
     }
 }
 
 impl From<CryptoError> for EndpointError {
     fn from(e: CryptoError) -> Self {
-        Self::Internal(e.to_string())
+        Self::Internal(e.into())
     }
 }
 
@@ -240,7 +241,7 @@ impl Endpoints {
                 .map_err(|e| match e {
                     // A revoke committed while the test waited for its turn.
                     TestError::Revoked => EndpointError::Revoked,
-                    e => EndpointError::Internal(e.to_string()),
+                    e => Internal::caused("the test delivery", e).into(),
                 })?;
         Ok(view::TestResult {
             delivery_id,
@@ -461,7 +462,7 @@ impl Endpoints {
             Some(id) => sql::delivery(&self.db.read, id).await?,
             None => None,
         };
-        view::Endpoint::new(e, last).map_err(EndpointError::Internal)
+        Ok(view::Endpoint::new(e, last)?)
     }
 }
 

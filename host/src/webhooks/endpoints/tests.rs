@@ -115,7 +115,7 @@ fn code(e: EndpointError) -> &'static str {
         EndpointError::InFlight => "in_flight",
         EndpointError::Duplicate => "duplicate",
         EndpointError::LimitReached(_) => "limit_reached",
-        EndpointError::Internal(detail) => panic!("internal: {detail}"),
+        EndpointError::Internal(e) => panic!("internal: {e}"),
     }
 }
 

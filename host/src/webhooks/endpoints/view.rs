@@ -7,6 +7,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::db::webhooks::{self as sql, DeliveryStatus, EndpointStatus};
+use crate::internal::Internal;
 use pixgate_pix::time::iso8601;
 
 /// The signature scheme every endpoint's deliveries carry.
@@ -39,13 +40,13 @@ pub struct Endpoint {
 
 impl Endpoint {
     /// The row with its last delivery; `Err` names a stored event list that is not JSON.
-    pub(super) fn new(e: &sql::Endpoint, last: Option<sql::Delivery>) -> Result<Self, String> {
+    pub(super) fn new(e: &sql::Endpoint, last: Option<sql::Delivery>) -> Result<Self, Internal> {
         Ok(Self {
             endpoint_id: e.id.clone(),
             name: e.name.clone(),
             endpoint_url: e.url.clone(),
             events: serde_json::from_str(&e.events)
-                .map_err(|err| format!("endpoint {} events: {err}", e.id))?,
+                .map_err(|err| Internal::caused(format!("endpoint {} events", e.id), err))?,
             status: e.status,
             failure_count: e.failure_count,
             last_delivery: last.map(|d| LastDelivery {
