@@ -86,8 +86,8 @@ impl App {
         });
         let metrics = Arc::new(Metrics::new());
         let providers = Arc::new(Providers::new(config.psp.clone(), metrics.psp()));
-        let merchant = TcpListener::bind(config.listen).await?;
-        let admin = TcpListener::bind(config.admin_listen).await?;
+        let merchant = listen(config.listen, "PIXGATE_LISTEN or --listen").await?;
+        let admin = listen(config.admin_listen, "PIXGATE_ADMIN_LISTEN or --admin-listen").await?;
         let commits = db::group_commit::GroupCommit::spawn(
             &db,
             db::group_commit::Settings {
@@ -260,4 +260,18 @@ fn spawn_housekeeping(db: Db, retention: RetentionArgs) {
             }
         }
     });
+}
+
+/// A listener on `addr`, or an error that names the address and what sets it: "Address
+/// already in use" alone does not say which of the two listeners, nor how to move it.
+async fn listen(addr: std::net::SocketAddr, set_by: &str) -> anyhow::Result<TcpListener> {
+    TcpListener::bind(addr).await.map_err(|e| {
+        let hint = if e.kind() == std::io::ErrorKind::AddrInUse {
+            " (another pixgate, or another program, listens there: stop it or choose another \
+             address)"
+        } else {
+            ""
+        };
+        anyhow::anyhow!("cannot listen on {addr}: {e}{hint}; the address is set by {set_by}")
+    })
 }

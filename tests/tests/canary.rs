@@ -416,6 +416,13 @@ async fn an_operator_ends_a_canary_from_the_cli_and_a_new_canary_replaces_a_runn
         let view: Value = serde_json::from_str(&shown).unwrap();
         assert_eq!(view["version"], flaky.as_str());
         assert_eq!(view["percent"], 12.5);
+        // The store's status names the running canary under its steps.
+        let status = cli(&["policy", "status", "--store", "demo-store"]);
+        assert!(
+            status.contains("canary of policy on store demo-store: running"),
+            "{status}"
+        );
+        assert!(status.contains(&format!("version  {flaky}")), "{status}");
         let (_, state) = server.admin_get("/stores/demo-store/components").await;
         let ends: Vec<&Value> = state["data"]["history"]
             .as_array()
@@ -453,6 +460,8 @@ async fn an_operator_ends_a_canary_from_the_cli_and_a_new_canary_replaces_a_runn
             "policy",
         ]);
         assert!(!shown.contains("running"), "{shown}");
+        let status = cli(&["policy", "status", "--store", "demo-store"]);
+        assert!(!status.contains("canary of"), "{status}");
         let (_, audit) = server
             .admin_get("/audit-events?action=component.canary_end")
             .await;

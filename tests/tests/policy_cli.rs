@@ -46,16 +46,30 @@ fn an_unreachable_instance_is_an_error_naming_the_url() {
 }
 
 #[test]
+fn without_a_token_the_cli_reads_the_data_dirs_or_says_what_to_set() {
+    let url = format!("http://127.0.0.1:{}", closed_port());
+    let data = tempfile::tempdir().unwrap();
+    let dir = data.path().to_str().unwrap();
+    let env = [("PIXGATE_ADMIN_URL", url.as_str()), ("PIXGATE_DATA_DIR", dir)];
+    let out = cli(&env, &["policy", "status", "--store", "s"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.starts_with("pixgate: admin_token_missing: "), "{err}");
+    assert!(err.contains("PIXGATE_ADMIN_TOKEN"), "{err}");
+    assert!(err.contains(&format!("{dir}/admin-token")), "{err}");
+    // With the file `pixgate serve` writes, the command goes on to the instance (closed here).
+    std::fs::write(data.path().join("admin-token"), "pxa_t\n").unwrap();
+    let err = stderr(&cli(&env, &["policy", "status", "--store", "s"]));
+    assert!(err.starts_with("pixgate: admin_unreachable: "), "{err}");
+}
+
+#[test]
 fn usage_errors_exit_2_before_any_request() {
     let url = format!("http://127.0.0.1:{}", closed_port());
     let env = [
         ("PIXGATE_ADMIN_URL", url.as_str()),
         ("PIXGATE_ADMIN_TOKEN", "t"),
     ];
-    let no_token = ["policy", "status", "--store", "s"];
-    let out = cli(&[("PIXGATE_ADMIN_URL", &url)], &no_token);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(stderr(&out).contains("--admin-token"), "{}", stderr(&out));
     let cases: [&[&str]; 7] = [
         &["policy", "replay", "--store", "s", "--limit", "0"],
         &["policy", "replay", "--store", "s", "--limit", "100001"],
@@ -245,9 +259,12 @@ async fn walk(backend: Backend) {
     assert!(err.starts_with("pixgate: wrong_world: "), "{err}");
     assert!(err.trim_end().ends_with("[HTTP 400]"), "{err}");
 
-    // List: the upload and the bundled version.
+    // List: the upload and the bundled version, which the demo store runs (it never set a
+    // provider version of its own).
     let list = ok(&server, &["policy", "list", "--step", "provider"]);
     assert!(list.contains(version) && list.contains("bundled"), "{list}");
+    let bundled = list.lines().find(|l| l.contains("bundled")).unwrap();
+    assert!(bundled.ends_with("demo-store (active)"), "{list}");
     let list: Value = serde_json::from_str(&ok(
         &server,
         &["policy", "list", "--step", "provider", "--json"],

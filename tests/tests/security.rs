@@ -738,6 +738,7 @@ async fn admin_routes_refuse_merchant_keys_and_merchant_routes_refuse_the_admin_
             let (status, answer) = call(&server, method.clone(), &url, None, body.as_ref()).await;
             assert_eq!(status, 401, "{what}: {answer}");
             assert_envelope(&what, status, &answer);
+            assert_eq!(answer["error"]["code"], "missing_admin_token", "{what}");
         }
         // Nothing the merchant key sent changed anything an administrator reads.
         let after = admin_reads(&server, &admin_ops, &values).await;

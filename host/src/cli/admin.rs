@@ -24,9 +24,34 @@ pub(super) struct AdminArgs {
         value_parser = admin_url
     )]
     admin_url: Url,
-    /// The instance's admin token.
+    /// The instance's admin token (or an operator's). Without one, the `admin-token` file of
+    /// the data dir is read, as `pixgate serve` wrote it at its first start.
     #[arg(long, env = "PIXGATE_ADMIN_TOKEN", hide_env_values = true)]
-    admin_token: String,
+    admin_token: Option<String>,
+    /// The data dir whose `admin-token` file is read when no token is given (the instance's
+    /// `PIXGATE_DATA_DIR`, on the same machine).
+    #[arg(long, env = "PIXGATE_DATA_DIR", default_value = "./pixgate-data")]
+    data_dir: std::path::PathBuf,
+}
+
+impl AdminArgs {
+    /// The token given, else the data dir's `admin-token` file; else what to set.
+    fn token(&self) -> Result<String, CliError> {
+        if let Some(token) = &self.admin_token {
+            return Ok(token.clone());
+        }
+        let file = self.data_dir.join("admin-token");
+        match std::fs::read_to_string(&file) {
+            Ok(token) if !token.trim().is_empty() => Ok(token.trim().to_owned()),
+            _ => Err(CliError::local(
+                "admin_token_missing",
+                format!(
+                    "no admin token: set PIXGATE_ADMIN_TOKEN (or --admin-token) to the token                      `pixgate serve` printed at its first start, which it also wrote to {}                      (PIXGATE_DATA_DIR or --data-dir names another data dir)",
+                    file.display()
+                ),
+            )),
+        }
+    }
 }
 
 /// The base of the admin API: the listener's root plus `/admin/v1`, however it was given.
@@ -130,7 +155,7 @@ impl Admin {
             .map_err(|e| CliError::local("client_unavailable", e.to_string()))?;
         Ok(Self {
             base: args.admin_url.clone(),
-            token: args.admin_token.clone(),
+            token: args.token()?,
             client,
             runtime,
         })
@@ -378,7 +403,8 @@ mod tests {
     fn path_segments_are_encoded_one_by_one() {
         let admin = Admin::connect(&AdminArgs {
             admin_url: admin_url("http://127.0.0.1:8081").unwrap(),
-            admin_token: "t".into(),
+            admin_token: Some("t".into()),
+            data_dir: "./pixgate-data".into(),
         })
         .unwrap();
         assert_eq!(
@@ -426,5 +452,23 @@ mod tests {
             ),
             "{e}"
         );
+    }
+
+    #[test]
+    fn without_a_token_the_data_dirs_file_is_read_or_the_error_says_what_to_set() {
+        let dir = tempfile::tempdir().unwrap();
+        let args = AdminArgs {
+            admin_url: admin_url("http://127.0.0.1:8081").unwrap(),
+            admin_token: None,
+            data_dir: dir.path().to_owned(),
+        };
+        let CliError::Local { code, message } = args.token().unwrap_err() else {
+            panic!("a local error")
+        };
+        assert_eq!(code, "admin_token_missing");
+        assert!(message.contains("PIXGATE_ADMIN_TOKEN"), "{message}");
+        assert!(message.contains(&dir.path().join("admin-token").display().to_string()));
+        std::fs::write(dir.path().join("admin-token"), "pxa_secret\n").unwrap();
+        assert_eq!(args.token().unwrap(), "pxa_secret");
     }
 }

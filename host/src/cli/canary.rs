@@ -116,6 +116,25 @@ pub(super) fn run(command: CanaryCommand) -> Result<(), CliError> {
     }
 }
 
+/// The store's running canaries as text, one block per step that has one (`policy status`
+/// shows them under the store's steps); empty when none runs.
+pub(super) fn running_text(admin: &Admin, store: &str) -> Result<String, CliError> {
+    let mut out = String::new();
+    for step in Step::ALL {
+        let data = match admin.send(Method::GET, &path(store, step), Body::None) {
+            Ok((_, data)) => data,
+            Err(CliError::Api { status: 404, code, .. }) if code == "canary_not_found" => continue,
+            Err(e) => return Err(e),
+        };
+        let canary: Canary = parse(data)?;
+        if canary.running {
+            out.push('\n');
+            out.push_str(&text(&canary));
+        }
+    }
+    Ok(out)
+}
+
 fn path(store: &str, step: Step) -> [&str; 5] {
     ["stores", store, "components", step.as_str(), "canary"]
 }

@@ -234,7 +234,12 @@ pub(super) fn run(command: ManageCommand) -> Result<(), CliError> {
                 &["stores", &args.store, "components"],
                 Body::None,
             )?;
-            show_store(data, args.json)
+            show_store(data, args.json)?;
+            if !args.json {
+                // A running canary sends a share of the charges elsewhere than `active` says.
+                emit(&super::canary::running_text(&admin, &args.store)?);
+            }
+            Ok(())
         }
         ManageCommand::Candidate(args) => {
             let admin = Admin::connect(&args.admin)?;

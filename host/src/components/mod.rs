@@ -751,6 +751,16 @@ impl ComponentService {
         version: &str,
     ) -> Result<Vec<(String, String)>, ComponentError> {
         let mut uses = sql::uses(&mut **tx, step.as_str(), version).await?;
+        if version == self.registry.bundled.get(step).sha256() {
+            // The binary's own version: the stores name it `bundled`, and a store that never
+            // set a version for the step runs it too, as surely as an activated version.
+            uses.extend(sql::uses(&mut **tx, step.as_str(), BUNDLED).await?);
+            for store in sql::stores_on_bundled_by_default(&mut **tx, step.as_str()).await? {
+                uses.push((store, "active".to_owned()));
+            }
+            uses.sort();
+            uses.dedup();
+        }
         for store in crate::db::canary::running_with(&mut **tx, step.as_str(), version).await? {
             uses.push((store, "canary".to_owned()));
         }
@@ -1348,7 +1358,8 @@ pub struct VersionView {
     pub created_at: String,
     /// `uploaded`, or `bundled` for a component that shipped inside a pixgate binary.
     pub source: String,
-    /// The stores that run it or shadow it.
+    /// The stores that run it, shadow it or canary it; for the bundled version, every store
+    /// that runs it, whether it activated `bundled` or never set a version for the step.
     pub in_use: Vec<VersionUse>,
     /// What each call of it may use.
     pub budget: BudgetView,

@@ -253,6 +253,21 @@ pub async fn uses<'e>(
     .await
 }
 
+/// The codes of the stores that never set a version for `step`: they run the bundled one.
+pub async fn stores_on_bundled_by_default<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    step: &str,
+) -> sqlx::Result<Vec<String>> {
+    sqlx::query_scalar(
+        "select s.code from stores s where not exists \
+         (select 1 from store_components sc where sc.store_id = s.id and sc.step = $1) \
+         order by s.code",
+    )
+    .bind(step)
+    .fetch_all(ex)
+    .await
+}
+
 /// What a store runs for one step.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct StoreStep {

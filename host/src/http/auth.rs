@@ -14,18 +14,29 @@ use super::ApiError;
 use crate::access::{Access, Actor, Principal, Role};
 use crate::http::AppState;
 
-fn bearer(parts: &Parts) -> Result<&str, ApiError> {
-    let header =
-        parts
-            .headers
-            .get(axum::http::header::AUTHORIZATION)
-            .ok_or(ApiError::Unauthorized {
-                code: "missing_api_key",
-                message: "the Authorization header with a Bearer key is missing".into(),
-            })?;
+/// Which API a bearer credential is presented to: its refusals name that API's credential
+/// (a merchant's API key, or an admin token), never the other's.
+#[derive(Clone, Copy)]
+enum Credential {
+    ApiKey,
+    AdminToken,
+}
+
+fn bearer(parts: &Parts, credential: Credential) -> Result<&str, ApiError> {
+    let (missing, malformed, what) = match credential {
+        Credential::ApiKey => ("missing_api_key", "invalid_api_key", "key"),
+        Credential::AdminToken => ("missing_admin_token", "invalid_admin_token", "token"),
+    };
+    let header = parts
+        .headers
+        .get(axum::http::header::AUTHORIZATION)
+        .ok_or_else(|| ApiError::Unauthorized {
+            code: missing,
+            message: format!("the Authorization header with a Bearer {what} is missing"),
+        })?;
     let malformed = || ApiError::Unauthorized {
-        code: "invalid_api_key",
-        message: "the Authorization header must be `Bearer <key>`".into(),
+        code: malformed,
+        message: format!("the Authorization header must be `Bearer <{what}>`"),
     };
     let value = header.to_str().map_err(|_| malformed())?;
     let (scheme, token) = value.split_once(' ').ok_or_else(malformed)?;
@@ -43,7 +54,7 @@ impl FromRequestParts<Arc<AppState>> for Principal {
         parts: &mut Parts,
         state: &Arc<AppState>,
     ) -> Result<Self, ApiError> {
-        let token = bearer(parts)?;
+        let token = bearer(parts, Credential::ApiKey)?;
         Ok(Access::from_ref(state).merchant(token).await?)
     }
 }
@@ -103,7 +114,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Actor {
 /// ([`required_role`]); the handlers get the operator as an [`Actor`].
 pub async fn require_admin(State(access): State<Access>, request: Request, next: Next) -> Response {
     let (mut parts, body) = request.into_parts();
-    let actor = match bearer(&parts) {
+    let actor = match bearer(&parts, Credential::AdminToken) {
         Ok(token) => access.admin(token).await,
         Err(e) => return e.into_response(),
     };

@@ -22,7 +22,10 @@ pub struct RateLimited(pub ErrorEnvelope);
 
 /// The admin API's authentication.
 #[derive(IntoResponses)]
-#[response(status = 401, description = "Admin token missing or invalid")]
+#[response(
+    status = 401,
+    description = "Admin token missing (`missing_admin_token`), or not valid or revoked (`invalid_admin_token`)"
+)]
 pub struct AdminUnauthorized(pub ErrorEnvelope);
 
 /// The admin API's roles: the token's role is below the route's (`http::auth::required_role`).
