@@ -151,19 +151,88 @@ fn run_script(mut cmd: Command, script: &str, limit: Duration) -> Run {
     }
 }
 
+/// The walk-throughs a reader runs from start to end, in reading order: the README's, then the
+/// book's, each as `(page, marker)` of its block.
+const WALKTHROUGHS: [(&str, &str); 5] = [
+    (README, "walkthrough"),
+    (GETTING_STARTED, "walkthrough"),
+    (LIVE, "live-demo"),
+    (WRITING, "authoring"),
+    (DURABILITY, "backup"),
+];
+
+/// What a reader typing the README and then the book meets: every walk-through block, as
+/// written, one after the other in one shell on one machine (the README's instance still
+/// running on the default ports when the book's blocks start theirs, what one block exported
+/// still set in the next). Each block's own output is then held to what its page says.
 #[test]
-fn the_readme_walkthrough_runs_as_written() {
-    let script = sh_block(README, "walkthrough");
+fn the_readme_and_the_book_run_one_after_another_as_written() {
+    let mut script = String::new();
+    for (page, marker) in WALKTHROUGHS {
+        script.push_str(&format!("echo '@@@ {page} {marker}'\n"));
+        script.push_str(&sh_block(page, marker));
+        script.push('\n');
+    }
+    script.push_str("echo '@@@ end'\n");
+
     let dir = repository_like();
+    // The authoring guide reads the samples of the repository's root.
+    std::fs::create_dir_all(dir.path().join("policies")).unwrap();
+    std::os::unix::fs::symlink(
+        repo_file("policies/samples"),
+        dir.path().join("policies/samples"),
+    )
+    .unwrap();
+    // mktemp writes under the test's directory, removed with it.
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
     let (mut cmd, _ports) = bash_on_own_network();
-    cmd.current_dir(dir.path())
-        .env_remove("PIXGATE_DATABASE_URL");
+    cmd.current_dir(dir.path()).env("TMPDIR", &tmp);
+    // The blocks set what they need: none of this test run's cargo or pixgate settings leak
+    // in. The authoring guide's cargo build is an author's on a machine with Rust, except
+    // where the build goes (shared between runs, so only the first compiles the
+    // dependencies; apart from authoring.rs's, whose crate of the same name would race this
+    // one's for the output file). Offline: the dependencies are the workspace's own, already
+    // in cargo's cache, and tests send nothing beyond loopback.
+    for (key, _) in std::env::vars_os() {
+        let key = key.to_string_lossy();
+        let outer = (key.starts_with("CARGO_") && key != "CARGO_HOME")
+            || key.starts_with("RUSTC")
+            || key.ends_with("RUSTFLAGS")
+            || key.ends_with("RUSTDOCFLAGS")
+            || key.starts_with("PIXGATE_");
+        if outer {
+            cmd.env_remove(key.as_ref());
+        }
+    }
+    cmd.env("CARGO_TARGET_DIR", target_dir().join("readme-authoring"))
+        .env("CARGO_NET_OFFLINE", "true")
+        .env("CARGO_TERM_COLOR", "never");
+
     let Run {
         success,
         stdout,
         stderr,
-    } = run_script(cmd, &script, Duration::from_secs(120));
-    assert!(success, "README walk-through failed:\n{stdout}\n{stderr}");
+    } = run_script(cmd, &script, Duration::from_secs(750));
+    let context = || format!("{stdout}\n{stderr}\n{}", outputs_under(&tmp));
+    assert!(success, "a walk-through failed:\n{}", context());
+    let block = |page: &str, marker: &str| -> &str {
+        let start = stdout
+            .find(&format!("@@@ {page} {marker}\n"))
+            .unwrap_or_else(|| panic!("{page} did not start:\n{}", context()));
+        let rest = &stdout[start..];
+        let rest = &rest[rest.find('\n').unwrap() + 1..];
+        &rest[..rest.find("@@@ ").unwrap_or(rest.len())]
+    };
+    readme_output(block(README, "walkthrough"));
+    getting_started_output(block(GETTING_STARTED, "walkthrough"));
+    live_demo_output(block(LIVE, "live-demo"), &tmp, &context);
+    authoring_output(block(WRITING, "authoring"), &stderr);
+    backup_output(block(DURABILITY, "backup"), &tmp);
+}
+
+/// The README's block: the charge, then its read, one answer per line.
+fn readme_output(stdout: &str) {
     // The charge, then its read: the same intent, SHADOW_ONLY, neither a replay.
     let intents: Vec<serde_json::Value> = stdout
         .lines()
@@ -188,76 +257,41 @@ fn the_readme_walkthrough_runs_as_written() {
         )),
         "{stdout}"
     );
+    // The server's log went to its file, not to the reader.
+    assert!(!stdout.contains("\"level\""), "{stdout}");
 }
 
-#[test]
-fn the_getting_started_walkthrough_runs_as_written() {
-    let script = sh_block(GETTING_STARTED, "walkthrough");
-    let dir = repository_like();
-    let (mut cmd, _ports) = bash_on_own_network();
-    cmd.current_dir(dir.path())
-        .env_remove("PIXGATE_DATABASE_URL");
-    let Run {
-        success,
-        stdout,
-        stderr,
-    } = run_script(cmd, &script, Duration::from_secs(120));
-    assert!(success, "walk-through failed:\n{stdout}\n{stderr}");
-    assert!(stdout.contains(r#""status":"SHADOW_ONLY""#), "{stdout}");
-    assert!(stdout.contains(r#""idempotentReplay":true"#), "{stdout}");
+/// Getting started: every answer on a line of its own, each an envelope that succeeded.
+fn getting_started_output(stdout: &str) {
+    let answers: Vec<serde_json::Value> = stdout
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    // The charge, its replay, its read, its trace, the merchant, the store and the key.
+    assert_eq!(answers.len(), 7, "{stdout}");
+    assert!(answers.iter().all(|a| a["success"] == true), "{stdout}");
+    assert_eq!(answers[0]["data"]["status"], "SHADOW_ONLY", "{stdout}");
+    assert_eq!(answers[1]["data"]["idempotentReplay"], true, "{stdout}");
     assert!(
         stdout.contains(r#""policy":{"component""#) || stdout.contains(r#""component":"#),
         "trace: {stdout}"
     );
-    assert!(stdout.contains(r#""code":"acme-web""#), "{stdout}");
-    assert!(stdout.contains(r#""apiKey":"pxg_"#), "{stdout}");
+    assert_eq!(answers[5]["data"]["code"], "acme-web", "{stdout}");
+    assert!(
+        answers[6]["data"]["apiKey"]
+            .as_str()
+            .is_some_and(|k| k.starts_with("pxg_")),
+        "{stdout}"
+    );
     assert!(stdout.contains("pixgate_chain_step_fuel_count"), "{stdout}");
-    assert!(!stdout.contains(r#""success":false"#), "{stdout}");
 }
 
-/// The files a block left under `dir` (its `TMPDIR`) whose names end in `.out` or
-/// `.log`, with their text: what its servers said, for a failure's message.
-fn outputs_under(dir: &Path) -> String {
-    let mut text = String::new();
-    let mut todo = vec![dir.to_owned()];
-    while let Some(dir) = todo.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        let mut paths: Vec<PathBuf> = entries.filter_map(|e| Some(e.ok()?.path())).collect();
-        paths.sort();
-        for path in paths {
-            if path.is_dir() {
-                todo.push(path);
-            } else if path.extension().is_some_and(|e| e == "out" || e == "log") {
-                let content = std::fs::read_to_string(&path).unwrap_or_default();
-                text.push_str(&format!("\n== {}\n{content}", path.display()));
-            }
-        }
-    }
-    text
-}
-
-/// The first file named `name` under `dir`.
-fn find_file(dir: &Path, name: &str) -> Option<PathBuf> {
-    for entry in std::fs::read_dir(dir).ok()?.filter_map(Result::ok) {
-        let path = entry.path();
-        if path.is_dir() {
-            if let Some(found) = find_file(&path, name) {
-                return Some(found);
-            }
-        } else if path.file_name().is_some_and(|n| n == name) {
-            return Some(path);
-        }
-    }
-    None
-}
-
+/// The LIVE demo's receiver checks deliveries with the book's Python verifier as written: its
+/// function word for word, and its imports among the receiver's.
 #[test]
-fn the_live_demo_runs_as_written() {
+fn the_live_demo_holds_the_python_verifier_as_written() {
     let script = sh_block(LIVE, "live-demo");
-    // The demo's receiver checks deliveries with the book's Python verifier as written: its
-    // function word for word, and its imports among the receiver's.
     let verifier = fenced_block(VERIFYING, "verify-python", "python");
     let function = &verifier[verifier.find("def verify(").expect("the verifier")..];
     assert!(
@@ -270,27 +304,9 @@ fn the_live_demo_runs_as_written() {
             "the receiver lacks `{import}`"
         );
     }
+}
 
-    let dir = repository_like();
-    // mktemp writes under the test's directory, removed with it.
-    let tmp = dir.path().join("tmp");
-    std::fs::create_dir(&tmp).unwrap();
-    let (mut cmd, _ports) = bash_on_own_network();
-    cmd.current_dir(dir.path()).env("TMPDIR", &tmp);
-    // The demo sets what it needs; none of this test run's pixgate settings leak in.
-    for (key, _) in std::env::vars_os() {
-        if key.to_string_lossy().starts_with("PIXGATE_") {
-            cmd.env_remove(&key);
-        }
-    }
-    let Run {
-        success,
-        stdout,
-        stderr,
-    } = run_script(cmd, &script, Duration::from_secs(120));
-    let context = || format!("{stdout}\n{stderr}\n{}", outputs_under(&tmp));
-    assert!(success, "the LIVE demo failed:\n{}", context());
-
+fn live_demo_output(stdout: &str, tmp: &Path, context: &dyn Fn() -> String) {
     let lines: Vec<&str> = stdout.lines().collect();
     let line = |prefix: &str| lines.iter().any(|l| l.starts_with(prefix));
     // Created at the PSP, with the PIX to pay and no payment id yet.
@@ -301,7 +317,7 @@ fn the_live_demo_runs_as_written() {
         "{}",
         context()
     );
-    let qr = find_file(&tmp, "qr.svg").unwrap_or_else(|| panic!("no QR code:\n{}", context()));
+    let qr = find_file(tmp, "qr.svg").unwrap_or_else(|| panic!("no QR code:\n{}", context()));
     let qr = std::fs::read_to_string(qr).unwrap();
     assert!(qr.contains("<svg"), "{qr}");
     // Paid: the receiver verified both events' signatures, and the intent reads SUCCEEDED
@@ -337,72 +353,9 @@ fn the_live_demo_runs_as_written() {
     assert!(line("SUCCEEDED amountRefunded 12.0"), "{}", context());
 }
 
-/// The words of the line after the first line at or below `from` that starts (trimmed) with
-/// `header`: the first row of a table.
-fn row_after<'a>(text: &'a str, from: &str, header: &str) -> Vec<&'a str> {
-    let start = text
-        .find(from)
-        .unwrap_or_else(|| panic!("no `{from}` in:\n{text}"));
-    let mut lines = text[start..].lines();
-    lines
-        .find(|l| l.trim_start().starts_with(header))
-        .unwrap_or_else(|| panic!("no `{header}` table after `{from}`:\n{text}"));
-    lines.next().unwrap().split_whitespace().collect()
-}
-
-/// Whether some line at or below `from` reads `words` (whitespace aside).
-fn has_row(text: &str, from: &str, words: &[&str]) -> bool {
-    let start = text
-        .find(from)
-        .unwrap_or_else(|| panic!("no `{from}` in:\n{text}"));
-    text[start..]
-        .lines()
-        .any(|l| l.split_whitespace().eq(words.iter().copied()))
-}
-
-#[test]
-fn the_authoring_guide_runs_as_written() {
-    let script = sh_block(WRITING, "authoring");
-    let dir = repository_like();
-    std::fs::create_dir_all(dir.path().join("policies")).unwrap();
-    std::os::unix::fs::symlink(
-        repo_file("policies/samples"),
-        dir.path().join("policies/samples"),
-    )
-    .unwrap();
-    // mktemp writes under the test's directory, removed with it.
-    let tmp = dir.path().join("tmp");
-    std::fs::create_dir(&tmp).unwrap();
-
-    let mut cmd = Command::new("bash");
-    cmd.current_dir(dir.path()).env("TMPDIR", &tmp);
-    // The guide's cargo build is an author's on a machine with Rust: none of this test run's
-    // cargo or pixgate settings leak in, except where the build goes (shared between runs, so
-    // only the first compiles the dependencies; apart from authoring.rs's, whose crate of the
-    // same name would race this one's for the output file). Offline: the dependencies are
-    // the workspace's own, already in cargo's cache, and tests send nothing beyond loopback.
-    for (key, _) in std::env::vars_os() {
-        let key = key.to_string_lossy();
-        let outer = (key.starts_with("CARGO_") && key != "CARGO_HOME")
-            || key.starts_with("RUSTC")
-            || key.ends_with("RUSTFLAGS")
-            || key.ends_with("RUSTDOCFLAGS")
-            || key.starts_with("PIXGATE_");
-        if outer {
-            cmd.env_remove(key.as_ref());
-        }
-    }
-    cmd.env("CARGO_TARGET_DIR", target_dir().join("readme-authoring"))
-        .env("CARGO_NET_OFFLINE", "true")
-        .env("CARGO_TERM_COLOR", "never");
-
-    let Run {
-        success,
-        stdout,
-        stderr,
-    } = run_script(cmd, &script, Duration::from_secs(270));
-    assert!(success, "authoring guide failed:\n{stdout}\n{stderr}");
-
+/// The authoring guide: the charges' gateways through the rollout, the replay, the shadow
+/// comparison and the last status, as the page describes them.
+fn authoring_output(stdout: &str, stderr: &str) {
     // Every charge's gateway, in order: 20 recorded, 5 while shadowing, one after the
     // activation, one after the rollback.
     let gateways: Vec<&str> = stdout
@@ -502,43 +455,84 @@ fn the_authoring_guide_runs_as_written() {
     assert_eq!(history, ["rollback", "activate"], "{status}");
 }
 
-#[test]
-fn the_backup_guide_runs_as_written() {
-    let script = sh_block(DURABILITY, "backup");
-    let dir = repository_like();
-    // mktemp writes under the test's directory, removed with it.
-    let tmp = dir.path().join("tmp");
-    std::fs::create_dir(&tmp).unwrap();
-    let mut cmd = Command::new("bash");
-    cmd.current_dir(dir.path()).env("TMPDIR", &tmp);
-    for (key, _) in std::env::vars_os() {
-        if key.to_string_lossy().starts_with("PIXGATE_") {
-            cmd.env_remove(&key);
-        }
-    }
-    let Run {
-        success,
-        stdout,
-        stderr,
-    } = run_script(cmd, &script, Duration::from_secs(120));
-    let context = || format!("{stdout}\n{stderr}\n{}", outputs_under(&tmp));
-    assert!(success, "the backup guide failed:\n{}", context());
+/// The backup guide: the restored instance answers the charge made before the backup.
+fn backup_output(stdout: &str, tmp: &Path) {
     // The restored instance answers the charge made before the backup, to the key issued
     // before it, and the data dir it came from is gone.
     let read: serde_json::Value = stdout
         .lines()
         .find(|l| l.starts_with('{'))
         .map(|l| serde_json::from_str(l).unwrap())
-        .unwrap_or_else(|| panic!("no read of the charge:\n{}", context()));
-    assert_eq!(read["data"]["status"], "SHADOW_ONLY", "{}", context());
-    assert_eq!(read["data"]["reference"], "backup-1", "{}", context());
-    assert_eq!(read["data"]["amount"], 42.5, "{}", context());
+        .unwrap_or_else(|| panic!("no read of the charge:\n{stdout}"));
+    assert_eq!(read["data"]["status"], "SHADOW_ONLY", "{stdout}");
+    assert_eq!(read["data"]["reference"], "backup-1", "{stdout}");
+    assert_eq!(read["data"]["amount"], 42.5, "{stdout}");
     assert!(
         stdout.contains("restored: the charge, the key and the admin token"),
-        "{}",
-        context()
+        "{stdout}"
     );
-    assert!(find_file(&tmp, "master.key").is_some_and(|p| !p.starts_with(tmp.join("data"))));
+    assert!(find_file(tmp, "master.key").is_some_and(|p| !p.starts_with(tmp.join("data"))));
+}
+
+/// The files a block left under `dir` (its `TMPDIR`) whose names end in `.out` or
+/// `.log`, with their text: what its servers said, for a failure's message.
+fn outputs_under(dir: &Path) -> String {
+    let mut text = String::new();
+    let mut todo = vec![dir.to_owned()];
+    while let Some(dir) = todo.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut paths: Vec<PathBuf> = entries.filter_map(|e| Some(e.ok()?.path())).collect();
+        paths.sort();
+        for path in paths {
+            if path.is_dir() {
+                todo.push(path);
+            } else if path.extension().is_some_and(|e| e == "out" || e == "log") {
+                let content = std::fs::read_to_string(&path).unwrap_or_default();
+                text.push_str(&format!("\n== {}\n{content}", path.display()));
+            }
+        }
+    }
+    text
+}
+
+/// The first file named `name` under `dir`.
+fn find_file(dir: &Path, name: &str) -> Option<PathBuf> {
+    for entry in std::fs::read_dir(dir).ok()?.filter_map(Result::ok) {
+        let path = entry.path();
+        if path.is_dir() {
+            if let Some(found) = find_file(&path, name) {
+                return Some(found);
+            }
+        } else if path.file_name().is_some_and(|n| n == name) {
+            return Some(path);
+        }
+    }
+    None
+}
+
+/// The words of the line after the first line at or below `from` that starts (trimmed) with
+/// `header`: the first row of a table.
+fn row_after<'a>(text: &'a str, from: &str, header: &str) -> Vec<&'a str> {
+    let start = text
+        .find(from)
+        .unwrap_or_else(|| panic!("no `{from}` in:\n{text}"));
+    let mut lines = text[start..].lines();
+    lines
+        .find(|l| l.trim_start().starts_with(header))
+        .unwrap_or_else(|| panic!("no `{header}` table after `{from}`:\n{text}"));
+    lines.next().unwrap().split_whitespace().collect()
+}
+
+/// Whether some line at or below `from` reads `words` (whitespace aside).
+fn has_row(text: &str, from: &str, words: &[&str]) -> bool {
+    let start = text
+        .find(from)
+        .unwrap_or_else(|| panic!("no `{from}` in:\n{text}"));
+    text[start..]
+        .lines()
+        .any(|l| l.split_whitespace().eq(words.iter().copied()))
 }
 
 #[test]
