@@ -417,7 +417,10 @@ fn authoring_output(stdout: &str, stderr: &str) {
         })
         .unwrap_or_else(|| panic!("the upload is the replay's version:\n{stderr}"))
         .1;
+    // The version, then its label: the file's name, the crate's.
+    let (version, label) = version.split_once(' ').unwrap_or((version, ""));
     assert_eq!(version.len(), 64, "{version}");
+    assert_eq!(label, "(my_ranking)", "{stderr}");
 
     // The shadow comparison counted the five charges made while it ran.
     let shadow = "Shadow comparison of store demo-store, step provider";

@@ -263,8 +263,11 @@ async fn walk(backend: Backend) {
     // provider version of its own).
     let list = ok(&server, &["policy", "list", "--step", "provider"]);
     assert!(list.contains(version) && list.contains("bundled"), "{list}");
-    let bundled = list.lines().find(|l| l.contains("bundled")).unwrap();
-    assert!(bundled.ends_with("demo-store (active)"), "{list}");
+    let bundled = list.lines().find(|l| l.contains(" bundled ")).unwrap();
+    assert!(
+        bundled.ends_with("demo-store (active), kit-store (active)"),
+        "{list}"
+    );
     let list: Value = serde_json::from_str(&ok(
         &server,
         &["policy", "list", "--step", "provider", "--json"],
@@ -277,6 +280,25 @@ async fn walk(backend: Backend) {
             .any(|v| v["version"] == version && v["source"] == "uploaded"),
         "{list}"
     );
+    // Its label: the file's name, beside the sha256 in the list and in the audit trail.
+    let stem = "pixgate_fixture_costliest_first";
+    assert!(
+        list.as_array()
+            .unwrap()
+            .iter()
+            .any(|v| v["version"] == version && v["label"] == stem),
+        "{list}"
+    );
+    assert!(stderr(&again).contains(&format!("({stem})")), "{}", stderr(&again));
+    assert!(
+        stderr(&again).starts_with(&format!("pixgate: uploading {fixture} (")),
+        "{}",
+        stderr(&again)
+    );
+    let (_, audit) = server
+        .admin_get("/audit-events?action=component.upload")
+        .await;
+    assert_eq!(audit["data"][0]["after"]["label"], stem, "{audit}");
 
     // Budget: set within the instance's maxima and shown in the list (marked as set), the
     // API's refusal over the maximum printed with its code.

@@ -113,6 +113,38 @@ fn a_component_file_is_run_in_the_sandbox_with_its_limits() {
     );
 }
 
+/// A compile can take half a minute: `policy run` says on stderr what it loads, how big it
+/// is, and how long loading took, before it runs; stdout stays the JSON answer alone.
+#[test]
+fn policy_run_says_what_it_compiles_and_how_big_it_is() {
+    let fixture = guest_wasm("pixgate_fixture_renamed");
+    let cache = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(pixgate_e2e::pixgate_bin())
+        .args(["policy", "run", "--step", "policy", "--component"])
+        .arg(&fixture)
+        .args(["--input", &sample("policy"), "--cache-dir"])
+        .arg(cache.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let size = std::fs::metadata(&fixture).unwrap().len();
+    let shown = if size < 1_000_000 {
+        format!("({:.1} KB)", size as f64 / 1e3)
+    } else {
+        format!("({:.1} MB)", size as f64 / 1e6)
+    };
+    let first = stderr.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with(&format!("pixgate: loading {} {shown} as a policy component", fixture.display())),
+        "{stderr}"
+    );
+    assert!(first.contains(&cache.path().display().to_string()), "{stderr}");
+    assert!(stderr.lines().any(|l| l.starts_with("pixgate: loaded in ")), "{stderr}");
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(answer["step"], "policy");
+}
+
 /// The fixture whose code reads a file and opens a socket imports them: `policy run` applies
 /// the upload's rule and refuses it by name, and `policy seal` answers them inside it, after
 /// which the build runs and finds no file (the sandbox's tests check the socket too; the

@@ -289,12 +289,17 @@ impl Admin {
     }
 
     /// Uploads a component's bytes for `step`; its version and whether it was new.
-    pub(super) fn upload(&self, step: Step, bytes: Vec<u8>) -> Result<(String, bool), CliError> {
-        let (status, data) = self.send(
-            reqwest::Method::POST,
-            &["components", step.as_str()],
-            Body::Wasm(bytes),
-        )?;
+    pub(super) fn upload(
+        &self,
+        step: Step,
+        bytes: Vec<u8>,
+        label: Option<&str>,
+    ) -> Result<(String, bool), CliError> {
+        let mut url = self.url(&["components", step.as_str()]);
+        if let Some(label) = label {
+            url.query_pairs_mut().append_pair("label", label);
+        }
+        let (status, data) = self.send_to(reqwest::Method::POST, url, Body::Wasm(bytes))?;
         let version = data["version"]
             .as_str()
             .ok_or_else(|| CliError::local("unexpected_response", "no version in the answer"))?

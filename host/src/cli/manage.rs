@@ -73,6 +73,10 @@ pub(super) struct UploadArgs {
     /// The component file.
     #[arg(value_name = "FILE.wasm")]
     file: PathBuf,
+    /// What people will call the version beside its sha256 (default: the file's name without
+    /// `.wasm`, which for a crate's build is the crate's name).
+    #[arg(long)]
+    label: Option<String>,
     #[command(flatten)]
     admin: AdminArgs,
 }
@@ -188,7 +192,7 @@ pub(super) fn run(command: ManageCommand) -> Result<(), CliError> {
     match command {
         ManageCommand::Upload(args) => {
             let admin = Admin::connect(&args.admin)?;
-            let version = upload_file(&admin, args.step, &args.file)?;
+            let version = upload_file(&admin, args.step, &args.file, args.label.as_deref())?;
             emit(&format!("{version}\n"));
             Ok(())
         }
@@ -374,7 +378,7 @@ pub(super) fn version_or_upload(
 ) -> Result<String, CliError> {
     let path = Path::new(given);
     if path.is_file() {
-        return upload_file(admin, step, path);
+        return upload_file(admin, step, path, None);
     }
     // A version never looks like a path: a missing file is a typo, not a version.
     if given.contains(['/', '\\']) || given.ends_with(".wasm") {
@@ -386,16 +390,37 @@ pub(super) fn version_or_upload(
     Ok(given.to_owned())
 }
 
-/// Uploads a component file; its version. Says on stderr whether the version is new.
-fn upload_file(admin: &Admin, step: Step, path: &Path) -> Result<String, CliError> {
+/// Uploads a component file under `label` (default: the file's stem); its version. Says on
+/// stderr what it sends before it waits (the instance compiles the component before it answers:
+/// seconds for a Rust one, half a minute for a 12 MB JavaScript one on a small machine), and
+/// then whether the version is new.
+fn upload_file(
+    admin: &Admin,
+    step: Step,
+    path: &Path,
+    label: Option<&str>,
+) -> Result<String, CliError> {
     let bytes = std::fs::read(path)
         .map_err(|e| CliError::local("component_unreadable", format!("{}: {e}", path.display())))?;
-    let (version, new) = admin.upload(step, bytes)?;
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .filter(|s| !s.is_empty());
+    let label = label.map(str::to_owned).or(stem);
     eprintln!(
-        "pixgate: {} {} as {} version {version}",
+        "pixgate: uploading {} ({}) as a {} component; the instance checks and compiles it \
+         before it answers",
+        path.display(),
+        super::size_text(bytes.len() as u64),
+        step.as_str()
+    );
+    let (version, new) = admin.upload(step, bytes, label.as_deref())?;
+    eprintln!(
+        "pixgate: {} {} as {} version {version}{}",
         if new { "uploaded" } else { "already uploaded:" },
         path.display(),
-        step.as_str()
+        step.as_str(),
+        label.map(|l| format!(" ({l})")).unwrap_or_default()
     );
     Ok(version)
 }
@@ -425,6 +450,8 @@ struct ComponentVersion {
     size_bytes: u64,
     created_at: Option<String>,
     source: String,
+    /// Absent from instances older than labels, and for versions uploaded without one.
+    label: Option<String>,
     #[serde(default)]
     in_use: Vec<InUse>,
     /// Absent from instances older than budgets per version.
@@ -490,9 +517,9 @@ fn list_text(versions: &[ComponentVersion]) -> String {
         return "no versions\n".to_owned();
     }
     let mut table = Table::new(&[
-        "VERSION", "SOURCE", "BYTES", "CREATED", "FUEL", "MEMORY", "IN USE",
+        "VERSION", "LABEL", "SOURCE", "BYTES", "CREATED", "FUEL", "MEMORY", "IN USE",
     ])
-    .numeric(&[2, 4, 5]);
+    .numeric(&[3, 5, 6]);
     for v in versions {
         let in_use = v
             .in_use
@@ -502,6 +529,7 @@ fn list_text(versions: &[ComponentVersion]) -> String {
             .join(", ");
         table.row(vec![
             v.version.clone(),
+            v.label.clone().unwrap_or_else(|| "-".to_owned()),
             v.source.clone(),
             count(v.size_bytes),
             v.created_at.clone().unwrap_or_else(|| "-".to_owned()),
@@ -674,7 +702,7 @@ mod tests {
     fn versions_list_with_their_stores() {
         let versions: Vec<ComponentVersion> = serde_json::from_value(json!([
             {"version": "ab".repeat(32), "step": "provider", "sizeBytes": 123456,
-             "createdAt": "2026-11-22T10:00:00.000Z", "source": "uploaded",
+             "createdAt": "2026-11-22T10:00:00.000Z", "source": "uploaded", "label": "my_ranking",
              "inUse": [{"store": "s1", "role": "active"}, {"store": "s2", "role": "candidate"}],
              "budget": {"fuel": 500000, "memoryBytes": 16777216, "custom": true}},
             {"version": "bundled", "step": "provider", "sizeBytes": 99000, "createdAt": null,
@@ -682,6 +710,7 @@ mod tests {
         ]))
         .unwrap();
         let text = list_text(&versions);
+        assert!(text.contains(&format!("{}  my_ranking  uploaded", "ab".repeat(32))));
         assert!(text.contains("123,456"), "{text}");
         assert!(text.contains("s1 (active), s2 (candidate)"), "{text}");
         assert!(text.contains("500,000*  16,777,216*"), "{text}");

@@ -119,6 +119,15 @@ pub fn main() -> ExitCode {
 }
 
 /// `--step policy|provider|economics`.
+/// A size as people read it: `900 bytes`, `412.0 KB`, `11.6 MB` (powers of 1,000).
+fn size_text(bytes: u64) -> String {
+    match bytes {
+        0..1_000 => format!("{bytes} bytes"),
+        1_000..1_000_000 => format!("{:.1} KB", bytes as f64 / 1e3),
+        _ => format!("{:.1} MB", bytes as f64 / 1e6),
+    }
+}
+
 fn step_arg() -> impl TypedValueParser<Value = Step> {
     PossibleValuesParser::new(Step::ALL.map(Step::as_str)).map(|name| {
         Step::ALL

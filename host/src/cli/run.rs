@@ -115,7 +115,7 @@ pub(super) fn policy_run(args: &RunArgs) -> Result<Value, Value> {
             return serde_json::to_value(&resolution).map_err(|e| error("internal", e, None));
         }
     };
-    let component = load(&sandbox, step, args.component.as_ref())?;
+    let component = load(&sandbox, step, args.component.as_ref(), cache_dir.as_deref())?;
     let source = match &args.component {
         Some(path) => path.display().to_string(),
         None => "bundled".to_owned(),
@@ -154,7 +154,15 @@ fn to_value<I: serde::Serialize, O: serde::Serialize>(
     serde_json::to_value(&record).map_err(|e| error("internal", e, None))
 }
 
-fn load(sandbox: &Sandbox, step: Step, path: Option<&PathBuf>) -> Result<LoadedComponent, Value> {
+/// The component to run. A file's compile can take a while (half a minute for a 12 MB
+/// JavaScript or Python component on a small machine), so stderr says what is compiling, how
+/// big it is and, once loaded, how long it took; stdout keeps only the JSON answer.
+fn load(
+    sandbox: &Sandbox,
+    step: Step,
+    path: Option<&PathBuf>,
+    cache_dir: Option<&std::path::Path>,
+) -> Result<LoadedComponent, Value> {
     let loaded = match path {
         None => sandbox.load_bundled(step),
         Some(path) => {
@@ -165,8 +173,26 @@ fn load(sandbox: &Sandbox, step: Step, path: Option<&PathBuf>) -> Result<LoadedC
                     Some(step),
                 )
             })?;
+            let kept = match cache_dir {
+                Some(dir) => format!("a compiled copy kept in {} is used", dir.display()),
+                None => "nothing is kept (--no-cache)".to_owned(),
+            };
+            eprintln!(
+                "pixgate: loading {} ({}) as a {step} component: checked and compiled unless \
+                 {kept}",
+                path.display(),
+                super::size_text(bytes.len() as u64),
+            );
+            let started = std::time::Instant::now();
             // The rule of a new upload: what runs here is what the server would take.
-            sandbox.load_new(step, &bytes)
+            let loaded = sandbox.load_new(step, &bytes);
+            if loaded.is_ok() {
+                eprintln!(
+                    "pixgate: loaded in {:.1} s; running",
+                    started.elapsed().as_secs_f64()
+                );
+            }
+            loaded
         }
     };
     loaded.map_err(|e| error(e.code(), &e, Some(step)))

@@ -331,11 +331,15 @@ impl Registry {
                     source: "bundled".into(),
                     size_bytes: c.size() as i64,
                     created_at: db::now_ms(),
+                    label: Some(bundled_label(step)),
                     budget: sql::Budget::default(),
                 },
                 pixgate_sandbox::bundled_wasm(step),
             )
             .await?;
+            // Rows from before labels: the same name.
+            sql::label_if_unlabelled(&db.write, step.as_str(), c.sha256(), &bundled_label(step))
+                .await?;
         }
         Ok(())
     }
@@ -552,7 +556,16 @@ impl ComponentService {
         actor: &Actor,
         step: Step,
         wasm: &[u8],
+        label: Option<&str>,
     ) -> Result<Uploaded, ComponentError> {
+        let label = label
+            .map(|raw| pixgate_domain::json::bounded(raw, "label", "invalid_label", 1, 100))
+            .transpose()
+            .map_err(|e| ComponentError::Invalid {
+                code: e.code,
+                field: e.field.unwrap_or_default(),
+                message: e.message,
+            })?;
         let limit = self.registry.settings.component_max_bytes;
         if wasm.len() as u64 > limit {
             return Err(ComponentError::TooLarge {
@@ -569,12 +582,16 @@ impl ComponentService {
             source: "uploaded".into(),
             size_bytes: wasm.len() as i64,
             created_at: db::now_ms(),
+            label: label.clone(),
             budget: sql::Budget::default(),
         };
         let mut tx = self.db.write.begin().await?;
         self.check_store_room(&mut tx, step, &version, wasm.len() as u64)
             .await?;
         let created = sql::insert_version(&mut *tx, &row, wasm).await?;
+        if let (false, Some(label)) = (created, &label) {
+            sql::label_if_unlabelled(&mut *tx, step.as_str(), &version, label).await?;
+        }
         let stored = sql::version(&mut *tx, step.as_str(), &version)
             .await?
             .ok_or_else(|| Internal::broken(format!("version {version} vanished")))?;
@@ -1344,6 +1361,11 @@ impl ComponentService {
     }
 }
 
+/// The label of the bundled version of `step`: what it is and which release shipped it.
+fn bundled_label(step: Step) -> String {
+    format!("bundled {step} (pixgate {})", env!("CARGO_PKG_VERSION"))
+}
+
 /// A version as the admin API lists it.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -1358,6 +1380,10 @@ pub struct VersionView {
     pub created_at: String,
     /// `uploaded`, or `bundled` for a component that shipped inside a pixgate binary.
     pub source: String,
+    /// What people call it, shown beside the sha256: the label given at upload (`pixgate
+    /// policy upload` sends the file's or crate's name unless `--label` says otherwise), or
+    /// `bundled <step> (pixgate <release>)`. Absent for versions uploaded without one.
+    pub label: Option<String>,
     /// The stores that run it, shadow it or canary it; for the bundled version, every store
     /// that runs it, whether it activated `bundled` or never set a version for the step.
     pub in_use: Vec<VersionUse>,
@@ -1399,6 +1425,7 @@ impl VersionView {
             size_bytes: v.size_bytes as u64,
             created_at: iso8601(v.created_at),
             source: v.source,
+            label: v.label,
             in_use: uses
                 .into_iter()
                 .map(|(store, role)| VersionUse { store, role })

@@ -15,6 +15,8 @@ pub struct Version {
     pub source: String,
     pub size_bytes: i64,
     pub created_at: i64,
+    /// What people call it (the file or crate name, or the uploader's choice).
+    pub label: Option<String>,
     /// Set with `set_budget`, not by `insert_version`.
     #[sqlx(flatten)]
     pub budget: Budget,
@@ -27,8 +29,9 @@ pub async fn insert_version<'e>(
     wasm: &[u8],
 ) -> sqlx::Result<bool> {
     let done = sqlx::query(
-        "insert into component_versions (step, version, source, size_bytes, wasm, created_at) \
-         values ($1, $2, $3, $4, $5, $6) on conflict (step, version) do nothing",
+        "insert into component_versions \
+         (step, version, source, size_bytes, wasm, created_at, label) \
+         values ($1, $2, $3, $4, $5, $6, $7) on conflict (step, version) do nothing",
     )
     .bind(&v.step)
     .bind(&v.version)
@@ -36,9 +39,30 @@ pub async fn insert_version<'e>(
     .bind(v.size_bytes)
     .bind(wasm)
     .bind(v.created_at)
+    .bind(&v.label)
     .execute(ex)
     .await?;
     Ok(done.rows_affected() == 1)
+}
+
+/// Gives a stored version a label when it has none: the same bytes uploaded again with a label
+/// name it, but never rename a version someone already named.
+pub async fn label_if_unlabelled<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    step: &str,
+    version: &str,
+    label: &str,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "update component_versions set label = $3 \
+         where step = $1 and version = $2 and label is null",
+    )
+    .bind(step)
+    .bind(version)
+    .bind(label)
+    .execute(ex)
+    .await?;
+    Ok(())
 }
 
 /// The bytes the uploaded versions take together (the bundled ones are the binary's).
@@ -87,7 +111,7 @@ pub async fn version<'e>(
     version: &str,
 ) -> sqlx::Result<Option<Version>> {
     sqlx::query_as(
-        "select step, version, source, size_bytes, created_at, fuel, memory_bytes \
+        "select step, version, source, size_bytes, created_at, label, fuel, memory_bytes \
          from component_versions where step = $1 and version = $2",
     )
     .bind(step)
@@ -114,7 +138,7 @@ pub async fn versions<'e>(
     step: &str,
 ) -> sqlx::Result<Vec<Version>> {
     sqlx::query_as(
-        "select step, version, source, size_bytes, created_at, fuel, memory_bytes \
+        "select step, version, source, size_bytes, created_at, label, fuel, memory_bytes \
          from component_versions where step = $1 order by created_at desc, version",
     )
     .bind(step)

@@ -4,11 +4,11 @@
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, FromRequest, Path, Request, State};
+use axum::extract::{DefaultBodyLimit, FromRequest, Path, RawQuery, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::IntoResponse;
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -23,6 +23,7 @@ use crate::components::{
 };
 use crate::http::AppState;
 use crate::http::extract::{JsonBody, parse};
+use crate::http::search::query_values;
 use crate::http::responses::{
     AdminUnauthorized, PayloadTooLarge, RoleInsufficient, UnsupportedMediaType,
 };
@@ -61,17 +62,28 @@ fn step(raw: &str) -> Result<Step, ApiError> {
     })
 }
 
+/// The upload's query string.
+#[derive(Debug, Default, IntoParams)]
+#[into_params(parameter_in = Query)]
+struct UploadParams {
+    /// What people will call this version beside its sha256 (1 to 100 characters, no control
+    /// character): a file or crate name, a ticket, a release. The same bytes uploaded again
+    /// with a label name a version that has none; a version's label is never replaced.
+    #[param(min_length = 1, max_length = 100, pattern = "^[^\\u0000-\\u001F\\u007F-\\u009F]*$", nullable = false)]
+    label: Option<String>,
+}
+
 /// Uploads a component: validated against the step's world, stored under its sha256.
 ///
 /// The same bytes again answer 200 with the same version.
 #[utoipa::path(post, path = "/components/{step}", tag = "components",
-    params(("step" = String, Path, pattern = "^(policy|provider|economics)$")),
+    params(("step" = String, Path, pattern = "^(policy|provider|economics)$"), UploadParams),
     request_body(description = "The component's bytes (wasm32 component model binary)",
                  content(("application/wasm"), ("application/octet-stream"))),
     responses(
         (status = 201, description = "Stored", body = Envelope<VersionView>),
         (status = 200, description = "These bytes were stored before", body = Envelope<VersionView>),
-        (status = 400, description = "`invalid_component` (not a component, or it imports WASI outside the call: files or sockets not sealed by `pixgate policy seal`, HTTP, ...; the message names the import), `component_exceeds_limits` (one instance would need more than the sandbox gives one), `wrong_world` (names the missing export), `unsupported_import`", body = ErrorEnvelope),
+        (status = 400, description = "`invalid_label`, `unknown_field` (a query parameter other than `label`, or `label` twice); `invalid_component` (not a component, or it imports WASI outside the call: files or sockets not sealed by `pixgate policy seal`, HTTP, ...; the message names the import), `component_exceeds_limits` (one instance would need more than the sandbox gives one), `wrong_world` (names the missing export), `unsupported_import`", body = ErrorEnvelope),
         AdminUnauthorized, RoleInsufficient,
         (status = 404, description = "`unknown_step`", body = ErrorEnvelope),
         (status = 413, description = "`component_too_large` (`PIXGATE_COMPONENT_MAX_BYTES`, default 32 MiB)", body = ErrorEnvelope),
@@ -84,10 +96,15 @@ async fn upload(
     State(components): State<ComponentService>,
     actor: Actor,
     Path(raw_step): Path<String>,
+    RawQuery(raw_query): RawQuery,
     headers: HeaderMap,
     request: Request,
 ) -> Result<impl IntoResponse, ApiError> {
     let step = step(&raw_step)?;
+    let params = UploadParams {
+        label: query_values(raw_query.as_deref(), &[("label", "invalid_label")])?
+            .remove("label"),
+    };
     let wasm_type = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -116,7 +133,9 @@ async fn upload(
             };
             crate::http::extract::body_error(&rejection, too_large)
         })?;
-    let uploaded = components.upload(&actor, step, &body).await?;
+    let uploaded = components
+        .upload(&actor, step, &body, params.label.as_deref())
+        .await?;
     let status = if uploaded.created {
         StatusCode::CREATED
     } else {
