@@ -105,10 +105,14 @@ test('an operator uploads a version, activates it and rolls it back', async ({ p
     mimeType: 'application/wasm',
     buffer: guestWasm(COSTLIEST),
   });
+  // The label people will know it by: the file's name, unless one is typed.
+  await expect(page.getByLabel('Label', { exact: true })).toHaveValue(COSTLIEST);
   await page.getByRole('button', { name: 'Upload' }).click();
   const uploaded = page.getByRole('status').filter({ hasText: 'Uploaded provider version' });
   await expect(uploaded).toBeVisible();
+  await expect(uploaded).toContainText(`(${COSTLIEST})`);
   const version = (await uploaded.locator('code').textContent()).trim();
+  await expect(page.getByRole('cell', { name: COSTLIEST, exact: true })).toBeVisible();
   await page.screenshot({ path: join(screenshotDir, 'console-components.png'), fullPage: true });
 
   await page.getByRole('link', { name: 'Stores', exact: true }).click();

@@ -17,10 +17,11 @@ export function Components({ me }) {
       <section aria-labelledby=${`versions-${step}`}>
         <h2 id=${`versions-${step}`}>${step}</h2>
         <div class="scroll"><table>
-          <thead><tr><th scope="col">Version</th><th scope="col">Source</th><th scope="col">Size</th><th scope="col">Uploaded</th><th scope="col">In use</th>
+          <thead><tr><th scope="col">Version</th><th scope="col">Label</th><th scope="col">Source</th><th scope="col">Size</th><th scope="col">Uploaded</th><th scope="col">In use</th>
             ${can(me, 'operator') ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : null}</tr></thead>
           <tbody>${byStep[step].map((v) => html`<tr>
             <th scope="row"><${Version} value=${v.version} /></th>
+            <td>${v.label ?? html`<span class="muted">none</span>`}</td>
             <td>${v.source}</td>
             <td>${(v.sizeBytes / 1024).toFixed(1)} KiB</td>
             <td>${when(v.createdAt)}</td>
@@ -43,16 +44,24 @@ export function Components({ me }) {
 function Upload({ onUploaded }) {
   const file = useRef(null);
   const [step, setStep] = useState('provider');
+  const [label, setLabel] = useState('');
   const action = useAction();
+  // The label people will know the version by: the file's name unless one is typed.
+  function chose() {
+    const chosen = file.current.files[0];
+    if (chosen && !label) setLabel(chosen.name.replace(/\.wasm$/i, ''));
+  }
   async function submit(e) {
     e.preventDefault();
     const chosen = file.current.files[0];
     if (!chosen) return;
+    const query = label ? `?label=${encodeURIComponent(label)}` : '';
     const result = await action.run(() =>
-      call('POST', `/components/${step}`, { body: chosen, contentType: 'application/wasm' }),
+      call('POST', `/components/${step}${query}`, { body: chosen, contentType: 'application/wasm' }),
     );
     if (result) {
       file.current.value = '';
+      setLabel('');
       onUploaded();
     }
   }
@@ -64,10 +73,11 @@ function Upload({ onUploaded }) {
           ${STEPS.map((s) => html`<option value=${s}>${s}</option>`)}
         </select>
       </label>
-      <label>Component file (.wasm) <input type="file" ref=${file} accept=".wasm,application/wasm" required /></label>
+      <label>Component file (.wasm) <input type="file" ref=${file} onChange=${chose} accept=".wasm,application/wasm" required /></label>
+      <label>Label <input value=${label} onInput=${(e) => setLabel(e.target.value)} maxLength="100" placeholder="the file's name" /></label>
       <button type="submit" class="primary" disabled=${action.busy}>Upload</button>
     </form>
     <${ErrorBox} error=${action.error} />
-    ${action.result ? html`<p role="status">Uploaded ${action.result.step} version <code>${action.result.version}</code>.</p>` : null}
+    ${action.result ? html`<p role="status">Uploaded ${action.result.step} version <code>${action.result.version}</code>${action.result.label ? ` (${action.result.label})` : ''}.</p>` : null}
   </section>`;
 }
