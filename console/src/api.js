@@ -86,6 +86,49 @@ export async function call(method, path, { body, query, token, contentType } = {
   return json?.data ?? json;
 }
 
+/**
+ * `POST /replays` with its progress streamed (`application/x-ndjson`): calls `onProgress`
+ * with each `{replayed, total}` as the server runs the charges, and returns the report. A
+ * request refused before it starts answers a plain error envelope, thrown as for `call`.
+ */
+export async function replayStreaming(body, onProgress) {
+  const headers = { Accept: 'application/x-ndjson', 'Content-Type': 'application/json' };
+  const bearer = storedToken();
+  if (bearer) headers.Authorization = `Bearer ${bearer}`;
+  let response;
+  try {
+    response = await fetch(`${BASE}/replays`, {
+      method: 'POST', headers, body: JSON.stringify(body), credentials: 'omit', cache: 'no-store',
+    });
+  } catch (e) {
+    throw new ApiError(0, 'network_error', `The admin API did not answer (${e.message}).`);
+  }
+  if (!response.ok || !response.headers.get('content-type')?.startsWith('application/x-ndjson')) {
+    const json = await response.json().catch(() => null);
+    const error = json?.error ?? {};
+    const err = new ApiError(response.status, error.code ?? `http_${response.status}`,
+      error.message ?? `${response.status} ${response.statusText}`, error.field);
+    if (response.status === 401) onUnauthorized(err);
+    throw err;
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffered += value;
+    let end;
+    while ((end = buffered.indexOf('\n')) >= 0) {
+      const line = JSON.parse(buffered.slice(0, end));
+      buffered = buffered.slice(end + 1);
+      if (line.progress) onProgress(line.progress);
+      else if (line.success) return line.data;
+      else throw new ApiError(200, line.error?.code ?? 'replay_failed', line.error?.message ?? 'The replay failed.');
+    }
+  }
+  throw new ApiError(0, 'network_error', 'The replay ended before its report.');
+}
+
 export const get = (path, query) => call('GET', path, { query });
 export const post = (path, body) => call('POST', path, { body: body ?? {} });
 export const put = (path, body) => call('PUT', path, { body });

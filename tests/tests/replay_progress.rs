@@ -11,8 +11,12 @@ use serde_json::{Value, json};
 const CHARGES: usize = 30;
 
 async fn server_with_charges() -> Server {
+    server_with(CHARGES).await
+}
+
+async fn server_with(charges: usize) -> Server {
     let server = Server::start(Backend::Sqlite).await;
-    for i in 0..CHARGES {
+    for i in 0..charges {
         let (status, body) = server
             .charge(
                 &server.demo_key,
@@ -61,6 +65,29 @@ async fn a_replay_streams_its_progress_then_the_report() {
     assert_eq!(last["success"], true, "{text}");
     assert_eq!(last["data"]["replayed"], CHARGES, "{text}");
     assert_eq!(last["data"]["unchanged"], CHARGES, "{text}");
+}
+
+/// Progress moves a slice of charges at a time (100), not by the pages a replay reads (4,000).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_replays_progress_moves_a_hundred_charges_at_a_time() {
+    let server = server_with(250).await;
+    let text = server
+        .client
+        .post(format!("{}/replays", server.admin))
+        .bearer_auth(&server.admin_token)
+        .header("accept", "application/x-ndjson")
+        .json(&json!({"store": "demo-store", "components": {}}))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let replayed: Vec<u64> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).unwrap()["progress"]["replayed"].as_u64())
+        .collect();
+    assert_eq!(replayed, [0, 100, 200, 250], "{text}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -1,6 +1,6 @@
 // Replay: re-run a store's recorded charges with other versions and see what would change.
 import { useState } from 'preact/hooks';
-import { all, get, post } from '../api.js';
+import { all, get, replayStreaming } from '../api.js';
 import { BarChart } from '../chart.js';
 import { ErrorBox, JsonView, Loaded, STEPS, can, centavos, html, signedCentavos, useAction, useLoad, when } from '../ui.js';
 
@@ -25,6 +25,7 @@ function ReplayForm({ stores, versions }) {
   const [since, setSince] = useState('');
   const [until, setUntil] = useState('');
   const [limit, setLimit] = useState('');
+  const [progress, setProgress] = useState(null);
   const action = useAction();
   async function submit(e) {
     e.preventDefault();
@@ -33,7 +34,8 @@ function ReplayForm({ stores, versions }) {
     if (since) body.since = new Date(since).toISOString();
     if (until) body.until = new Date(until).toISOString();
     if (limit) body.limit = Number(limit);
-    await action.run(() => post('/replays', body));
+    setProgress(null);
+    await action.run(() => replayStreaming(body, setProgress));
   }
   return html`<form class="stack" onSubmit=${submit} aria-label="Replay settings">
       <label>Store
@@ -47,7 +49,7 @@ function ReplayForm({ stores, versions }) {
           <select value=${chosen[step]} onChange=${(e) => setChosen({ ...chosen, [step]: e.target.value })}>
             <option value="">as recorded</option>
             <option value="bundled">bundled</option>
-            ${versions[step].map((v) => html`<option value=${v.version}>${v.version.slice(0, 12)} (${v.source})</option>`)}
+            ${versions[step].map((v) => html`<option value=${v.version}>${v.version.slice(0, 12)} ${v.label ? `${v.label} ` : ''}(${v.source})</option>`)}
           </select>
         </label>`)}
       </fieldset>
@@ -59,7 +61,9 @@ function ReplayForm({ stores, versions }) {
       <button type="submit" class="primary" disabled=${action.busy || !store}>Run the replay</button>
     </form>
     <${ErrorBox} error=${action.error} />
-    ${action.busy ? html`<p role="status">Replaying…</p>` : null}
+    ${action.busy ? html`<p role="status">${progress
+      ? html`Replaying ${progress.replayed} of ${progress.total} charges <progress value=${progress.replayed} max=${Math.max(progress.total, 1)}></progress>`
+      : 'Replaying…'}</p>` : null}
     ${action.result ? html`<${ReplayReport} report=${action.result} />` : null}`;
 }
 
