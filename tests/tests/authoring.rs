@@ -47,6 +47,11 @@ fn build(dir: &Path, name: &str) -> PathBuf {
         command,
         ["cargo", "build", "--release", "--target", "wasm32-wasip2"]
     );
+    // The crate comes with its dependencies' exact versions, which the build keeps as they
+    // are (a lock file cargo would write otherwise is rewritten).
+    let lock = std::fs::read_to_string(dir.join("Cargo.lock")).expect("the crate's Cargo.lock");
+    assert!(lock.contains("name = \"wit-bindgen\"\nversion = \"0.61.1\""), "{lock}");
+    assert!(lock.contains(&format!("name = \"{name}\"")), "{lock}");
     let target = target_dir().join("authoring-kit");
     let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     cmd.args(&command[1..]).current_dir(dir);
@@ -70,6 +75,11 @@ fn build(dir: &Path, name: &str) -> PathBuf {
         out.status.success(),
         "building {name} failed:\n{}",
         String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("Cargo.lock")).unwrap(),
+        lock,
+        "the build changed the crate's Cargo.lock"
     );
     let wasm = target
         .join("wasm32-wasip2/release")

@@ -538,6 +538,71 @@ fn has_row(text: &str, from: &str, words: &[&str]) -> bool {
         .any(|l| l.split_whitespace().eq(words.iter().copied()))
 }
 
+/// The subcommands `pixgate <words> --help` lists (its `Commands:` section), `help` aside.
+fn subcommands(words: &[&str]) -> Vec<String> {
+    let out = Command::new(pixgate_bin())
+        .args(words)
+        .arg("--help")
+        .output()
+        .unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    help.lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The operator guide's command list names every command of `pixgate admin` and `pixgate
+/// policy` (and of their groups), as `--help` lists them.
+#[test]
+fn the_operator_guides_command_list_names_every_command() {
+    let index = std::fs::read_to_string(repo_file("docs/src/operator-guide/index.md")).unwrap();
+    let list = &index[index.find("## The command line").unwrap()..];
+    let list = &list[..list[3..].find("\n## ").map_or(list.len(), |i| i + 3)];
+    let named = |group: &str, command: &str| {
+        list.lines().any(|l| {
+            l.contains(&format!("`{group} ")) && {
+                let words = &l[l.find(&format!("`{group} ")).unwrap() + group.len() + 2..];
+                let words = &words[..words.find('`').unwrap_or(words.len())];
+                words
+                    .split([' ', '|'])
+                    .any(|w| w == command)
+            }
+        })
+    };
+    let admin = subcommands(&["admin"]);
+    assert!(admin.len() >= 5, "{admin:?}");
+    for group in &admin {
+        for command in subcommands(&["admin", group]) {
+            assert!(
+                named(&format!("pixgate admin {group}"), &command),
+                "`pixgate admin {group} {command}` is not in the operator guide's list:\n{list}"
+            );
+        }
+    }
+    let policy = subcommands(&["policy"]);
+    assert!(policy.contains(&"canary".to_owned()), "{policy:?}");
+    for command in &policy {
+        if command == "canary" {
+            for sub in subcommands(&["policy", "canary"]) {
+                assert!(
+                    named("pixgate policy canary", &sub),
+                    "`pixgate policy canary {sub}` is not in the operator guide's list:\n{list}"
+                );
+            }
+        } else {
+            assert!(
+                named("pixgate policy", command),
+                "`pixgate policy {command}` is not in the operator guide's list:\n{list}"
+            );
+        }
+    }
+}
+
 #[test]
 fn the_readme_is_at_most_250_lines() {
     let lines = page(README).lines().count();

@@ -238,10 +238,16 @@ pub(super) fn run(command: ManageCommand) -> Result<(), CliError> {
                 &["stores", &args.store, "components"],
                 Body::None,
             )?;
-            show_store(data, args.json)?;
-            if !args.json {
-                // A running canary sends a share of the charges elsewhere than `active` says.
-                emit(&super::canary::running_text(&admin, &args.store)?);
+            // A running canary sends a share of the charges elsewhere than `active` says: its
+            // rates are shown under the steps.
+            let canaries: Vec<Step> = Step::ALL
+                .into_iter()
+                .filter(|s| !data["steps"][s.as_str()]["canary"].is_null())
+                .collect();
+            let json = args.json;
+            show_store(data, json)?;
+            if !json && !canaries.is_empty() {
+                emit(&super::canary::running_text(&admin, &args.store, &canaries)?);
             }
             Ok(())
         }

@@ -19,6 +19,9 @@ use super::step_arg;
 const CARGO_TOML: &str = include_str!("../../../policies/template/Cargo.toml.tmpl");
 const README: &str = include_str!("../../../policies/template/README.md.tmpl");
 const GITIGNORE: &str = include_str!("../../../policies/template/gitignore");
+/// The dependencies' exact versions, so a new crate builds with what pixgate was tested with
+/// (and offline, from what an earlier build downloaded), as its npm and pip kits do.
+const CARGO_LOCK: &str = include_str!("../../../policies/template/Cargo.lock.tmpl");
 const WIT: &str = include_str!("../../../wit/chain.wit");
 
 /// The JavaScript kit: a real npm package in the repository (so `npm ci` works there), whose
@@ -208,6 +211,7 @@ fn files(name: &str, step: Step, lang: Lang) -> Vec<(&'static str, String)> {
     let mut files = match lang {
         Lang::Rust => vec![
             ("Cargo.toml", fill(CARGO_TOML)),
+            ("Cargo.lock", sorted_lock(&fill(CARGO_LOCK))),
             ("README.md", fill(README)),
             (".gitignore", GITIGNORE.to_owned()),
             ("src/lib.rs", lib.to_owned()),
@@ -346,6 +350,28 @@ pub(super) fn new(args: &NewArgs) -> Result<(), CliError> {
         sample = dir.join("sample-input.json").display(),
     );
     Ok(())
+}
+
+/// A filled-in `Cargo.lock` with its packages in cargo's order (by name): the crate's own
+/// entry moves with its name, and a lock file cargo would write the same is never rewritten.
+fn sorted_lock(lock: &str) -> String {
+    let mut parts = lock.split("\n[[package]]\n");
+    let head = parts.next().unwrap_or_default();
+    let mut packages: Vec<&str> = parts.collect();
+    let name = |p: &str| {
+        p.lines()
+            .find_map(|l| l.strip_prefix("name = "))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    packages.sort_by_key(|p| name(p));
+    let mut out = head.to_owned();
+    for package in packages {
+        out.push_str("\n[[package]]\n");
+        out.push_str(package.trim_end_matches('\n'));
+        out.push('\n');
+    }
+    out
 }
 
 #[cfg(test)]
