@@ -300,6 +300,32 @@ async fn walk(backend: Backend) {
         .await;
     assert_eq!(audit["data"][0]["after"]["label"], stem, "{audit}");
 
+    // Evaluate: one charge through the store's chain, then with the upload as its provider
+    // step; its `store` field is the flag's. Nothing is recorded: the shadow comparison and the
+    // replay below count the five charges made before.
+    let dir = tempfile::tempdir().unwrap();
+    let charge = dir.path().join("charge.json");
+    std::fs::write(&charge, charge_body("another-store").to_string()).unwrap();
+    let charge = charge.to_str().unwrap();
+    let shown = ok(
+        &server,
+        &["policy", "evaluate", "--store", "kit-store", "--charge", charge],
+    );
+    assert!(shown.starts_with("Evaluation on store kit-store\n"), "{shown}");
+    assert!(shown.contains("gateway sandbox-b-d0 (provider sandbox-b"), "{shown}");
+    assert!(shown.contains("fee R$ 1.65"), "{shown}");
+    let shown = ok(
+        &server,
+        &[
+            "policy", "evaluate", "--store", "kit-store", "--charge", charge, "--provider",
+            version, "--json",
+        ],
+    );
+    let evaluation: Value = serde_json::from_str(&shown).unwrap();
+    assert_eq!(evaluation["outcome"]["gatewayAlias"], "sandbox-a-d0", "{shown}");
+    assert_eq!(evaluation["outcome"]["feeCentavos"], 181, "{shown}");
+    assert!(evaluation["trace"]["provider"].is_object(), "{shown}");
+
     // Budget: set within the instance's maxima and shown in the list (marked as set), the
     // API's refusal over the maximum printed with its code.
     let set = ok(

@@ -36,6 +36,9 @@ pub(super) enum ManageCommand {
     Shadow(StoreStepArgs),
     /// Re-run a store's recorded charges with other versions and report what would change.
     Replay(ReplayArgs),
+    /// Decide one charge with a store's chain (and other versions, if given): the route, its
+    /// fee and net, the decision trace. Nothing is stored or sent to a PSP.
+    Evaluate(super::evaluate::EvaluateArgs),
     /// Canaries: send a share of a store's new charges through a version, then promote or
     /// end it.
     #[command(subcommand)]
@@ -291,6 +294,7 @@ pub(super) fn run(command: ManageCommand) -> Result<(), CliError> {
             Ok(())
         }
         ManageCommand::Replay(args) => replay(&args),
+        ManageCommand::Evaluate(args) => super::evaluate::evaluate(&args),
         ManageCommand::Canary(command) => super::canary::run(command),
         ManageCommand::Budget(args) => {
             let admin = Admin::connect(&args.admin)?;

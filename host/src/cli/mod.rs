@@ -9,6 +9,7 @@
 
 mod admin;
 mod canary;
+mod evaluate;
 mod manage;
 mod new;
 mod operators;
