@@ -5,9 +5,9 @@
 # authentication enforced; undocumented methods refused with 405; created resources readable.
 # The allowances, each for a rule no schema can state (check digits, a rule between two
 # fields, a component's bytes, a resource that must exist), are explained in
-# schemathesis-merchant.toml and schemathesis-admin.toml; on the charge routes a check of
-# schemathesis_hooks.py (registered there, so part of `--checks all`) holds a schema-valid
-# charge's 400s to those rules' codes. Any finding fails the run (and .ci/run).
+# schemathesis-merchant.toml and schemathesis-admin.toml; on the charge and operator routes
+# checks of schemathesis_hooks.py (registered there, so part of `--checks all`) hold a
+# schema-valid request's 400s to those rules. Any finding fails the run (and .ci/run).
 # Usage: .ci/schemathesis.sh <pixgate binary>
 # SCHEMATHESIS_MAX_EXAMPLES (default 60) bounds the test cases per operation and phase; the
 # default run takes about a minute and a half.

@@ -87,7 +87,11 @@ impl App {
         let metrics = Arc::new(Metrics::new());
         let providers = Arc::new(Providers::new(config.psp.clone(), metrics.psp()));
         let merchant = listen(config.listen, "PIXGATE_LISTEN or --listen").await?;
-        let admin = listen(config.admin_listen, "PIXGATE_ADMIN_LISTEN or --admin-listen").await?;
+        let admin = listen(
+            config.admin_listen,
+            "PIXGATE_ADMIN_LISTEN or --admin-listen",
+        )
+        .await?;
         let commits = db::group_commit::GroupCommit::spawn(
             &db,
             db::group_commit::Settings {

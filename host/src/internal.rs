@@ -94,6 +94,10 @@ mod tests {
         assert_eq!(e.to_string(), format!("stored trace: {shown}"));
         let source = e.source().expect("the cause is the source");
         assert!(source.downcast_ref::<serde_json::Error>().is_some());
-        assert!(Internal::broken("intent x without its store").source().is_none());
+        assert!(
+            Internal::broken("intent x without its store")
+                .source()
+                .is_none()
+        );
     }
 }

@@ -50,7 +50,10 @@ fn build(dir: &Path, name: &str) -> PathBuf {
     // The crate comes with its dependencies' exact versions, which the build keeps as they
     // are (a lock file cargo would write otherwise is rewritten).
     let lock = std::fs::read_to_string(dir.join("Cargo.lock")).expect("the crate's Cargo.lock");
-    assert!(lock.contains("name = \"wit-bindgen\"\nversion = \"0.61.1\""), "{lock}");
+    assert!(
+        lock.contains("name = \"wit-bindgen\"\nversion = \"0.61.1\""),
+        "{lock}"
+    );
     assert!(lock.contains(&format!("name = \"{name}\"")), "{lock}");
     let target = target_dir().join("authoring-kit");
     let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));

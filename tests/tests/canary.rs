@@ -461,7 +461,7 @@ async fn an_operator_ends_a_canary_from_the_cli_and_a_new_canary_replaces_a_runn
         ]);
         assert!(!shown.contains("running"), "{shown}");
         let status = cli(&["policy", "status", "--store", "demo-store"]);
-        assert!(!status.contains("canary of"), "{status}");
+        assert!(!status.contains("canary of policy on store"), "{status}");
         let (_, audit) = server
             .admin_get("/audit-events?action=component.canary_end")
             .await;

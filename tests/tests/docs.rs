@@ -391,14 +391,14 @@ fn authoring_output(stdout: &str, stderr: &str) {
     // The replay, as the guide describes it.
     let replay = "Replay of store demo-store";
     assert_eq!(
-        row_after(&stdout, replay, "REPLAYED"),
+        row_after(stdout, replay, "REPLAYED"),
         ["20", "8", "12", "(60.0", "%)", "0", "0"],
         "{stdout}"
     );
-    assert!(has_row(&stdout, replay, &["provider", "8", "40.0", "%"]));
-    assert!(has_row(&stdout, replay, &["sandbox-a", "4", "12", "+8"]));
-    assert!(has_row(&stdout, replay, &["sandbox-b", "16", "8", "-8"]));
-    assert!(has_row(&stdout, replay, &["fees", "-R$", "4.80"]));
+    assert!(has_row(stdout, replay, &["provider", "8", "40.0", "%"]));
+    assert!(has_row(stdout, replay, &["sandbox-a", "4", "12", "+8"]));
+    assert!(has_row(stdout, replay, &["sandbox-b", "16", "8", "-8"]));
+    assert!(has_row(stdout, replay, &["fees", "-R$", "4.80"]));
     assert!(stdout.contains("First changed charges (12 of 12)"));
 
     let html = stderr
@@ -424,12 +424,9 @@ fn authoring_output(stdout: &str, stderr: &str) {
 
     // The shadow comparison counted the five charges made while it ran.
     let shadow = "Shadow comparison of store demo-store, step provider";
-    assert!(
-        has_row(&stdout, shadow, &["candidate", version]),
-        "{stdout}"
-    );
+    assert!(has_row(stdout, shadow, &["candidate", version]), "{stdout}");
     assert_eq!(
-        row_after(&stdout, shadow, "CHARGES"),
+        row_after(stdout, shadow, "CHARGES"),
         ["5", "2", "3", "(60.0", "%)", "0"],
         "{stdout}"
     );
@@ -568,9 +565,7 @@ fn the_operator_guides_command_list_names_every_command() {
             l.contains(&format!("`{group} ")) && {
                 let words = &l[l.find(&format!("`{group} ")).unwrap() + group.len() + 2..];
                 let words = &words[..words.find('`').unwrap_or(words.len())];
-                words
-                    .split([' ', '|'])
-                    .any(|w| w == command)
+                words.split([' ', '|']).any(|w| w == command)
             }
         })
     };

@@ -285,7 +285,11 @@ async fn javascript_and_python_steps_upload_evaluate_replay_shadow_canary_and_pr
                 .await;
             assert_eq!(status, 200, "{lang}: {eval}");
             let eval = &eval["data"];
-            assert_eq!(eval["trace"]["provider"]["component"], version.as_str());
+            assert_eq!(
+                eval["trace"]["provider"]["component"],
+                version.as_str(),
+                "{lang}: {eval}"
+            );
             assert_eq!(
                 eval["outcome"], bundled["data"]["outcome"],
                 "{lang}: {eval}"

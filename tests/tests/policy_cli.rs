@@ -50,7 +50,10 @@ fn without_a_token_the_cli_reads_the_data_dirs_or_says_what_to_set() {
     let url = format!("http://127.0.0.1:{}", closed_port());
     let data = tempfile::tempdir().unwrap();
     let dir = data.path().to_str().unwrap();
-    let env = [("PIXGATE_ADMIN_URL", url.as_str()), ("PIXGATE_DATA_DIR", dir)];
+    let env = [
+        ("PIXGATE_ADMIN_URL", url.as_str()),
+        ("PIXGATE_DATA_DIR", dir),
+    ];
     let out = cli(&env, &["policy", "status", "--store", "s"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let err = stderr(&out);
@@ -256,8 +259,11 @@ async fn walk(backend: Backend) {
             wrong.to_str().unwrap(),
         ],
     );
-    assert!(err.starts_with("pixgate: wrong_world: "), "{err}");
-    assert!(err.trim_end().ends_with("[HTTP 400]"), "{err}");
+    // What it sent, then the API's refusal.
+    assert!(err.starts_with("pixgate: uploading "), "{err}");
+    let refusal = err.trim_end().lines().last().unwrap();
+    assert!(refusal.starts_with("pixgate: wrong_world: "), "{err}");
+    assert!(refusal.ends_with("[HTTP 400]"), "{err}");
 
     // List: the upload and the bundled version, which the demo store runs (it never set a
     // provider version of its own).
@@ -289,7 +295,11 @@ async fn walk(backend: Backend) {
             .any(|v| v["version"] == version && v["label"] == stem),
         "{list}"
     );
-    assert!(stderr(&again).contains(&format!("({stem})")), "{}", stderr(&again));
+    assert!(
+        stderr(&again).contains(&format!("({stem})")),
+        "{}",
+        stderr(&again)
+    );
     assert!(
         stderr(&again).starts_with(&format!("pixgate: uploading {fixture} (")),
         "{}",
@@ -309,20 +319,43 @@ async fn walk(backend: Backend) {
     let charge = charge.to_str().unwrap();
     let shown = ok(
         &server,
-        &["policy", "evaluate", "--store", "kit-store", "--charge", charge],
+        &[
+            "policy",
+            "evaluate",
+            "--store",
+            "kit-store",
+            "--charge",
+            charge,
+        ],
     );
-    assert!(shown.starts_with("Evaluation on store kit-store\n"), "{shown}");
-    assert!(shown.contains("gateway sandbox-b-d0 (provider sandbox-b"), "{shown}");
+    assert!(
+        shown.starts_with("Evaluation on store kit-store\n"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("gateway sandbox-b-d0 (provider sandbox-b"),
+        "{shown}"
+    );
     assert!(shown.contains("fee R$ 1.65"), "{shown}");
     let shown = ok(
         &server,
         &[
-            "policy", "evaluate", "--store", "kit-store", "--charge", charge, "--provider",
-            version, "--json",
+            "policy",
+            "evaluate",
+            "--store",
+            "kit-store",
+            "--charge",
+            charge,
+            "--provider",
+            version,
+            "--json",
         ],
     );
     let evaluation: Value = serde_json::from_str(&shown).unwrap();
-    assert_eq!(evaluation["outcome"]["gatewayAlias"], "sandbox-a-d0", "{shown}");
+    assert_eq!(
+        evaluation["outcome"]["gatewayAlias"], "sandbox-a-d0",
+        "{shown}"
+    );
     assert_eq!(evaluation["outcome"]["feeCentavos"], 181, "{shown}");
     assert!(evaluation["trace"]["provider"].is_object(), "{shown}");
 

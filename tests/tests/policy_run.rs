@@ -126,7 +126,11 @@ fn policy_run_says_what_it_compiles_and_how_big_it_is() {
         .arg(cache.path())
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     let size = std::fs::metadata(&fixture).unwrap().len();
     let shown = if size < 1_000_000 {
@@ -136,11 +140,20 @@ fn policy_run_says_what_it_compiles_and_how_big_it_is() {
     };
     let first = stderr.lines().next().unwrap_or_default();
     assert!(
-        first.starts_with(&format!("pixgate: loading {} {shown} as a policy component", fixture.display())),
+        first.starts_with(&format!(
+            "pixgate: loading {} {shown} as a policy component",
+            fixture.display()
+        )),
         "{stderr}"
     );
-    assert!(first.contains(&cache.path().display().to_string()), "{stderr}");
-    assert!(stderr.lines().any(|l| l.starts_with("pixgate: loaded in ")), "{stderr}");
+    assert!(
+        first.contains(&cache.path().display().to_string()),
+        "{stderr}"
+    );
+    assert!(
+        stderr.lines().any(|l| l.starts_with("pixgate: loaded in ")),
+        "{stderr}"
+    );
     let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(answer["step"], "policy");
 }

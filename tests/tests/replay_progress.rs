@@ -15,7 +15,9 @@ async fn server_with_charges() -> Server {
 }
 
 async fn server_with(charges: usize) -> Server {
-    let server = Server::start(Backend::Sqlite).await;
+    // Charges as fast as the test sends them: no per-key rate limit.
+    let server =
+        Server::start_with(Backend::Sqlite, &[("PIXGATE_RATE_LIMIT_PER_SECOND", "0")]).await;
     for i in 0..charges {
         let (status, body) = server
             .charge(

@@ -47,9 +47,9 @@ impl super::Charges {
                 // The dead request's decision, so this one calls the same PSP first.
                 let trace: DecisionTrace = serde_json::from_str(&record.response_body)
                     .map_err(|e| Internal::caused("live charge: the claimed decision", e))?;
-                let id = record
-                    .payment_intent_id
-                    .ok_or_else(|| Internal::broken("live charge: a claim without its intent id"))?;
+                let id = record.payment_intent_id.ok_or_else(|| {
+                    Internal::broken("live charge: a claim without its intent id")
+                })?;
                 let seen = record.lease_until.unwrap_or_default();
                 let mine = idempotency::take_over(
                     &self.deps.db.write,

@@ -223,9 +223,8 @@ impl Charges {
             success: true,
             data: PaymentIntent::from_row(&intent, store, false),
         };
-        let body =
-            serde_json::to_string(&envelope)
-                .map_err(|e| Internal::caused("the charge's answer", e))?;
+        let body = serde_json::to_string(&envelope)
+            .map_err(|e| Internal::caused("the charge's answer", e))?;
         let response_body = body.clone();
         let trace_json = recorded_trace(&trace, &canaries)?;
 
@@ -779,8 +778,8 @@ impl Charges {
                 None => ChargeError::IntentNotFound,
             });
         };
-        let mut trace: Value = serde_json::from_str(&trace)
-            .map_err(|e| Internal::caused("stored trace", e))?;
+        let mut trace: Value =
+            serde_json::from_str(&trace).map_err(|e| Internal::caused("stored trace", e))?;
         let calls = db::psp_calls::for_intent(&self.deps.db.read, id).await?;
         if let Some(fields) = trace.as_object_mut() {
             fields.insert(

@@ -118,17 +118,15 @@ pub(super) fn run(command: CanaryCommand) -> Result<(), CliError> {
 
 /// The running canaries of the store's `steps` (those its status shows with one) as text,
 /// one block each with its rates: `policy status` shows them under the store's steps.
-pub(super) fn running_text(
-    admin: &Admin,
-    store: &str,
-    steps: &[Step],
-) -> Result<String, CliError> {
+pub(super) fn running_text(admin: &Admin, store: &str, steps: &[Step]) -> Result<String, CliError> {
     let mut out = String::new();
     for &step in steps {
         let data = match admin.send(Method::GET, &path(store, step), Body::None) {
             Ok((_, data)) => data,
             // Ended between the two reads.
-            Err(CliError::Api { status: 404, code, .. }) if code == "canary_not_found" => continue,
+            Err(CliError::Api {
+                status: 404, code, ..
+            }) if code == "canary_not_found" => continue,
             Err(e) => return Err(e),
         };
         let canary: Canary = parse(data)?;

@@ -48,7 +48,12 @@ pub(super) fn evaluate(args: &EvaluateArgs) -> Result<(), CliError> {
     } else {
         std::fs::read_to_string(&args.charge)
     }
-    .map_err(|e| CliError::local("charge_unreadable", format!("{}: {e}", args.charge.display())))?;
+    .map_err(|e| {
+        CliError::local(
+            "charge_unreadable",
+            format!("{}: {e}", args.charge.display()),
+        )
+    })?;
     let mut charge: Value = serde_json::from_str(&text).map_err(|e| {
         CliError::local(
             "invalid_charge",
@@ -167,7 +172,9 @@ mod tests {
         });
         let text = text_of("demo-store", &data);
         assert!(
-            text.contains("gateway sandbox-b-d0 (provider sandbox-b, release D0), fee R$ 1.65, net R$ 128.25"),
+            text.contains(
+                "gateway sandbox-b-d0 (provider sandbox-b, release D0), fee R$ 1.65, net R$ 128.25"
+            ),
             "{text}"
         );
         assert!(text.contains("Routes, in the order"), "{text}");

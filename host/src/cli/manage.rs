@@ -250,7 +250,11 @@ pub(super) fn run(command: ManageCommand) -> Result<(), CliError> {
             let json = args.json;
             show_store(data, json)?;
             if !json && !canaries.is_empty() {
-                emit(&super::canary::running_text(&admin, &args.store, &canaries)?);
+                emit(&super::canary::running_text(
+                    &admin,
+                    &args.store,
+                    &canaries,
+                )?);
             }
             Ok(())
         }

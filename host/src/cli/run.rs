@@ -90,7 +90,7 @@ pub(super) fn policy_run(args: &RunArgs) -> Result<Value, Value> {
         args.cache_dir.clone().or_else(default_cache_dir)
     };
     // No charges to leave cores to here: a compile takes them all.
-    let sandbox = Sandbox::new(limits, cache_dir)
+    let sandbox = Sandbox::new(limits, cache_dir.clone())
         .map_err(|e| error(e.code(), &e, None))?
         .with_compile_threads(pixgate_sandbox::available_cores());
     let parse_err = |e: serde_json::Error| error("invalid_input", format!("input JSON: {e}"), None);
@@ -115,7 +115,12 @@ pub(super) fn policy_run(args: &RunArgs) -> Result<Value, Value> {
             return serde_json::to_value(&resolution).map_err(|e| error("internal", e, None));
         }
     };
-    let component = load(&sandbox, step, args.component.as_ref(), cache_dir.as_deref())?;
+    let component = load(
+        &sandbox,
+        step,
+        args.component.as_ref(),
+        cache_dir.as_deref(),
+    )?;
     let source = match &args.component {
         Some(path) => path.display().to_string(),
         None => "bundled".to_owned(),

@@ -12,11 +12,11 @@ use tokio::sync::mpsc;
 use utoipa::ToSchema;
 
 use super::ComponentError;
-use crate::internal::Internal;
 use super::canary::CanaryCall;
 use crate::db::canary::Canary;
 use crate::db::components::{self as sql, StoreStep};
 use crate::db::{self, Flag};
+use crate::internal::Internal;
 use pixgate_domain::Outcome;
 use pixgate_domain::Step;
 use pixgate_pix::time::iso8601;

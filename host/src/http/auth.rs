@@ -98,15 +98,11 @@ impl<S: Send + Sync> FromRequestParts<S> for Actor {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
-        parts
-            .extensions
-            .get::<Actor>()
-            .cloned()
-            .ok_or_else(|| {
-                ApiError::Internal(crate::internal::Internal::broken(
-                    "an admin route ran without require_admin",
-                ))
-            })
+        parts.extensions.get::<Actor>().cloned().ok_or_else(|| {
+            ApiError::Internal(crate::internal::Internal::broken(
+                "an admin route ran without require_admin",
+            ))
+        })
     }
 }
 

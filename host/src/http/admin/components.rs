@@ -23,10 +23,10 @@ use crate::components::{
 };
 use crate::http::AppState;
 use crate::http::extract::{JsonBody, parse};
-use crate::http::search::query_values;
 use crate::http::responses::{
     AdminUnauthorized, PayloadTooLarge, RoleInsufficient, UnsupportedMediaType,
 };
+use crate::http::search::query_values;
 use crate::http::{ApiError, ErrorEnvelope};
 use pixgate_domain::Step;
 use pixgate_domain::evaluate::EvaluateRequest;
@@ -69,7 +69,12 @@ struct UploadParams {
     /// What people will call this version beside its sha256 (1 to 100 characters, no control
     /// character): a file or crate name, a ticket, a release. The same bytes uploaded again
     /// with a label name a version that has none; a version's label is never replaced.
-    #[param(min_length = 1, max_length = 100, pattern = "^[^\\u0000-\\u001F\\u007F-\\u009F]*$", nullable = false)]
+    #[param(
+        min_length = 1,
+        max_length = 100,
+        pattern = "^[^\\u0000-\\u001F\\u007F-\\u009F]*$",
+        nullable = false
+    )]
     label: Option<String>,
 }
 
@@ -102,8 +107,7 @@ async fn upload(
 ) -> Result<impl IntoResponse, ApiError> {
     let step = step(&raw_step)?;
     let params = UploadParams {
-        label: query_values(raw_query.as_deref(), &[("label", "invalid_label")])?
-            .remove("label"),
+        label: query_values(raw_query.as_deref(), &[("label", "invalid_label")])?.remove("label"),
     };
     let wasm_type = headers
         .get(header::CONTENT_TYPE)

@@ -13,9 +13,6 @@ use utoipa_axum::routes;
 
 use super::{Envelope, conflict, ok, parse_body, uuid_param};
 use crate::access::Actor;
-use crate::operators::{
-    AuditEvent, AuditQuery, CreateOperator, Me, OperatorError, OperatorView, Operators,
-};
 use crate::db::audit::Action;
 use crate::http::AppState;
 use crate::http::extract::JsonBody;
@@ -24,6 +21,9 @@ use crate::http::responses::{
 };
 use crate::http::search::query_values;
 use crate::http::{ApiError, ErrorEnvelope};
+use crate::operators::{
+    AuditEvent, AuditQuery, CreateOperator, Me, OperatorError, OperatorView, Operators,
+};
 
 pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
     OpenApiRouter::new()
