@@ -6,7 +6,7 @@ mod audit;
 mod names;
 
 pub use audit::{AuditEvent, AuditQuery, OPERATOR_ID_PATTERN};
-pub use names::{OPERATOR_NAME_PATTERN, name_key};
+pub use names::OPERATOR_NAME_PATTERN;
 
 use pixgate_domain::json::Invalid;
 use pixgate_pix::time::iso8601;
@@ -17,7 +17,7 @@ use crate::access::{Actor, OPERATOR_TOKEN_PREFIX, Role};
 use crate::crypto;
 use crate::db::audit::{self as audit_sql, Action, Change};
 use crate::db::{Db, DbError, operators, violated_constraint};
-use names::check_operator_name;
+use names::{check_operator_name, name_key};
 
 /// The operator service: what the `/operators` and `/audit-events` routes call. Built once by
 /// the composition root; cheap to clone.

@@ -11,7 +11,7 @@ use pixgate_domain::json::Invalid;
 pub const OPERATOR_NAME_PATTERN: &str = "^[^\\u0000-\\u0020\\u007F-\\u00A0\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890-\\u0891\\u08E2\\u1680\\u180E\\u2000-\\u200F\\u2028-\\u202F\\u205F-\\u2064\\u2066-\\u206F\\u3000\\uE000-\\uF8FF\\uFEFF\\uFFF9-\\uFFFB\u{110BD}\u{110CD}\u{13430}-\u{1343F}\u{1BCA0}-\u{1BCA3}\u{1D173}-\u{1D17A}\u{E0001}\u{E0020}-\u{E007F}\u{F0000}-\u{FFFFD}\u{100000}-\u{10FFFD}](?:[^\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890-\\u0891\\u08E2\\u180E\\u200B-\\u200F\\u2028-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uE000-\\uF8FF\\uFEFF\\uFFF9-\\uFFFB\u{110BD}\u{110CD}\u{13430}-\u{1343F}\u{1BCA0}-\u{1BCA3}\u{1D173}-\u{1D17A}\u{E0001}\u{E0020}-\u{E007F}\u{F0000}-\u{FFFFD}\u{100000}-\u{10FFFD}]*[^\\u0000-\\u0020\\u007F-\\u00A0\\u00AD\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890-\\u0891\\u08E2\\u1680\\u180E\\u2000-\\u200F\\u2028-\\u202F\\u205F-\\u2064\\u2066-\\u206F\\u3000\\uE000-\\uF8FF\\uFEFF\\uFFF9-\\uFFFB\u{110BD}\u{110CD}\u{13430}-\u{1343F}\u{1BCA0}-\u{1BCA3}\u{1D173}-\u{1D17A}\u{E0001}\u{E0020}-\u{E007F}\u{F0000}-\u{FFFFD}\u{100000}-\u{10FFFD}])?$";
 
 /// The longest operator name, in characters.
-pub const OPERATOR_NAME_MAX_CHARS: usize = 120;
+const OPERATOR_NAME_MAX_CHARS: usize = 120;
 
 /// Whether `c` may not appear in an operator's name: not printable, or printable as nothing
 /// (control, format such as zero-width and bidirectional marks, private use, line and
@@ -57,14 +57,14 @@ const RESERVED_WORDS: [&str; 2] = ["bootstrap", "admin token"];
 /// The form two operator names are compared in: compatibility forms folded (NFKC: a
 /// full-width `Ａ` is `A`), lower case, runs of spaces as one space. Unique among the
 /// operators not revoked (migration 0014's `name_key`).
-pub fn name_key(name: &str) -> String {
+pub(super) fn name_key(name: &str) -> String {
     use unicode_normalization::UnicodeNormalization;
     let folded: String = name.nfkc().collect::<String>().to_lowercase();
     folded.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The name of a new operator, or why it is refused (`invalid_name`, the message says why).
-pub fn check_operator_name(name: &str) -> Result<String, Invalid> {
+pub(super) fn check_operator_name(name: &str) -> Result<String, Invalid> {
     let invalid = |why: String| Invalid::new("invalid_name", "name", why);
     let chars = name.chars().count();
     if !(1..=OPERATOR_NAME_MAX_CHARS).contains(&chars) {
