@@ -170,6 +170,22 @@ test('a payment is found by its reference and its trace opens', async ({ page })
   await page.screenshot({ path: join(screenshotDir, 'console-payment.png'), fullPage: true });
 });
 
+test('a payment opened by link or after a reload shows its status and amount', async ({ page }) => {
+  const intent = await charge(server, 'order-browser-43', { amount: 43.21 });
+  await signIn(page, server);
+  // By its id from the payments view, then reloaded: read from the admin API each time.
+  await page.getByRole('link', { name: 'Payments', exact: true }).click();
+  await page.getByLabel('Payment id').fill(intent.paymentIntentId);
+  await page.getByRole('button', { name: 'Open' }).click();
+  const facts = page.getByRole('region', { name: 'The intent' });
+  await expect(facts).toContainText('SHADOW_ONLY');
+  await expect(facts).toContainText('43,21');
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Payment order-browser-43' })).toBeVisible();
+  await expect(facts).toContainText('SHADOW_ONLY');
+  await expect(facts).toContainText(intent.paymentIntentId);
+});
+
 test('the shadow comparison shows how often a candidate differs', async ({ page }) => {
   const version = (await admin(server, 'POST', '/components/provider', guestWasm(COSTLIEST))).version;
   await admin(server, 'PUT', `/stores/${server.demoStore}/components/provider/candidate`, { version });

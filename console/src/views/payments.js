@@ -6,9 +6,6 @@ import { ErrorBox, JsonView, Loaded, STEPS, Version, can, centavos, html, money,
 
 const STATUSES = ['SHADOW_ONLY', 'PENDING', 'SUCCEEDED', 'FAILED', 'CANCELED'];
 
-/** The intents the last searches showed, by id: the admin API has no read of one intent. */
-const seen = new Map();
-
 /** The search form's fields, kept while the tab lives so "back" returns to the results. */
 let lastSearch = { reference: '', store: '', merchant: '', status: '', createdFrom: '', createdTo: '' };
 
@@ -20,7 +17,6 @@ export function Payments() {
     const q = { ...query, limit: 20 };
     for (const k of ['createdFrom', 'createdTo']) if (q[k]) q[k] = new Date(q[k]).toISOString();
     const items = await get('/payment-intents', q);
-    for (const i of items) seen.set(i.paymentIntentId, i);
     setPages([]);
     return items;
   }, [JSON.stringify(query)]);
@@ -28,6 +24,14 @@ export function Payments() {
   const field = (name) => (e) => setForm({ ...form, [name]: e.target.value });
   const shown = [...(state.data ?? []), ...pages];
   return html`<h1>Payments</h1>
+    <form class="row" role="search" aria-label="Open a payment by id" onSubmit=${(e) => {
+      e.preventDefault();
+      const id = e.target.elements.paymentId.value.trim();
+      if (id) location.hash = `#/payments/${encodeURIComponent(id)}`;
+    }}>
+      <label>Payment id <input name="paymentId" placeholder="paymentIntentId" /></label>
+      <button type="submit">Open</button>
+    </form>
     <form class="filters" role="search" aria-label="Search payments" onSubmit=${(e) => {
       e.preventDefault();
       lastSearch = form;
@@ -61,19 +65,18 @@ export function Payments() {
         const q = { ...query, limit: 20, after: shown[shown.length - 1].paymentIntentId };
         for (const k of ['createdFrom', 'createdTo']) if (q[k]) q[k] = new Date(q[k]).toISOString();
         const page = await more.run(() => get('/payment-intents', q));
-        if (page) {
-          for (const i of page) seen.set(i.paymentIntentId, i);
-          setPages([...pages, ...page]);
-        }
+        if (page) setPages([...pages, ...page]);
       }}>More payments</button>` : null}`}<//>`;
 }
 
 export function Payment({ id, me }) {
-  const intent = seen.get(id);
+  // Read by id, so a link or a reload shows the payment as it is now.
+  const intent = useLoad(() => get(`/payment-intents/${id}`), [id]);
   const trace = useLoad(() => get(`/payment-intents/${id}/trace`), [id]);
-  return html`<h1>Payment ${intent?.reference ? html`<q>${intent.reference}</q>` : html`<code>${id}</code>`}</h1>
+  const reference = intent.data?.reference;
+  return html`<h1>Payment ${reference ? html`<q>${reference}</q>` : html`<code>${id}</code>`}</h1>
     <p><a href="#/payments">Back to the search</a></p>
-    ${intent ? html`<${IntentFacts} intent=${intent} />` : null}
+    <${Loaded} state=${intent} what="the payment">${(i) => html`<${IntentFacts} intent=${i} />`}<//>
     <section aria-labelledby="trace-title">
       <h2 id="trace-title">Decision trace</h2>
       <${Loaded} state=${trace} what="the trace">${(t) => html`<${Trace} trace=${t} />`}<//>
@@ -110,7 +113,8 @@ function IntentFacts({ intent: i }) {
       <dt>Store</dt><dd>${i.store?.code} · ${i.merchant}</dd>
       <dt>Route</dt><dd>${i.routing ? `${i.routing.policy ?? ''} → ${i.routing.gatewayAlias ?? '—'} (${i.routing.releaseClass ?? ''})` : '—'}</dd>
       <dt>Fee / net</dt><dd>${i.economics ? `${money(i.economics.feeAmount)} / ${money(i.economics.netAmount)}, settles ${i.economics.settlementDate}` : '—'}</dd>
-      <dt>At the PSP</dt><dd>${i.provider ? html`${i.provider.code} <code>${i.provider.paymentId}</code>` : '—'}</dd>
+      <dt>At the PSP</dt><dd>${i.provider ? html`${i.provider.code} <code>${i.provider.paymentId ?? 'not paid yet'}</code>` : '—'}</dd>
+      ${i.pix?.txid ? html`<dt>txid</dt><dd><code>${i.pix.txid}</code></dd>` : null}
       ${i.failure ? html`<dt>Failure</dt><dd><code>${i.failure.code}</code> ${i.failure.message}</dd>` : null}
       <dt>Created</dt><dd>${when(i.createdAt)}</dd>
       ${i.completedAt ? html`<dt>Completed</dt><dd>${when(i.completedAt)}</dd>` : null}

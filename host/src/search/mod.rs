@@ -376,6 +376,23 @@ impl Search {
         .await
     }
 
+    /// One intent of any merchant, as the admin list shows it, with its QR code while
+    /// `PENDING`: what the console shows of a payment opened by link or after a reload.
+    #[tracing::instrument(skip_all, fields(intent = %id))]
+    pub async fn payment_intent(&self, id: &str) -> Result<AdminPaymentIntent, SearchError> {
+        let intent = crate::db::intents::by_id(&self.db.read, id)
+            .await?
+            .ok_or(SearchError::IntentNotFound)?;
+        let store = catalog::store_by_id(&self.db.read, &intent.store_id)
+            .await?
+            .ok_or_else(|| Internal::broken(format!("intent {id} without its store")))?;
+        let merchant = catalog::merchant_code(&self.db.read, &intent.merchant_id).await?;
+        Ok(AdminPaymentIntent {
+            intent: PaymentIntent::from_row(&intent, &store, false),
+            merchant,
+        })
+    }
+
     /// The page over `stores`, with the stores by id for the views.
     async fn page(
         &self,

@@ -3,23 +3,43 @@
 
 use std::sync::Arc;
 
-use axum::extract::{RawQuery, State};
+use axum::extract::rejection::PathRejection;
+use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::{Envelope, ok};
+use super::{Envelope, ok, uuid_param};
 use crate::http::AppState;
 use crate::http::responses::{AdminUnauthorized, RoleInsufficient};
 use crate::http::search::{Include, SEARCH_PARAMS, query_values};
 use crate::http::{ApiError, ErrorEnvelope};
-use crate::search::{AdminPaymentIntent, IntentQuery, Search};
+use crate::search::{AdminPaymentIntent, IntentQuery, Search, SearchError};
 use pixgate_domain::IntentStatus;
 
 pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
-    OpenApiRouter::new().routes(routes!(list_payment_intents))
+    OpenApiRouter::new()
+        .routes(routes!(list_payment_intents))
+        .routes(routes!(get_payment_intent))
+}
+
+/// One PaymentIntent of any merchant, as the list shows it (with `merchant`), with
+/// `pix.qrCodeSvg` while it is `PENDING`.
+#[utoipa::path(get, path = "/payment-intents/{paymentIntentId}", tag = "admin",
+    params(("paymentIntentId" = String, Path, format = Uuid)),
+    responses(
+        (status = 200, description = "The PaymentIntent", body = Envelope<AdminPaymentIntent>),
+        AdminUnauthorized, RoleInsufficient,
+        (status = 404, description = "No such PaymentIntent (`payment_intent_not_found`)", body = ErrorEnvelope),
+    ))]
+async fn get_payment_intent(
+    State(search): State<Search>,
+    id: Result<Path<String>, PathRejection>,
+) -> Result<impl IntoResponse, ApiError> {
+    let id = uuid_param(id, || SearchError::IntentNotFound.into())?;
+    Ok(ok(StatusCode::OK, search.payment_intent(&id).await?))
 }
 
 /// The list's parameters, as the query string carries them (each checked by the service).
