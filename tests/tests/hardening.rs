@@ -572,7 +572,10 @@ async fn a_test_waiting_for_a_slot_is_not_sent_once_its_endpoint_is_revoked() {
     let ca = TestCa::new();
     for backend in backends() {
         let receiver = Receiver::start(&ca).await;
-        receiver.delay(Duration::from_secs(2));
+        // The first test holds the only slot this long (under the 5 s webhook timeout): the
+        // second must start waiting and the revoke must commit meanwhile, which a loaded 2-core
+        // machine once took over 2 s to do.
+        receiver.delay(Duration::from_secs(4));
         let server = start(
             backend,
             webhook_env(&ca, &[("PIXGATE_WEBHOOK_CONCURRENCY", "1")]),

@@ -1038,8 +1038,17 @@ async fn every_blocked_address_class_is_refused_with_one_code_and_logged_in_deta
                 !error.contains(class) && !error.contains("localhost"),
                 "{error}"
             );
+            // The server logs it before it answers; the test reads its stderr on a thread of
+            // its own, which may be a moment behind.
+            let logged = format!("a {class} address");
+            for _ in 0..100 {
+                if server.logs().contains(&logged) {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
             assert!(
-                server.logs().contains(&format!("a {class} address")),
+                server.logs().contains(&logged),
                 "{url}: the log names the class"
             );
             let listed = server.listed_endpoint(&key, &id).await;
