@@ -191,7 +191,7 @@ pub async fn append<'e>(
     Ok(())
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Event {
     pub id: String,
     pub at: i64,
@@ -202,6 +202,17 @@ pub struct Event {
     pub before_json: Option<String>,
     pub after_json: Option<String>,
 }
+
+crate::db::from_row!(Event {
+    id,
+    at,
+    operator_id,
+    operator_name,
+    action,
+    target,
+    before_json,
+    after_json
+});
 
 /// What a page of the trail is narrowed to; every filter is an equality but the time window
 /// (`[since, until)`, Unix ms).

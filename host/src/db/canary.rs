@@ -2,7 +2,7 @@
 
 use sqlx::{Any, Executor};
 
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Canary {
     pub id: String,
     pub store_id: String,
@@ -19,6 +19,23 @@ pub struct Canary {
     pub end_kind: Option<String>,
     pub ended_reason: Option<String>,
 }
+
+crate::db::from_row!(Canary {
+    id,
+    store_id,
+    step,
+    version,
+    basis_points,
+    window_seconds,
+    min_calls,
+    max_error_rate_percent,
+    max_changed_rate_percent,
+    started_at,
+    started_by,
+    ended_at,
+    end_kind,
+    ended_reason
+});
 
 const COLUMNS: &str = "id, store_id, step, version, basis_points, window_seconds, min_calls, \
     max_error_rate_percent, max_changed_rate_percent, started_at, started_by, ended_at, \
@@ -139,7 +156,7 @@ pub async fn running_with<'e>(
     .await
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Call {
     pub id: String,
     pub canary_id: String,
@@ -149,6 +166,16 @@ pub struct Call {
     pub error_code: Option<String>,
     pub created_at: i64,
 }
+
+crate::db::from_row!(Call {
+    id,
+    canary_id,
+    payment_intent_id,
+    failed,
+    changed,
+    error_code,
+    created_at
+});
 
 pub async fn insert_call<'e>(ex: impl Executor<'e, Database = Any>, c: &Call) -> sqlx::Result<()> {
     sqlx::query(
@@ -169,12 +196,18 @@ pub async fn insert_call<'e>(ex: impl Executor<'e, Database = Any>, c: &Call) ->
 
 /// A canary's calls since `since`: how many, how many failed, how many changed. (PostgreSQL
 /// sums a bigint as numeric, which the Any driver does not read: hence the casts.)
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Counts {
     pub calls: i64,
     pub failed: i64,
     pub changed: i64,
 }
+
+crate::db::from_row!(Counts {
+    calls,
+    failed,
+    changed
+});
 
 pub async fn counts<'e>(
     ex: impl Executor<'e, Database = Any>,

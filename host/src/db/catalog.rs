@@ -7,7 +7,7 @@ use sqlx::{Any, AssertSqlSafe, Executor};
 use super::Flag;
 use pixgate_domain::StoreMode;
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Merchant {
     pub id: String,
     pub code: String,
@@ -15,21 +15,39 @@ pub struct Merchant {
     pub created_at: i64,
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+crate::db::from_row!(Merchant {
+    id,
+    code,
+    name,
+    created_at
+});
+
+#[derive(Debug, Clone)]
 pub struct Store {
     pub id: String,
     pub merchant_id: String,
     pub code: String,
     pub name: String,
-    #[sqlx(try_from = "String")]
     pub mode: StoreMode,
-    #[sqlx(try_from = "i64")]
     pub live_enabled: Flag,
     pub config: String,
     pub charge_expiry_seconds: i64,
     pub created_at: i64,
     pub updated_at: i64,
 }
+
+crate::db::from_row!(Store {
+    id,
+    merchant_id,
+    code,
+    name,
+    mode: try_from(String),
+    live_enabled: try_from(i64),
+    config,
+    charge_expiry_seconds,
+    created_at,
+    updated_at
+});
 
 impl Store {
     /// The configuration object (string values) the policy components read.
@@ -38,7 +56,7 @@ impl Store {
     }
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Gateway {
     pub id: String,
     pub provider_code: String,
@@ -48,11 +66,24 @@ pub struct Gateway {
     pub fixed_centavos: i64,
     pub min_fee_centavos: i64,
     pub max_fee_centavos: Option<i64>,
-    #[sqlx(try_from = "i64")]
     pub active: Flag,
     pub created_at: i64,
     pub updated_at: i64,
 }
+
+crate::db::from_row!(Gateway {
+    id,
+    provider_code,
+    alias,
+    release_class,
+    mdr_bps,
+    fixed_centavos,
+    min_fee_centavos,
+    max_fee_centavos,
+    active: try_from(i64),
+    created_at,
+    updated_at
+});
 
 pub async fn insert_merchant<'e>(
     ex: impl Executor<'e, Database = Any>,

@@ -8,7 +8,7 @@ use super::Flag;
 /// The version name of the component compiled into the binary.
 pub const BUNDLED: &str = "bundled";
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Version {
     pub step: String,
     pub version: String,
@@ -18,9 +18,18 @@ pub struct Version {
     /// What people call it (the file or crate name, or the uploader's choice).
     pub label: Option<String>,
     /// Set with `set_budget`, not by `insert_version`.
-    #[sqlx(flatten)]
     pub budget: Budget,
 }
+
+crate::db::from_row!(Version {
+    step,
+    version,
+    source,
+    size_bytes,
+    created_at,
+    label,
+    budget: flatten
+});
 
 /// Inserts a version unless it exists; true when this call inserted it.
 pub async fn insert_version<'e>(
@@ -196,11 +205,13 @@ async fn exists<'e>(
 }
 
 /// A version's own budget: `None` where the sandbox's default applies.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Budget {
     pub fuel: Option<i64>,
     pub memory_bytes: Option<i64>,
 }
+
+crate::db::from_row!(Budget { fuel, memory_bytes });
 
 /// A version's budget; `None` when there is no such version.
 pub async fn budget<'e>(
@@ -293,7 +304,7 @@ pub async fn stores_on_bundled_by_default<'e>(
 }
 
 /// What a store runs for one step.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoreStep {
     pub store_id: String,
     pub step: String,
@@ -304,6 +315,17 @@ pub struct StoreStep {
     pub candidate_since: Option<i64>,
     pub updated_at: i64,
 }
+
+crate::db::from_row!(StoreStep {
+    store_id,
+    step,
+    active_version,
+    previous_version,
+    activated_at,
+    candidate_version,
+    candidate_since,
+    updated_at
+});
 
 const STORE_STEP_COLUMNS: &str = "store_id, step, active_version, previous_version, \
     activated_at, candidate_version, candidate_since, updated_at";
@@ -379,7 +401,7 @@ pub async fn upsert_store_step<'e>(
     Ok(())
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Activation {
     pub id: String,
     pub store_id: String,
@@ -390,6 +412,17 @@ pub struct Activation {
     pub reason: Option<String>,
     pub created_at: i64,
 }
+
+crate::db::from_row!(Activation {
+    id,
+    store_id,
+    step,
+    version,
+    previous_version,
+    action,
+    reason,
+    created_at
+});
 
 pub async fn insert_activation<'e>(
     ex: impl Executor<'e, Database = Any>,
@@ -429,14 +462,20 @@ pub async fn activations<'e>(
     .await
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KillSwitch {
-    #[sqlx(try_from = "i64")]
     pub enabled: Flag,
     pub error_rate_percent: i64,
     pub window_seconds: i64,
     pub min_calls: i64,
 }
+
+crate::db::from_row!(KillSwitch {
+    enabled: try_from(i64),
+    error_rate_percent,
+    window_seconds,
+    min_calls
+});
 
 impl Default for KillSwitch {
     fn default() -> Self {
@@ -488,7 +527,7 @@ pub async fn set_kill_switch<'e>(
     Ok(())
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct ShadowResult {
     pub id: String,
     pub store_id: String,
@@ -496,7 +535,6 @@ pub struct ShadowResult {
     pub candidate_version: String,
     pub active_version: String,
     pub payment_intent_id: String,
-    #[sqlx(try_from = "i64")]
     pub changed: Flag,
     pub kinds: String,
     pub error_code: Option<String>,
@@ -504,6 +542,21 @@ pub struct ShadowResult {
     pub after_outcome: String,
     pub created_at: i64,
 }
+
+crate::db::from_row!(ShadowResult {
+    id,
+    store_id,
+    step,
+    candidate_version,
+    active_version,
+    payment_intent_id,
+    changed: try_from(i64),
+    kinds,
+    error_code,
+    before_outcome,
+    after_outcome,
+    created_at
+});
 
 pub async fn insert_shadow_result<'e>(
     ex: impl Executor<'e, Database = Any>,
@@ -557,12 +610,18 @@ pub async fn shadow_results<'e>(
 }
 
 /// A recorded charge's trace, for replay.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct RecordedTrace {
     pub payment_intent_id: String,
     pub created_at: i64,
     pub trace: String,
 }
+
+crate::db::from_row!(RecordedTrace {
+    payment_intent_id,
+    created_at,
+    trace
+});
 
 /// A page of a store's recorded traces created in `[since, until)`, oldest first, after
 /// `after` (the last `(created_at, id)` of the previous page), at most `limit`.

@@ -5,7 +5,7 @@ use sqlx::{Any, AssertSqlSafe, Executor, Row};
 
 use super::Params;
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Record {
     pub request_hash: String,
     pub response_status: i64,
@@ -15,6 +15,15 @@ pub struct Record {
     /// Set while the request is in progress (a LIVE charge calling its PSP), until then.
     pub lease_until: Option<i64>,
 }
+
+crate::db::from_row!(Record {
+    request_hash,
+    response_status,
+    response_body,
+    payment_intent_id,
+    expires_at,
+    lease_until
+});
 
 /// The live (unexpired) record for the key.
 pub async fn find<'e>(

@@ -5,12 +5,11 @@ use sqlx::{Any, AssertSqlSafe, Executor};
 use super::{Flag, Params};
 use pixgate_domain::{IntentStatus, StoreMode};
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Intent {
     pub id: String,
     pub merchant_id: String,
     pub store_id: String,
-    #[sqlx(try_from = "String")]
     pub status: IntentStatus,
     pub amount_centavos: i64,
     pub currency: String,
@@ -20,13 +19,11 @@ pub struct Intent {
     pub payer_sealed: String,
     pub metadata: String,
     pub idempotency_key: String,
-    #[sqlx(try_from = "String")]
     pub routing_mode: StoreMode,
     pub routing_policy: String,
     pub provider_code: String,
     pub gateway_alias: String,
     pub release_class: String,
-    #[sqlx(try_from = "i64")]
     pub cross_class_failover: Flag,
     pub fee_centavos: i64,
     pub net_centavos: i64,
@@ -46,12 +43,47 @@ pub struct Intent {
     pub reconcile_at: Option<i64>,
     /// Refunds and the wrong-amount exit; written by their own statements, never by
     /// [`insert`] (a new intent has none).
-    #[sqlx(flatten)]
     pub money_back: MoneyBack,
 }
 
+crate::db::from_row!(Intent {
+    id,
+    merchant_id,
+    store_id,
+    status: try_from(String),
+    amount_centavos,
+    currency,
+    reference,
+    description,
+    payer_kind,
+    payer_sealed,
+    metadata,
+    idempotency_key,
+    routing_mode: try_from(String),
+    routing_policy,
+    provider_code,
+    gateway_alias,
+    release_class,
+    cross_class_failover: try_from(i64),
+    fee_centavos,
+    net_centavos,
+    settlement_date,
+    provider_payment_id,
+    failure_code,
+    failure_message,
+    created_at,
+    updated_at,
+    completed_at,
+    txid,
+    pix_location,
+    pix_copy_paste,
+    pix_expires_at,
+    reconcile_at,
+    money_back: flatten
+});
+
 /// What an intent has given back, and a pix of the wrong amount it received.
-#[derive(Debug, Clone, Default, sqlx::FromRow)]
+#[derive(Debug, Clone, Default)]
 pub struct MoneyBack {
     /// `PENDING` and `SUCCEEDED` refunds.
     pub refund_reserved_centavos: i64,
@@ -67,6 +99,16 @@ pub struct MoneyBack {
     pub resolution: Option<String>,
     pub resolution_reason: Option<String>,
 }
+
+crate::db::from_row!(MoneyBack {
+    refund_reserved_centavos,
+    refunded_centavos,
+    received_centavos,
+    received_e2eid,
+    received_at,
+    resolution,
+    resolution_reason
+});
 
 const COLUMNS: &str = "id, merchant_id, store_id, status, amount_centavos, currency, reference, \
     description, payer_kind, payer_sealed, metadata, idempotency_key, routing_mode, \
@@ -379,7 +421,7 @@ pub async fn record_resolution<'e>(
 pub const FIRST_PIX_READ_MS: i64 = 3_600_000;
 
 /// A paid intent whose pix is due for a read.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct PixRead {
     pub id: String,
     pub provider_code: String,
@@ -390,6 +432,15 @@ pub struct PixRead {
     /// Reads made before this one.
     pub pix_reads: i64,
 }
+
+crate::db::from_row!(PixRead {
+    id,
+    provider_code,
+    provider_payment_id,
+    completed_at,
+    pix_read_at,
+    pix_reads
+});
 
 /// Paid intents whose pix is due for a read (`pix_read_at` reached), oldest due first.
 pub async fn due_pix_reads<'e>(

@@ -2,7 +2,7 @@
 
 use sqlx::{Any, Executor};
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct ApiKey {
     pub id: String,
     pub merchant_id: String,
@@ -11,6 +11,15 @@ pub struct ApiKey {
     pub created_at: i64,
     pub revoked_at: Option<i64>,
 }
+
+crate::db::from_row!(ApiKey {
+    id,
+    merchant_id,
+    prefix,
+    scopes,
+    created_at,
+    revoked_at
+});
 
 pub async fn insert<'e>(
     ex: impl Executor<'e, Database = Any>,
@@ -59,13 +68,17 @@ pub async fn authenticate<'e>(
     ex: impl Executor<'e, Database = Any>,
     secret_hash: &str,
 ) -> sqlx::Result<Option<Authenticated>> {
-    #[derive(sqlx::FromRow)]
     struct Row {
-        #[sqlx(flatten)]
         key: ApiKey,
         merchant_code: String,
         store_id: Option<String>,
     }
+
+    crate::db::from_row!(Row {
+        key: flatten,
+        merchant_code,
+        store_id
+    });
     let rows: Vec<Row> = sqlx::query_as(
         "select k.id, k.merchant_id, k.prefix, k.scopes, k.created_at, k.revoked_at, \
                 m.code as merchant_code, ks.store_id \

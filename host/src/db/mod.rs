@@ -28,7 +28,59 @@ use std::time::Duration;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, ConnectOptions, Executor};
 
-pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
+/// `migrations/*.sql` as `(version, description, SQL)`, oldest first (written by build.rs).
+const MIGRATIONS: &[(i64, &str, &str)] = include!(concat!(env!("OUT_DIR"), "/migrations.rs"));
+
+/// The schema's migrations, as sqlx's `migrate!` would embed them: the same versions,
+/// descriptions and checksums (the SHA-384 of each file), so databases migrated by either
+/// agree.
+fn migrator() -> sqlx::migrate::Migrator {
+    use sqlx::migrate::{Migration, MigrationType, Migrator};
+    Migrator::with_migrations(
+        MIGRATIONS
+            .iter()
+            .map(|&(version, description, sql)| {
+                Migration::new(
+                    version,
+                    description.into(),
+                    MigrationType::Simple,
+                    sqlx::SqlStr::from_static(sql),
+                    sql.starts_with("-- no-transaction"),
+                )
+            })
+            .collect(),
+    )
+}
+
+/// A row type's `sqlx::FromRow` for `AnyRow`, as sqlx's derive writes it: each field read by
+/// its name, `field: try_from(Via)` read as `Via` and converted, `field: flatten` read as a
+/// row type of its own. A macro of our own instead of the derive: sqlx's macros crate builds
+/// SQLite and both drivers a second time for the compiler.
+macro_rules! from_row {
+    ($ty:ident { $($field:ident $(: $how:ident $(($via:ty))?)?),* $(,)? }) => {
+        impl<'r> sqlx::FromRow<'r, sqlx::any::AnyRow> for $ty {
+            fn from_row(row: &'r sqlx::any::AnyRow) -> sqlx::Result<Self> {
+                Ok(Self {
+                    $($field: $crate::db::from_row!(@get row, $field $(, $how $(, $via)?)?),)*
+                })
+            }
+        }
+    };
+    (@get $row:ident, $field:ident) => {
+        sqlx::Row::try_get($row, stringify!($field))?
+    };
+    (@get $row:ident, $field:ident, try_from, $via:ty) => {{
+        let raw: $via = sqlx::Row::try_get($row, stringify!($field))?;
+        raw.try_into().map_err(|e| sqlx::Error::ColumnDecode {
+            index: stringify!($field).to_owned(),
+            source: From::from(e),
+        })?
+    }};
+    (@get $row:ident, $field:ident, flatten) => {
+        sqlx::FromRow::from_row($row)?
+    };
+}
+pub(crate) use from_row;
 
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
@@ -86,7 +138,7 @@ impl Db {
                 .connect_with(opts.clone())
                 .await?;
             // Migrate before the readers open, so they see the schema.
-            MIGRATOR.run(&write).await?;
+            migrator().run(&write).await?;
             let read = AnyPoolOptions::new()
                 .max_connections(max_connections)
                 .acquire_timeout(Duration::from_secs(30))
@@ -106,7 +158,7 @@ impl Db {
                 .after_connect(postgres_session)
                 .connect_with(opts)
                 .await?;
-            MIGRATOR.run(&pool).await?;
+            migrator().run(&pool).await?;
             Db {
                 write: pool.clone(),
                 read: pool,

@@ -5,7 +5,7 @@ use sqlx::{Any, Executor};
 use super::DbError;
 use pixgate_domain::Role;
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Operator {
     pub id: String,
     pub name: String,
@@ -14,6 +14,15 @@ pub struct Operator {
     pub created_at: i64,
     pub revoked_at: Option<i64>,
 }
+
+crate::db::from_row!(Operator {
+    id,
+    name,
+    role,
+    prefix,
+    created_at,
+    revoked_at
+});
 
 impl Operator {
     pub fn role(&self) -> Result<Role, DbError> {

@@ -5,7 +5,7 @@ use sqlx::{Any, AssertSqlSafe, Executor};
 
 use super::Flag;
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Provider {
     pub id: String,
     pub code: String,
@@ -20,11 +20,28 @@ pub struct Provider {
     pub client_cert_pem: Option<String>,
     pub client_key_sealed: Option<String>,
     pub callback_token_sealed: String,
-    #[sqlx(try_from = "i64")]
     pub active: Flag,
     pub created_at: i64,
     pub updated_at: i64,
 }
+
+crate::db::from_row!(Provider {
+    id,
+    code,
+    name,
+    api_base_url,
+    token_url,
+    client_id,
+    client_secret_sealed,
+    pix_key,
+    ca_pem,
+    client_cert_pem,
+    client_key_sealed,
+    callback_token_sealed,
+    active: try_from(i64),
+    created_at,
+    updated_at
+});
 
 const COLUMNS: &str = "id, code, name, api_base_url, token_url, client_id, client_secret_sealed, \
                        pix_key, ca_pem, client_cert_pem, client_key_sealed, \

@@ -147,7 +147,6 @@ async fn insert_row<'e>(
     Ok(())
 }
 
-#[derive(sqlx::FromRow)]
 struct Row {
     provider_code: String,
     gateway_alias: Option<String>,
@@ -157,6 +156,16 @@ struct Row {
     error: Option<String>,
     created_at: i64,
 }
+
+crate::db::from_row!(Row {
+    provider_code,
+    gateway_alias,
+    operation,
+    outcome,
+    duration_ms,
+    error,
+    created_at
+});
 
 /// The calls made for an intent, oldest first.
 pub async fn for_intent<'e>(

@@ -71,18 +71,16 @@ impl TryFrom<String> for Origin {
     }
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Refund {
     pub id: String,
     pub merchant_id: String,
     pub payment_intent_id: String,
-    #[sqlx(try_from = "String")]
     pub status: RefundStatus,
     pub amount_centavos: i64,
     pub currency: String,
     pub reason: Option<String>,
     pub metadata: String,
-    #[sqlx(try_from = "String")]
     pub origin: Origin,
     pub idempotency_key: Option<String>,
     pub request_hash: Option<String>,
@@ -94,7 +92,6 @@ pub struct Refund {
     pub rtr_id: Option<String>,
     pub failure_code: Option<String>,
     pub failure_message: Option<String>,
-    #[sqlx(try_from = "i64")]
     pub psp_attempted: Flag,
     pub lease_until: Option<i64>,
     pub reconcile_at: Option<i64>,
@@ -102,6 +99,34 @@ pub struct Refund {
     pub updated_at: i64,
     pub completed_at: Option<i64>,
 }
+
+crate::db::from_row!(Refund {
+    id,
+    merchant_id,
+    payment_intent_id,
+    status: try_from(String),
+    amount_centavos,
+    currency,
+    reason,
+    metadata,
+    origin: try_from(String),
+    idempotency_key,
+    request_hash,
+    response_body,
+    natureza,
+    provider_code,
+    e2eid,
+    devolucao_id,
+    rtr_id,
+    failure_code,
+    failure_message,
+    psp_attempted: try_from(i64),
+    lease_until,
+    reconcile_at,
+    created_at,
+    updated_at,
+    completed_at
+});
 
 const COLUMNS: &str = "id, merchant_id, payment_intent_id, status, amount_centavos, currency, \
     reason, metadata, origin, idempotency_key, request_hash, response_body, natureza, \

@@ -160,13 +160,20 @@ pub fn page_statement_for(
 }
 
 /// Where an intent sits in the pages: its merchant, store and creation time.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct IntentPosition {
     pub id: String,
     pub merchant_id: String,
     pub store_id: String,
     pub created_at: i64,
 }
+
+crate::db::from_row!(IntentPosition {
+    id,
+    merchant_id,
+    store_id,
+    created_at
+});
 
 pub async fn intent_position<'e>(
     ex: impl Executor<'e, Database = Any>,
@@ -214,12 +221,16 @@ pub async fn stores_of<'e>(
 }
 
 /// A store of the admin list, with its merchant's code.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct ListedStore {
-    #[sqlx(flatten)]
     pub store: Store,
     pub merchant_code: String,
 }
+
+crate::db::from_row!(ListedStore {
+    store: flatten,
+    merchant_code
+});
 
 /// A page of stores, oldest first (created_at, then id), after the store at `after`.
 pub async fn stores_page<'e>(

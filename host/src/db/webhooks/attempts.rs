@@ -2,7 +2,7 @@
 
 use sqlx::{Any, AssertSqlSafe, Executor};
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Attempt {
     pub delivery_id: String,
     pub attempt: i64,
@@ -11,6 +11,15 @@ pub struct Attempt {
     pub duration_ms: i64,
     pub error: Option<String>,
 }
+
+crate::db::from_row!(Attempt {
+    delivery_id,
+    attempt,
+    attempted_at,
+    http_status,
+    duration_ms,
+    error
+});
 
 pub async fn insert_attempt<'e>(
     ex: impl Executor<'e, Database = Any>,

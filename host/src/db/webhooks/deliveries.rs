@@ -72,7 +72,7 @@ pub async fn cancel_pending<'e>(
     Ok(done.rows_affected())
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Delivery {
     pub id: String,
     pub endpoint_id: String,
@@ -82,7 +82,6 @@ pub struct Delivery {
     pub refund_event_id: Option<String>,
     pub event_type: String,
     pub body: String,
-    #[sqlx(try_from = "String")]
     pub status: DeliveryStatus,
     pub attempts: i64,
     pub next_attempt_at: Option<i64>,
@@ -94,6 +93,25 @@ pub struct Delivery {
     pub updated_at: i64,
     pub completed_at: Option<i64>,
 }
+
+crate::db::from_row!(Delivery {
+    id,
+    endpoint_id,
+    event_id,
+    refund_event_id,
+    event_type,
+    body,
+    status: try_from(String),
+    attempts,
+    next_attempt_at,
+    claim_token,
+    last_attempt_at,
+    last_http_status,
+    last_error,
+    created_at,
+    updated_at,
+    completed_at
+});
 
 const DELIVERY_COLUMNS: &str = "id, endpoint_id, event_id, refund_event_id, event_type, body, \
     status, attempts, next_attempt_at, claim_token, last_attempt_at, last_http_status, \
@@ -184,7 +202,7 @@ pub async fn deliveries_of_intent<'e>(
 }
 
 /// A delivery claimed for one attempt, with what sending it needs.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Claimed {
     pub id: String,
     pub endpoint_id: String,
@@ -194,6 +212,15 @@ pub struct Claimed {
     pub attempts: i64,
     pub claim_token: String,
 }
+
+crate::db::from_row!(Claimed {
+    id,
+    endpoint_id,
+    event_type,
+    body,
+    attempts,
+    claim_token
+});
 
 /// Claims up to `limit` due deliveries for one attempt each: the attempt counter moves on and
 /// the delivery is not due again until `lease_until`, so no other sender takes it meanwhile.

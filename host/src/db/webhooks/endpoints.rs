@@ -40,7 +40,7 @@ impl TryFrom<String> for EndpointStatus {
     }
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Endpoint {
     pub id: String,
     pub merchant_id: String,
@@ -49,7 +49,6 @@ pub struct Endpoint {
     pub url_normalized: String,
     /// JSON array of event types.
     pub events: String,
-    #[sqlx(try_from = "String")]
     pub status: EndpointStatus,
     pub secret_sealed: String,
     pub failure_count: i64,
@@ -61,6 +60,25 @@ pub struct Endpoint {
     pub disabled_at: Option<i64>,
     pub revoked_at: Option<i64>,
 }
+
+crate::db::from_row!(Endpoint {
+    id,
+    merchant_id,
+    name,
+    url,
+    url_normalized,
+    events,
+    status: try_from(String),
+    secret_sealed,
+    failure_count,
+    failing_since,
+    last_failure_at,
+    last_delivery_id,
+    created_at,
+    updated_at,
+    disabled_at,
+    revoked_at
+});
 
 const ENDPOINT_COLUMNS: &str = "id, merchant_id, name, url, url_normalized, events, status, \
     secret_sealed, failure_count, failing_since, last_failure_at, last_delivery_id, created_at, \
