@@ -31,10 +31,9 @@ async fn server_with(charges: usize) -> Server {
     server
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn a_replay_streams_its_progress_then_the_report() {
-    let server = server_with_charges().await;
-    let response = server
+/// The demo store's replay with the recorded versions, its progress streamed.
+async fn streamed_replay(server: &Server) -> reqwest::Response {
+    server
         .client
         .post(format!("{}/replays", server.admin))
         .bearer_auth(&server.admin_token)
@@ -42,7 +41,13 @@ async fn a_replay_streams_its_progress_then_the_report() {
         .json(&json!({"store": "demo-store", "components": {}}))
         .send()
         .await
-        .unwrap();
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_replay_streams_its_progress_then_the_report() {
+    let server = server_with_charges().await;
+    let response = streamed_replay(&server).await;
     assert_eq!(response.status(), 200);
     assert_eq!(
         response.headers()["content-type"].to_str().unwrap(),
@@ -73,18 +78,7 @@ async fn a_replay_streams_its_progress_then_the_report() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_replays_progress_moves_a_hundred_charges_at_a_time() {
     let server = server_with(250).await;
-    let text = server
-        .client
-        .post(format!("{}/replays", server.admin))
-        .bearer_auth(&server.admin_token)
-        .header("accept", "application/x-ndjson")
-        .json(&json!({"store": "demo-store", "components": {}}))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = streamed_replay(&server).await.text().await.unwrap();
     let replayed: Vec<u64> = text
         .lines()
         .filter_map(|l| serde_json::from_str::<Value>(l).unwrap()["progress"]["replayed"].as_u64())

@@ -4,13 +4,12 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use pixgate_domain::Step;
 use pixgate_report::render::Table;
 use reqwest::Method;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::admin::{Admin, AdminArgs, Body, CliError, store_code};
-use super::manage::{emit, print_json, version_or_upload};
+use super::manage::{StepVersionArgs, emit, print_json};
 
 #[derive(Debug, Args)]
 pub(super) struct EvaluateArgs {
@@ -21,16 +20,9 @@ pub(super) struct EvaluateArgs {
     /// file or `-` for standard input; a `store` in it is ignored for `--store`.
     #[arg(long, value_name = "FILE")]
     charge: PathBuf,
-    /// Policy step to decide with: a version, `bundled`, or a .wasm file (uploaded first).
-    /// Left out, the store's active version decides.
-    #[arg(long, value_name = "VERSION|FILE")]
-    policy: Option<String>,
-    /// Provider step to decide with, as for --policy.
-    #[arg(long, value_name = "VERSION|FILE")]
-    provider: Option<String>,
-    /// Economics step to decide with, as for --policy.
-    #[arg(long, value_name = "VERSION|FILE")]
-    economics: Option<String>,
+    // The versions to decide with; a step left out runs the store's active version.
+    #[command(flatten)]
+    versions: StepVersionArgs,
     /// Decide as the charge with this Idempotency-Key would: the store's running canaries
     /// assign it their arm.
     #[arg(long)]
@@ -68,17 +60,7 @@ pub(super) fn evaluate(args: &EvaluateArgs) -> Result<(), CliError> {
     };
     fields.remove("store");
     let admin = Admin::connect(&args.admin)?;
-    let mut components = Map::new();
-    for (step, given) in [
-        (Step::Policy, &args.policy),
-        (Step::Provider, &args.provider),
-        (Step::Economics, &args.economics),
-    ] {
-        if let Some(given) = given {
-            let version = version_or_upload(&admin, step, given)?;
-            components.insert(step.as_str().to_owned(), Value::String(version));
-        }
-    }
+    let components = args.versions.components(&admin)?;
     let mut body = json!({ "store": args.store, "charge": charge, "components": components });
     if let Some(key) = &args.idempotency_key {
         body["idempotencyKey"] = Value::String(key.clone());

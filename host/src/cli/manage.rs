@@ -162,16 +162,10 @@ pub(super) struct ReplayArgs {
     /// The store's code.
     #[arg(long, value_parser = store_code)]
     store: String,
-    /// Policy step to replay with: a version, `bundled`, or a .wasm file (uploaded first).
-    /// Left out, each charge keeps the version it was decided with.
-    #[arg(long, value_name = "VERSION|FILE")]
-    policy: Option<String>,
-    /// Provider step to replay with, as for --policy.
-    #[arg(long, value_name = "VERSION|FILE")]
-    provider: Option<String>,
-    /// Economics step to replay with, as for --policy.
-    #[arg(long, value_name = "VERSION|FILE")]
-    economics: Option<String>,
+    // The versions to replay with; a step left out keeps, for each charge, the version it was
+    // decided with.
+    #[command(flatten)]
+    versions: StepVersionArgs,
     /// Start of the window of recorded charges (ISO 8601, e.g. 2026-11-01T00:00:00Z).
     #[arg(long)]
     since: Option<String>,
@@ -326,17 +320,7 @@ pub(super) fn run(command: ManageCommand) -> Result<(), CliError> {
 
 fn replay(args: &ReplayArgs) -> Result<(), CliError> {
     let admin = Admin::connect(&args.admin)?;
-    let mut components = Map::new();
-    for (step, given) in [
-        (Step::Policy, &args.policy),
-        (Step::Provider, &args.provider),
-        (Step::Economics, &args.economics),
-    ] {
-        if let Some(given) = given {
-            let version = version_or_upload(&admin, step, given)?;
-            components.insert(step.as_str().to_owned(), Value::String(version));
-        }
-    }
+    let components = args.versions.components(&admin)?;
     let mut body = json!({ "store": args.store, "components": components });
     for (key, value) in [("since", &args.since), ("until", &args.until)] {
         if let Some(value) = value {
@@ -381,6 +365,39 @@ fn replay(args: &ReplayArgs) -> Result<(), CliError> {
         eprintln!("pixgate: wrote the HTML report to {}", file.display());
     }
     Ok(())
+}
+
+/// `--policy`, `--provider`, `--economics`: the version each step runs instead of the
+/// store's (`policy replay`, `policy evaluate`).
+#[derive(Debug, Args)]
+pub(super) struct StepVersionArgs {
+    /// Policy step: a version, `bundled`, or a .wasm file (uploaded first).
+    #[arg(long, value_name = "VERSION|FILE")]
+    policy: Option<String>,
+    /// Provider step, as for --policy.
+    #[arg(long, value_name = "VERSION|FILE")]
+    provider: Option<String>,
+    /// Economics step, as for --policy.
+    #[arg(long, value_name = "VERSION|FILE")]
+    economics: Option<String>,
+}
+
+impl StepVersionArgs {
+    /// The request's `components`: each step given, as a version (a file is uploaded first).
+    pub(super) fn components(&self, admin: &Admin) -> Result<Map<String, Value>, CliError> {
+        let mut components = Map::new();
+        for (step, given) in [
+            (Step::Policy, &self.policy),
+            (Step::Provider, &self.provider),
+            (Step::Economics, &self.economics),
+        ] {
+            if let Some(given) = given {
+                let version = version_or_upload(admin, step, given)?;
+                components.insert(step.as_str().to_owned(), Value::String(version));
+            }
+        }
+        Ok(components)
+    }
 }
 
 /// A `VERSION|FILE` argument: an existing file is uploaded (harmless: versions are

@@ -375,4 +375,40 @@ mod tests {
             assert_eq!(mode, "wal");
         }
     }
+
+    /// A database that sqlx's `migrate!` migrated records each file's SHA-384 (and a migration
+    /// whose checksum differs stops the start): the embedded migrations carry exactly those.
+    /// Migration 1's is the one an instance built with `migrate!` recorded.
+    #[test]
+    fn the_embedded_migrations_are_the_files_with_the_checksums_migrate_recorded() {
+        use sha2::{Digest, Sha384};
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../migrations");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "sql"))
+            .collect();
+        files.sort();
+        let migrator = migrator();
+        assert_eq!(migrator.migrations.len(), files.len());
+        for (migration, file) in migrator.migrations.iter().zip(&files) {
+            let name = file.file_name().unwrap().to_str().unwrap();
+            let (version, rest) = name.split_once('_').unwrap();
+            assert_eq!(migration.version, version.parse::<i64>().unwrap(), "{name}");
+            assert_eq!(
+                migration.description,
+                rest.trim_end_matches(".sql").replace('_', " ")
+            );
+            let text = std::fs::read(file).unwrap();
+            assert_eq!(
+                &*migration.checksum,
+                Sha384::digest(&text).as_slice(),
+                "{name}"
+            );
+        }
+        assert_eq!(
+            hex::encode_upper(&*migrator.migrations[0].checksum),
+            "8DC8CE9FCC810EE7DE3431A081702EA3F47B70BC387EA4A76EE1CA3968ADE50F053559A0BC66DCE533BFC4030355369F"
+        );
+    }
 }
