@@ -882,7 +882,8 @@ async fn concurrent_duplicates_of_one_refund_make_one_devolucao() {
                     refund_ids.insert(body["data"]["refundId"].as_str().unwrap().to_owned());
                 }
                 409 => assert_eq!(body["error"]["code"], "idempotency_key_in_use", "{body}"),
-                other => panic!("{other} {body}"),
+                // The server's log says what failed inside it.
+                other => panic!("{backend:?}: {other} {body}\n{}", live.server.logs()),
             }
         }
         assert_eq!(refund_ids.len(), 1, "{answers:?}");
