@@ -84,6 +84,23 @@ async fn uploads_are_validated_named_by_sha256_and_deduplicated() {
             .await
             .unwrap();
         assert_eq!(r.status().as_u16(), 415);
+        // A label over 100 characters is refused before the body is judged (here too large).
+        let r = server
+            .client
+            .post(format!(
+                "{}/components/policy?label={}",
+                server.admin,
+                "x".repeat(101)
+            ))
+            .bearer_auth(&server.admin_token)
+            .header("Content-Type", "application/wasm")
+            .body(vec![0u8; 300_001])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status().as_u16(), 400);
+        let body: serde_json::Value = r.json().await.unwrap();
+        assert_eq!(body["error"]["code"], "invalid_label", "{body}");
         let (status, body) = upload(&server, "routing", fixture.clone()).await;
         assert_eq!(
             (status, body["error"]["code"].as_str()),

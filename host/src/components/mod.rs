@@ -556,16 +556,8 @@ impl ComponentService {
         actor: &Actor,
         step: Step,
         wasm: &[u8],
-        label: Option<&str>,
+        label: Option<String>,
     ) -> Result<Uploaded, ComponentError> {
-        let label = label
-            .map(|raw| pixgate_domain::json::bounded(raw, "label", "invalid_label", 1, 100))
-            .transpose()
-            .map_err(|e| ComponentError::Invalid {
-                code: e.code,
-                field: e.field.unwrap_or_default(),
-                message: e.message,
-            })?;
         let limit = self.registry.settings.component_max_bytes;
         if wasm.len() as u64 > limit {
             return Err(ComponentError::TooLarge {
@@ -1359,6 +1351,18 @@ impl ComponentService {
         self.stores.clear();
         self.view(&store).await
     }
+}
+
+/// A version's label as an upload gives it (1 to 100 characters, no control character), checked
+/// before the upload's body is read: a refused label costs no upload permit and no bytes.
+pub fn version_label(raw: &str) -> Result<String, ComponentError> {
+    pixgate_domain::json::bounded(raw, "label", "invalid_label", 1, 100).map_err(|e| {
+        ComponentError::Invalid {
+            code: e.code,
+            field: e.field.unwrap_or_default(),
+            message: e.message,
+        }
+    })
 }
 
 /// The label of the bundled version of `step`: what it is and which release shipped it.

@@ -123,6 +123,11 @@ async fn upload(
             expected: "application/wasm",
         });
     }
+    let label = params
+        .label
+        .as_deref()
+        .map(crate::components::version_label)
+        .transpose()?;
     // Decided before a byte of the body is read: a refused upload costs no memory.
     let _reading = components.upload_permit()?;
     let body = Bytes::from_request(request, &())
@@ -137,9 +142,7 @@ async fn upload(
             };
             crate::http::extract::body_error(&rejection, too_large)
         })?;
-    let uploaded = components
-        .upload(&actor, step, &body, params.label.as_deref())
-        .await?;
+    let uploaded = components.upload(&actor, step, &body, label).await?;
     let status = if uploaded.created {
         StatusCode::CREATED
     } else {
