@@ -47,6 +47,26 @@ impl Outcome {
             _ => NO_PROVIDER,
         }
     }
+
+    /// How a candidate's money differs from this outcome's: `(fee, net)` of `other` minus
+    /// this one's, in centavos, when both resolved (replay and shadow sum these).
+    pub fn money_delta(&self, other: &Outcome) -> Option<(i64, i64)> {
+        match (self, other) {
+            (
+                Outcome::Resolved {
+                    fee_centavos: f1,
+                    net_centavos: n1,
+                    ..
+                },
+                Outcome::Resolved {
+                    fee_centavos: f2,
+                    net_centavos: n2,
+                    ..
+                },
+            ) => Some((*f2 as i64 - *f1 as i64, *n2 as i64 - *n1 as i64)),
+            _ => None,
+        }
+    }
 }
 
 /// The provider key of an outcome that routes nowhere.

@@ -33,6 +33,11 @@ pub struct ShadowComparison {
     errors_by_kind: BTreeMap<String, u64>,
     #[serde(default)]
     recent: Vec<ShadowChange>,
+    /// Absent from an instance older than these fields: shown as no change.
+    #[serde(default)]
+    fee_delta_centavos: i64,
+    #[serde(default)]
+    net_delta_centavos: i64,
 }
 
 #[derive(Debug, Deserialize)]
@@ -392,6 +397,12 @@ pub fn shadow_text(c: &ShadowComparison) -> String {
 
     out.push_str("\nChanges by kind\n");
     out.push_str(&changes_table(&c.changes_by_kind, c.charges).render());
+
+    out.push_str("\nMoney (charges both resolved, candidate minus active)\n");
+    let mut money = Table::plain(2).numeric(&[1]);
+    money.row(vec!["fees".to_owned(), brl_delta(c.fee_delta_centavos)]);
+    money.row(vec!["net".to_owned(), brl_delta(c.net_delta_centavos)]);
+    out.push_str(&money.render());
 
     out.push_str("\nErrors by kind\n");
     out.push_str(&errors_text(&c.errors_by_kind));
@@ -965,7 +976,7 @@ mod tests {
             "store": "demo-store", "step": "provider", "candidate": "ab".repeat(32), "active": "bundled",
             "since": "2026-11-22T10:00:00.000Z", "charges": 120, "unchanged": 100, "changed": 18, "errors": 2,
             "changesByKind": {"policy": 0, "provider": 10, "gateway": 18, "releaseClass": 3, "fee": 18, "net": 18, "refusal": 0},
-            "errorsByKind": {"trapped": 2},
+            "errorsByKind": {"trapped": 2}, "feeDeltaCentavos": 1234, "netDeltaCentavos": -1234,
             "recent": [{"paymentIntentId": "pi_9", "at": "2026-11-22T10:01:00.000Z", "kinds": ["refusal"],
                         "before": {"status": "resolved", "policy": "d0-first", "providerCode": "sandbox-b",
                                    "gatewayAlias": "sandbox-b-d0", "releaseClass": "D0", "feeCentavos": 165,
@@ -982,6 +993,8 @@ mod tests {
         );
         assert!(has_row(&text, &["gateway", "18", "15.0", "%"]), "{text}");
         assert!(has_row(&text, &["trapped", "2"]), "{text}");
+        assert!(has_row(&text, &["fees", "+R$", "12.34"]), "{text}");
+        assert!(has_row(&text, &["net", "-R$", "12.34"]), "{text}");
         assert!(text.contains("-> failed in provider: trapped"), "{text}");
     }
 }

@@ -157,7 +157,11 @@ pub(super) fn compile(
     let started = std::time::Instant::now();
     let compiled = pool
         .install(|| engine.precompile_component(wasm))
-        .map_err(|e| SandboxError::InvalidComponent(format!("{e:#}")))?;
+        // On one line: some parser messages print the bytes they expected, one per line.
+        .map_err(|e| {
+            let text = format!("{e:#}");
+            SandboxError::InvalidComponent(text.split_whitespace().collect::<Vec<_>>().join(" "))
+        })?;
     // A JavaScript or Python engine takes seconds; say so where an operator looks.
     tracing::info!(
         bytes = wasm.len(),

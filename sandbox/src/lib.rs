@@ -587,6 +587,7 @@ impl Sandbox {
     /// Validates `wasm` as a component of `step`, compiles it (or takes it from the cache)
     /// and pre-instantiates it.
     pub fn load(&self, step: Step, wasm: &[u8]) -> Result<LoadedComponent, SandboxError> {
+        check_format(wasm)?;
         let sha256 = sha256_hex(wasm);
         let (component, compiled) = match &self.cache {
             Some(cache) => {
@@ -945,4 +946,49 @@ fn refuse_blocking(linker: &mut Linker<CallState>) -> wasmtime::Result<()> {
     )?;
     linker.allow_shadowing(false);
     Ok(())
+}
+
+/// Refuses, in one line an uploader can act on, bytes that are no component at all: not
+/// WebAssembly (a README, a zip, a JavaScript source), or a core module where a component is
+/// expected. The parser's own message for these spans lines (it prints the bytes it expected).
+fn check_format(wasm: &[u8]) -> Result<(), SandboxError> {
+    // The preamble: the magic `\0asm`, then a 16-bit version and a 16-bit layer (0 for a core
+    // module, 1 for a component), little-endian.
+    if wasm.len() < 8 || wasm[..4] != *b"\0asm" {
+        return Err(SandboxError::InvalidComponent(
+            "the file is not WebAssembly (it does not start with the bytes \\0asm): upload the \
+             .wasm file a component build wrote"
+                .to_owned(),
+        ));
+    }
+    if wasm[6..8] == [0, 0] {
+        return Err(SandboxError::InvalidComponent(
+            "it is a core WebAssembly module, not a component: build it as a component \
+             (cargo's wasm32-wasip2 target, or the JavaScript or Python kit)"
+                .to_owned(),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod format_tests {
+    use super::*;
+
+    #[test]
+    fn what_is_no_component_is_refused_in_one_line_that_says_what_to_do() {
+        let refusal = |bytes: &[u8]| check_format(bytes).unwrap_err().to_string();
+        let not_wasm: [&[u8]; 3] = [b"# pixgate\n\nA README", b"", b"\0asm"];
+        for not_wasm in not_wasm {
+            let text = refusal(not_wasm);
+            assert!(
+                text.contains("is not WebAssembly") && !text.contains('\n'),
+                "{text}"
+            );
+        }
+        let core = [0, b'a', b's', b'm', 1, 0, 0, 0];
+        assert!(refusal(&core).contains("core WebAssembly module, not a component"));
+        let component = [0, b'a', b's', b'm', 0x0d, 0, 1, 0];
+        assert_eq!(check_format(&component), Ok(()));
+    }
 }

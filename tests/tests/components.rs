@@ -553,6 +553,32 @@ async fn a_shadow_candidate_records_where_it_would_decide_otherwise_and_changes_
             comparison["recent"][0]["before"]["gatewayAlias"],
             comparison["recent"][0]["after"]["gatewayAlias"]
         );
+        // As replay reports it: the share that changed, and what the candidate would cost.
+        let share = comparison["changedShare"].as_f64().unwrap();
+        let changed = comparison["changed"].as_f64().unwrap();
+        assert!(
+            (share - changed / AMOUNTS.len() as f64).abs() < 1e-9,
+            "{comparison}"
+        );
+        let fee_delta = comparison["feeDeltaCentavos"].as_i64().unwrap();
+        assert!(
+            fee_delta > 0,
+            "the costliest gateway costs more: {comparison}"
+        );
+        assert_eq!(comparison["netDeltaCentavos"], -fee_delta, "{comparison}");
+        let (before, after) = (
+            comparison["providersBefore"].as_object().unwrap(),
+            comparison["providersAfter"].as_object().unwrap(),
+        );
+        assert_eq!(
+            before.keys().collect::<Vec<_>>(),
+            after.keys().collect::<Vec<_>>()
+        );
+        let total = |m: &serde_json::Map<String, Value>| {
+            m.values().map(|v| v.as_u64().unwrap()).sum::<u64>()
+        };
+        assert_eq!(total(before), AMOUNTS.len() as u64);
+        assert_eq!(total(after), AMOUNTS.len() as u64);
         let metrics = server.metrics().await;
         assert!(
             metrics.contains("pixgate_shadow_comparisons_total"),

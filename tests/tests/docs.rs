@@ -268,8 +268,8 @@ fn getting_started_output(stdout: &str) {
         .filter(|l| l.starts_with('{'))
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
         .collect();
-    // The charge, its replay, its read, its trace, the merchant, the store and the key.
-    assert_eq!(answers.len(), 7, "{stdout}");
+    // The charge, its replay, its read and its trace.
+    assert_eq!(answers.len(), 4, "{stdout}");
     assert!(answers.iter().all(|a| a["success"] == true), "{stdout}");
     assert_eq!(answers[0]["data"]["status"], "SHADOW_ONLY", "{stdout}");
     assert_eq!(answers[1]["data"]["idempotentReplay"], true, "{stdout}");
@@ -277,11 +277,20 @@ fn getting_started_output(stdout: &str) {
         stdout.contains(r#""policy":{"component""#) || stdout.contains(r#""component":"#),
         "trace: {stdout}"
     );
-    assert_eq!(answers[5]["data"]["code"], "acme-web", "{stdout}");
+    // Then the CLI's tables: the merchant, the store with its mode, and the key, shown once.
+    let row = |first: &str| stdout.lines().find(|l| l.trim_start().starts_with(first));
     assert!(
-        answers[6]["data"]["apiKey"]
-            .as_str()
-            .is_some_and(|k| k.starts_with("pxg_")),
+        row("acme ").is_some_and(|l| l.contains("ACME Ltda")),
+        "{stdout}"
+    );
+    assert!(
+        row("acme-web ").is_some_and(|l| l.contains("acme") && l.contains("SHADOW")),
+        "{stdout}"
+    );
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("API key (shown once; keep it now): pxg_")),
         "{stdout}"
     );
     assert!(stdout.contains("pixgate_chain_step_fuel_count"), "{stdout}");

@@ -26,6 +26,7 @@ const ROLE_TABLE: &[(&str, &str)] = &[
     ("PATCH /providers/{code}", "admin"),
     ("POST /api-keys", "admin"),
     ("POST /api-keys/{keyId}/revoke", "admin"),
+    ("POST /merchants/{code}/webhook-endpoints", "admin"),
     (
         "POST /payment-intents/{paymentIntentId}/resolve",
         "operator",

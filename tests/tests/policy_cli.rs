@@ -264,6 +264,27 @@ async fn walk(backend: Backend) {
     let refusal = err.trim_end().lines().last().unwrap();
     assert!(refusal.starts_with("pixgate: wrong_world: "), "{err}");
     assert!(refusal.ends_with("[HTTP 400]"), "{err}");
+    // A file that is no WebAssembly at all (the README instead of the build): one line that
+    // says so, after the line saying what was sent.
+    let readme = pixgate_e2e::repo_file("README.md");
+    let err = fails(
+        &server,
+        &[
+            "policy",
+            "upload",
+            "--step",
+            "policy",
+            readme.to_str().unwrap(),
+        ],
+    );
+    let lines: Vec<&str> = err.trim_end().lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(
+        lines[1].starts_with("pixgate: invalid_component: ")
+            && lines[1].contains("is not WebAssembly")
+            && lines[1].ends_with("[HTTP 400]"),
+        "{err}"
+    );
 
     // List: the upload and the bundled version, which the demo store runs (it never set a
     // provider version of its own).

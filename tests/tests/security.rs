@@ -750,6 +750,13 @@ async fn admin_routes_refuse_merchant_keys_and_merchant_routes_refuse_the_admin_
                 if let Some(o) = v.get_mut("error").and_then(Value::as_object_mut) {
                     o.remove("requestId");
                 }
+                // The overview's window ends now.
+                if path == "/overview"
+                    && let Some(o) = v.get_mut("data").and_then(Value::as_object_mut)
+                {
+                    o.remove("from");
+                    o.remove("to");
+                }
                 v
             };
             assert_eq!((s, strip(b)), (status, strip(body)), "{path} changed");
@@ -1355,6 +1362,7 @@ async fn secrets_keys_tax_ids_and_emails_never_reach_the_log_the_lists_or_the_me
         let mut choices: BTreeMap<&str, Vec<String>> = BTreeMap::new();
         choices.insert("store code", vec!["demo-store".into(), "acme-live".into()]);
         choices.insert("provider code", vec!["sandbox-a".into()]);
+        choices.insert("merchant code", vec!["demo".into(), "acme".into()]);
         choices.insert(
             "step",
             vec!["policy".into(), "provider".into(), "economics".into()],
@@ -1369,6 +1377,7 @@ async fn secrets_keys_tax_ids_and_emails_never_reach_the_log_the_lists_or_the_me
             for name in path_params(template) {
                 let kind = match name.as_str() {
                     "code" if template.starts_with("/providers") => "provider code",
+                    "code" if template.starts_with("/merchants") => "merchant code",
                     "code" => "store code",
                     other => other,
                 };
@@ -1383,6 +1392,9 @@ async fn secrets_keys_tax_ids_and_emails_never_reach_the_log_the_lists_or_the_me
                     }
                 }
                 paths = expanded;
+            }
+            if template == "/lookup" {
+                paths = intents.iter().map(|id| format!("/lookup?q={id}")).collect();
             }
             if template == "/api-keys" {
                 paths = vec![

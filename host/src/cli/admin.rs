@@ -46,7 +46,9 @@ impl AdminArgs {
             _ => Err(CliError::local(
                 "admin_token_missing",
                 format!(
-                    "no admin token: set PIXGATE_ADMIN_TOKEN (or --admin-token) to the token                      `pixgate serve` printed at its first start, which it also wrote to {}                      (PIXGATE_DATA_DIR or --data-dir names another data dir)",
+                    "no admin token: set PIXGATE_ADMIN_TOKEN (or --admin-token) to the token \
+                     `pixgate serve` printed at its first start, which it also wrote to {} \
+                     (PIXGATE_DATA_DIR or --data-dir names another data dir)",
                     file.display()
                 ),
             )),

@@ -1,6 +1,7 @@
 //! The `pixgate` command line: `serve`, `policy` to write, try and manage the policy
-//! components of a running instance, `admin` for the rest of its admin API (providers, the
-//! lists of stores and of payment intents), and
+//! components of a running instance, `admin` for the rest of its admin API (merchants, stores,
+//! API keys, gateways, providers, webhook endpoints and deliveries, payment intents, operators
+//! and the audit trail), and
 //! `psp-sim`, a PSP simulator for tests and demos.
 //!
 //! `policy new`, `policy run` and `policy seal` work offline; the other `policy` commands are clients of the
@@ -9,6 +10,7 @@
 
 mod admin;
 mod canary;
+mod catalog;
 mod evaluate;
 mod manage;
 mod new;
@@ -55,9 +57,25 @@ enum AdminCommand {
     /// PSP providers: where LIVE charges are created.
     #[command(subcommand)]
     Providers(providers::ProvidersCommand),
-    /// Stores: list them, with their merchant, mode and the components they run.
+    /// Merchants: the owners of stores, API keys and webhook endpoints.
     #[command(subcommand)]
-    Stores(search::StoresCommand),
+    Merchants(catalog::MerchantsCommand),
+    /// Stores: create, show, change and list them, and set the gateways each may use.
+    #[command(subcommand)]
+    Stores(catalog::StoresCommand),
+    /// API keys: issue, list and revoke a merchant's keys.
+    #[command(subcommand)]
+    ApiKeys(catalog::ApiKeysCommand),
+    /// Gateways: a provider's accounts, with release class and fee terms.
+    #[command(subcommand)]
+    Gateways(catalog::GatewaysCommand),
+    /// Webhook endpoints: register and list a merchant's.
+    #[command(subcommand)]
+    WebhookEndpoints(catalog::WebhookEndpointsCommand),
+    /// Webhook deliveries of every merchant: list them (the failing ones first to read) and
+    /// resend one.
+    #[command(subcommand)]
+    WebhookDeliveries(catalog::WebhookDeliveriesCommand),
     /// PaymentIntents of every merchant: list them with the merchant search's filters.
     #[command(subcommand)]
     PaymentIntents(search::PaymentIntentsCommand),
@@ -105,7 +123,24 @@ pub fn main() -> ExitCode {
         Command::Policy(PolicyCommand::Seal(args)) => report_result(seal::seal(&args)),
         Command::Policy(PolicyCommand::Manage(command)) => report_result(manage::run(command)),
         Command::Admin(AdminCommand::Providers(command)) => report_result(providers::run(command)),
-        Command::Admin(AdminCommand::Stores(command)) => report_result(search::run_stores(command)),
+        Command::Admin(AdminCommand::Merchants(command)) => {
+            report_result(catalog::run_merchants(command))
+        }
+        Command::Admin(AdminCommand::Stores(command)) => {
+            report_result(catalog::run_stores(command))
+        }
+        Command::Admin(AdminCommand::ApiKeys(command)) => {
+            report_result(catalog::run_api_keys(command))
+        }
+        Command::Admin(AdminCommand::Gateways(command)) => {
+            report_result(catalog::run_gateways(command))
+        }
+        Command::Admin(AdminCommand::WebhookEndpoints(command)) => {
+            report_result(catalog::run_webhook_endpoints(command))
+        }
+        Command::Admin(AdminCommand::WebhookDeliveries(command)) => {
+            report_result(catalog::run_webhook_deliveries(command))
+        }
         Command::Admin(AdminCommand::PaymentIntents(command)) => {
             report_result(search::run_intents(command))
         }

@@ -2,7 +2,8 @@
 //! (`GET /stores`, `GET /payment-intents`) with their filters as flags, a page at a time or
 //! every page (`--all`). Values go to the API as given: it checks them and answers a bad one
 //! with its code (`invalid_status`, ...), which the command reports (exit status 1). And
-//! `payment-intents resolve`, the exit for a charge paid with the wrong amount.
+//! `payment-intents find` (by id, txid or endToEndId), `trace`, and `resolve`, the exit for a
+//! charge paid with the wrong amount.
 
 use clap::{Args, Subcommand};
 use pixgate_report::render::Table;
@@ -13,18 +14,35 @@ use super::admin::{Admin, AdminArgs, CliError, parse};
 use super::manage::{emit, print_json};
 
 #[derive(Debug, Subcommand)]
-pub(super) enum StoresCommand {
-    /// List the stores, oldest first, with the component version each runs per step.
-    List(StoreListArgs),
-}
-
-#[derive(Debug, Subcommand)]
 pub(super) enum PaymentIntentsCommand {
     /// List the PaymentIntents of every merchant, newest first.
     List(IntentListArgs),
+    /// Find payments by any identifier: a paymentIntentId, a txid or an endToEndId.
+    Find(FindArgs),
+    /// Print a PaymentIntent's decision trace and PSP calls (JSON).
+    Trace(TraceArgs),
     /// Resolve a LIVE charge its PSP concluded with a pix of another amount: refund what was
     /// received (the intent ends CANCELED) or accept it (SUCCEEDED).
     Resolve(ResolveArgs),
+}
+
+#[derive(Debug, Args)]
+pub(super) struct FindArgs {
+    /// A paymentIntentId, the txid of a LIVE charge, or the endToEndId of the pix that paid it.
+    q: String,
+    /// Print the matches as a JSON array.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    admin: AdminArgs,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct TraceArgs {
+    /// The PaymentIntent's id.
+    id: String,
+    #[command(flatten)]
+    admin: AdminArgs,
 }
 
 #[derive(Debug, Args)]
@@ -55,7 +73,7 @@ pub(super) struct PageArgs {
     all: bool,
     /// Print the items as a JSON array.
     #[arg(long)]
-    json: bool,
+    pub(super) json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -98,8 +116,7 @@ pub(super) struct IntentListArgs {
     admin: AdminArgs,
 }
 
-pub(super) fn run_stores(command: StoresCommand) -> Result<(), CliError> {
-    let StoresCommand::List(args) = command;
+pub(super) fn run_stores(args: StoreListArgs) -> Result<(), CliError> {
     let filters = [("merchant", &args.merchant), ("mode", &args.mode)];
     let items = fetch(&args.admin, "stores", &filters, &args.page, |store| {
         store["code"].as_str().map(str::to_owned)
@@ -116,6 +133,16 @@ pub(super) fn run_intents(command: PaymentIntentsCommand) -> Result<(), CliError
     let args = match command {
         PaymentIntentsCommand::List(args) => args,
         PaymentIntentsCommand::Resolve(args) => return resolve(args),
+        PaymentIntentsCommand::Find(args) => return find(args),
+        PaymentIntentsCommand::Trace(args) => {
+            let admin = Admin::connect(&args.admin)?;
+            let (_, trace) = admin.send(
+                reqwest::Method::GET,
+                &["payment-intents", &args.id, "trace"],
+                super::admin::Body::None,
+            )?;
+            return print_json(&trace);
+        }
     };
     let filters = [
         ("merchant", &args.merchant),
@@ -147,9 +174,28 @@ fn resolve(args: ResolveArgs) -> Result<(), CliError> {
     print_json(&intent)
 }
 
+/// `GET /lookup?q=`: the matches as the list shows intents, each with what matched.
+fn find(args: FindArgs) -> Result<(), CliError> {
+    let admin = Admin::connect(&args.admin)?;
+    let data = admin.get_query(&["lookup"], &[("q", &args.q)])?;
+    if args.json {
+        return print_json(&data);
+    }
+    let intents: Vec<IntentItem> = parse(data.clone())?;
+    if intents.is_empty() {
+        emit(&format!(
+            "no payment has the id, txid or endToEndId {}\n",
+            args.q
+        ));
+        return Ok(());
+    }
+    emit(&intents_text(&intents));
+    Ok(())
+}
+
 /// One page of `GET /{path}`, or every page with `--all`. Without `--all`, a full page says
 /// on standard error how to get the next.
-fn fetch(
+pub(super) fn fetch(
     admin_args: &AdminArgs,
     path: &str,
     filters: &[(&str, &Option<String>)],

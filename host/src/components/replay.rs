@@ -338,21 +338,9 @@ impl Accumulator {
             .providers_after
             .entry(after.provider_key().to_owned())
             .or_default() += 1;
-        if let (
-            Outcome::Resolved {
-                fee_centavos: f1,
-                net_centavos: n1,
-                ..
-            },
-            Outcome::Resolved {
-                fee_centavos: f2,
-                net_centavos: n2,
-                ..
-            },
-        ) = (&before, &after)
-        {
-            self.fee_delta += *f2 as i64 - *f1 as i64;
-            self.net_delta += *n2 as i64 - *n1 as i64;
+        if let Some((fee, net)) = before.money_delta(&after) {
+            self.fee_delta += fee;
+            self.net_delta += net;
         }
         if let Some(fuel) = fuel {
             self.fuel.push(fuel);

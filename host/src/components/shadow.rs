@@ -233,6 +233,11 @@ impl super::ComponentService {
             errors: 0,
             changes_by_kind: zero_counts(),
             errors_by_kind: BTreeMap::new(),
+            changed_share: 0.0,
+            fee_delta_centavos: 0,
+            net_delta_centavos: 0,
+            providers_before: BTreeMap::new(),
+            providers_after: BTreeMap::new(),
             recent: Vec::new(),
             bucket_seconds: None,
             series: Vec::new(),
@@ -260,9 +265,14 @@ impl super::ComponentService {
             results.first().map(|r| r.created_at),
             results.last().map(|r| r.created_at),
         );
+        let parse = |text: &str| serde_json::from_str::<Outcome>(text).ok();
         for r in results {
             out.charges += 1;
             series.add(r.created_at, r.error_code.is_some(), r.changed.0);
+            let outcomes = parse(&r.before_outcome).zip(parse(&r.after_outcome));
+            if let Some((before, after)) = &outcomes {
+                out.add_outcomes(before, after, r.error_code.is_some());
+            }
             // A failure is an error of the candidate, never a change (rows written before that
             // rule may carry a `refusal` change for it).
             if let Some(code) = &r.error_code {
@@ -279,9 +289,7 @@ impl super::ComponentService {
             for k in &kinds {
                 *out.changes_by_kind.entry(*k).or_default() += 1;
             }
-            let parse = |text: &str| serde_json::from_str::<Outcome>(text).ok();
-            if let (Some(before), Some(after)) = (parse(&r.before_outcome), parse(&r.after_outcome))
-            {
+            if let Some((before, after)) = outcomes {
                 out.recent.push(ShadowDifference {
                     payment_intent_id: r.payment_intent_id,
                     at: iso8601(r.created_at),
@@ -291,11 +299,47 @@ impl super::ComponentService {
                 });
             }
         }
+        out.changed_share = if out.charges == 0 {
+            0.0
+        } else {
+            out.changed as f64 / out.charges as f64
+        };
+        // Every provider on both sides, so the distributions line up (as replay's do).
+        for key in out.providers_before.keys() {
+            out.providers_after.entry(key.clone()).or_insert(0);
+        }
+        for key in out.providers_after.keys() {
+            out.providers_before.entry(key.clone()).or_insert(0);
+        }
         out.recent.reverse();
         out.recent.truncate(20);
         out.bucket_seconds = series.width_ms.map(|w| w / 1000);
         out.series = series.buckets;
         Ok(out)
+    }
+}
+
+impl ShadowComparison {
+    /// Counts one compared charge's outcomes into the deltas and the distributions; a failed
+    /// candidate (`error`) routes nowhere and adds no fee.
+    fn add_outcomes(&mut self, before: &Outcome, after: &Outcome, error: bool) {
+        *self
+            .providers_before
+            .entry(before.provider_key().to_owned())
+            .or_default() += 1;
+        let after_key = if error {
+            pixgate_domain::NO_PROVIDER
+        } else {
+            after.provider_key()
+        };
+        *self
+            .providers_after
+            .entry(after_key.to_owned())
+            .or_default() += 1;
+        if let (false, Some((fee, net))) = (error, before.money_delta(after)) {
+            self.fee_delta_centavos += fee;
+            self.net_delta_centavos += net;
+        }
     }
 }
 
@@ -333,6 +377,18 @@ pub struct ShadowComparison {
     #[schema(value_type = BTreeMap<String, u64>)]
     pub changes_by_kind: BTreeMap<Change, u64>,
     pub errors_by_kind: BTreeMap<String, u64>,
+    /// `changed / charges`: the share of compared charges the candidate decides differently
+    /// (0 when none was compared).
+    pub changed_share: f64,
+    /// The candidate's fees minus the active version's, in centavos, over the compared charges
+    /// both resolved (as replay reports it).
+    pub fee_delta_centavos: i64,
+    /// The same for the merchant's net.
+    pub net_delta_centavos: i64,
+    /// The provider each side routed the compared charges to (`(none)` for a refusal or an
+    /// error); both maps have the same keys.
+    pub providers_before: BTreeMap<String, u64>,
+    pub providers_after: BTreeMap<String, u64>,
     /// The latest differences, newest first (at most 20).
     pub recent: Vec<ShadowDifference>,
     /// The width of each bucket of `series`; `null` when nothing was compared yet.

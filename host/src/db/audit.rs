@@ -61,10 +61,12 @@ pub enum Action {
     OperatorRevoke,
     #[serde(rename = "webhook_delivery.resend")]
     WebhookDeliveryResend,
+    #[serde(rename = "webhook_endpoint.create")]
+    WebhookEndpointCreate,
 }
 
 impl Action {
-    pub const ALL: [Action; 24] = [
+    pub const ALL: [Action; 25] = [
         Action::MerchantCreate,
         Action::StoreCreate,
         Action::StoreUpdate,
@@ -89,6 +91,7 @@ impl Action {
         Action::OperatorCreate,
         Action::OperatorRevoke,
         Action::WebhookDeliveryResend,
+        Action::WebhookEndpointCreate,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -117,6 +120,7 @@ impl Action {
             Action::OperatorCreate => "operator.create",
             Action::OperatorRevoke => "operator.revoke",
             Action::WebhookDeliveryResend => "webhook_delivery.resend",
+            Action::WebhookEndpointCreate => "webhook_endpoint.create",
         }
     }
 
@@ -169,7 +173,7 @@ pub trait Author {
 /// Appends the event of `change` made by `actor`; call it on the change's transaction.
 pub async fn append<'e>(
     ex: impl Executor<'e, Database = Any>,
-    actor: &impl Author,
+    actor: &(impl Author + ?Sized),
     change: &Change,
 ) -> sqlx::Result<()> {
     let json = |v: &Option<serde_json::Value>| v.as_ref().map(|v| v.to_string());

@@ -11,6 +11,7 @@ pub mod intents;
 pub mod key_cache;
 pub mod keys;
 pub mod operators;
+pub mod overview;
 pub mod providers;
 pub mod psp_calls;
 pub mod refunds;

@@ -257,6 +257,41 @@ pub async fn stores_page<'e>(
     .await
 }
 
+/// A payment identifier at the PSP that finds intents (`GET /admin/v1/lookup`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PixId {
+    /// The charge's txid.
+    Txid,
+    /// The endToEndId of the pix that paid it, as the PSP's payment id or as received.
+    EndToEndId,
+}
+
+/// The intents (at most `limit`, newest first) whose `which` is `value`, over the indexes of
+/// `migrations/0016_on_call_lookups.sql`.
+pub async fn intents_by_pix_id<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    which: PixId,
+    value: &str,
+    limit: i64,
+) -> sqlx::Result<Vec<Intent>> {
+    let sql = match which {
+        PixId::Txid => {
+            "select * from payment_intents where txid = $1 order by created_at desc, id desc limit $2"
+        }
+        PixId::EndToEndId => {
+            "select * from payment_intents where id in \
+               (select id from payment_intents where provider_payment_id = $1 \
+                union select id from payment_intents where received_e2eid = $1) \
+             order by created_at desc, id desc limit $2"
+        }
+    };
+    sqlx::query_as(sql)
+        .bind(value)
+        .bind(limit)
+        .fetch_all(ex)
+        .await
+}
+
 /// `$1, $2, ...` for `n` values.
 fn id_list(n: usize) -> String {
     (1..=n)

@@ -388,6 +388,7 @@ impl From<crate::webhooks::endpoints::EndpointError> for ApiError {
                 Self::not_found("webhook_delivery_not_found", message)
             }
             E::IntentNotFound => Self::not_found("payment_intent_not_found", message),
+            E::MerchantNotFound(_) => Self::not_found("merchant_not_found", message),
             E::Revoked => conflict("endpoint_revoked"),
             E::NotActive(_) => conflict("endpoint_not_active"),
             E::InFlight => conflict("delivery_in_flight"),

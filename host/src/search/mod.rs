@@ -11,6 +11,7 @@
 //! (createdAt, id), each item the intent as `GET /payments/{id}` shows it
 //! ([`PaymentIntent::from_row`]).
 
+pub mod overview;
 pub mod stores;
 #[cfg(test)]
 mod tests;

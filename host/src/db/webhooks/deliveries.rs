@@ -378,3 +378,77 @@ pub async fn release_claim<'e>(
     .await?;
     Ok(())
 }
+
+/// Which deliveries a page of every merchant's deliveries holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeliveryState {
+    /// `EXHAUSTED`, a test that `FAILED`, or `PENDING` after a failed attempt.
+    Failing,
+    Pending,
+    Delivered,
+    Canceled,
+}
+
+/// A delivery with what the admin's list shows beside it.
+#[derive(Debug, Clone)]
+pub struct ListedDelivery {
+    pub delivery: Delivery,
+    pub endpoint_name: String,
+    pub endpoint_url: String,
+    pub merchant_code: String,
+    /// The PaymentIntent its event is about (none for a test delivery).
+    pub payment_intent_id: Option<String>,
+}
+
+crate::db::from_row!(ListedDelivery {
+    delivery: flatten,
+    endpoint_name,
+    endpoint_url,
+    merchant_code,
+    payment_intent_id
+});
+
+/// Every merchant's deliveries (or `merchant_id`'s) in `state` (all when `None`), newest first;
+/// `before` (`created_at`, `id`) pages.
+pub async fn deliveries_page<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    state: Option<DeliveryState>,
+    merchant_id: Option<&str>,
+    before: Option<(i64, String)>,
+    limit: i64,
+) -> sqlx::Result<Vec<ListedDelivery>> {
+    let state = match state {
+        None => "",
+        Some(DeliveryState::Failing) => {
+            " and (d.status in ('EXHAUSTED', 'FAILED') or (d.status = 'PENDING' and d.attempts > 0))"
+        }
+        Some(DeliveryState::Pending) => " and d.status = 'PENDING'",
+        Some(DeliveryState::Delivered) => " and d.status = 'DELIVERED'",
+        Some(DeliveryState::Canceled) => " and d.status = 'CANCELED'",
+    };
+    let columns: Vec<String> = DELIVERY_COLUMNS
+        .split(", ")
+        .map(|c| format!("d.{}", c.trim()))
+        .collect();
+    let (before_at, before_id) = before.unwrap_or((i64::MAX, String::new()));
+    sqlx::query_as(AssertSqlSafe(format!(
+        "select {}, e.name as endpoint_name, e.url as endpoint_url, m.code as merchant_code, \
+           coalesce(pe.payment_intent_id, r.payment_intent_id) as payment_intent_id \
+         from webhook_deliveries d \
+           join webhook_endpoints e on e.id = d.endpoint_id \
+           join merchants m on m.id = e.merchant_id \
+           left join payment_events pe on pe.id = d.event_id \
+           left join refund_events re on re.id = d.refund_event_id \
+           left join refunds r on r.id = re.refund_id \
+         where ($1 = '' or e.merchant_id = $1){state} \
+           and (d.created_at < $2 or (d.created_at = $2 and d.id < $3)) \
+         order by d.created_at desc, d.id desc limit $4",
+        columns.join(", ")
+    )))
+    .bind(merchant_id.unwrap_or_default())
+    .bind(before_at)
+    .bind(before_id)
+    .bind(limit)
+    .fetch_all(ex)
+    .await
+}

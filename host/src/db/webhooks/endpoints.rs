@@ -168,6 +168,10 @@ pub async fn insert_endpoint_capped(
     backend: Backend,
     e: &Endpoint,
     cap: u32,
+    audit: Option<(
+        &(dyn crate::db::audit::Author + Sync),
+        &crate::db::audit::Change,
+    )>,
 ) -> sqlx::Result<bool> {
     let mut tx = pool.begin().await?;
     if backend == Backend::Postgres {
@@ -188,6 +192,9 @@ pub async fn insert_endpoint_capped(
         return Ok(false);
     }
     insert_endpoint(&mut *tx, e).await?;
+    if let Some((actor, change)) = audit {
+        crate::db::audit::append(&mut *tx, actor, change).await?;
+    }
     tx.commit().await?;
     Ok(true)
 }

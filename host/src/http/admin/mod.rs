@@ -17,6 +17,7 @@ mod gateways;
 mod intents;
 mod merchants;
 mod operators;
+mod overview;
 mod providers;
 mod replay_stream;
 mod resolutions;
@@ -116,6 +117,7 @@ fn openapi_router() -> OpenApiRouter<Arc<AppState>> {
         .merge(traces::routes())
         .merge(resolutions::routes())
         .merge(intents::routes())
+        .merge(overview::routes())
         .merge(components::routes())
         .merge(deliveries::routes())
         .merge(operators::routes())
@@ -302,6 +304,9 @@ mod tests {
             pixgate_domain::IDEMPOTENCY_KEY_PATTERN,
             // Every JSON body refuses NUL (`http::extract`); the config map says so.
             NO_NUL_PATTERN,
+            // The merchant's endpoint body, which the admin registers for a merchant.
+            crate::webhooks::endpoints::request::ENDPOINT_URL_PATTERN,
+            crate::search::overview::LOOKUP_PATTERN,
         ];
         let no_nul = Regex::new(NO_NUL_PATTERN).unwrap();
         assert!(no_nul.is_match("économie.max-fee-bps") && !no_nul.is_match("a\0b"));

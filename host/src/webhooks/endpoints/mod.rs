@@ -41,6 +41,9 @@ pub enum EndpointError {
     /// The admin asked for the deliveries of a PaymentIntent that does not exist.
     #[error("payment intent not found")]
     IntentNotFound,
+    /// The admin named a merchant that does not exist.
+    #[error("merchant `{0}` not found")]
+    MerchantNotFound(String),
     /// The `before` cursor of the delivery list names no delivery of this endpoint.
     #[error("`before` is not a delivery of this endpoint")]
     CursorNotFound,
@@ -154,6 +157,17 @@ impl Endpoints {
         merchant: &str,
         request: CreateEndpointRequest,
     ) -> Result<view::CreatedEndpoint, EndpointError> {
+        self.create_as(merchant, request, None).await
+    }
+
+    /// [`Self::create`], recorded in the audit trail in the same transaction when an admin
+    /// (`actor`) made it.
+    async fn create_as(
+        &self,
+        merchant: &str,
+        request: CreateEndpointRequest,
+        actor: Option<&Actor>,
+    ) -> Result<view::CreatedEndpoint, EndpointError> {
         let NewEndpoint { name, url, events } = request.validate()?;
         let secret = format!(
             "whsec_{}",
@@ -181,7 +195,17 @@ impl Endpoints {
         };
         Span::current().record("endpoint", row.id.as_str());
         let cap = self.max_endpoints;
-        match sql::insert_endpoint_capped(&self.db.write, self.db.backend, &row, cap).await {
+        let change = actor.map(|_| {
+            Change::new(
+                Action::WebhookEndpointCreate,
+                format!("webhook-endpoint/{}", row.id),
+            )
+            .after(&view::Endpoint::new(&row, None).ok())
+        });
+        let audit = actor
+            .zip(change.as_ref())
+            .map(|(a, c)| (a as &(dyn audit::Author + Sync), c));
+        match sql::insert_endpoint_capped(&self.db.write, self.db.backend, &row, cap, audit).await {
             Ok(true) => {}
             Ok(false) => return Err(EndpointError::LimitReached(cap)),
             Err(e) => {
@@ -377,6 +401,100 @@ impl Endpoints {
         self.requeue(&endpoint, &delivery_id, Some(actor)).await
     }
 
+    /// Every merchant's deliveries (or one merchant's), newest first, each with its endpoint's
+    /// name and merchant and the payment it is about: the admin's list, where `state=failing`
+    /// is the page the person on call reads first.
+    #[tracing::instrument(skip_all)]
+    pub async fn all_deliveries(
+        &self,
+        query: &DeliveryQuery,
+    ) -> Result<Vec<view::ListedDelivery>, EndpointError> {
+        let limit = crate::search::limit(query.limit.as_deref())?;
+        let state = query.state.as_deref().map(delivery_state).transpose()?;
+        let merchant = match &query.merchant {
+            Some(code) => {
+                let code = crate::search::code(code, "merchant", "invalid_merchant")?;
+                Some(
+                    db::catalog::merchant_by_code(&self.db.read, &code)
+                        .await?
+                        .ok_or(EndpointError::MerchantNotFound(code))?,
+                )
+            }
+            None => None,
+        };
+        let before = match &query.after {
+            Some(id) => {
+                let id = parse_id(id).ok_or_else(|| {
+                    Invalid::new("invalid_after", "after", "`after` must be a deliveryId")
+                })?;
+                let cursor = sql::delivery(&self.db.read, &id)
+                    .await?
+                    .ok_or(EndpointError::DeliveryNotFound)?;
+                Some((cursor.created_at, cursor.id))
+            }
+            None => None,
+        };
+        let rows = sql::deliveries_page(
+            &self.db.read,
+            state,
+            merchant.as_ref().map(|m| m.id.as_str()),
+            before,
+            limit,
+        )
+        .await?;
+        let ids: Vec<String> = rows.iter().map(|d| d.delivery.id.clone()).collect();
+        let attempts = sql::attempts_of(&self.db.read, &ids).await?;
+        Ok(rows
+            .into_iter()
+            .map(|d| view::ListedDelivery {
+                endpoint_id: d.delivery.endpoint_id.clone(),
+                endpoint_name: d.endpoint_name,
+                endpoint_url: d.endpoint_url,
+                merchant: d.merchant_code,
+                payment_intent_id: d.payment_intent_id,
+                delivery: view::Delivery::new(d.delivery, &attempts),
+            })
+            .collect())
+    }
+
+    /// An admin registers an endpoint for a merchant (onboarding one without handing them an
+    /// API key first): the merchant's create, recorded in the audit trail. The signing secret
+    /// is in the answer only, never in the trail.
+    pub async fn create_for(
+        &self,
+        actor: &Actor,
+        merchant: &str,
+        request: CreateEndpointRequest,
+    ) -> Result<view::AdminCreatedEndpoint, EndpointError> {
+        let merchant = self.merchant(merchant).await?;
+        let created = self.create_as(&merchant.id, request, Some(actor)).await?;
+        Ok(view::AdminCreatedEndpoint {
+            merchant: merchant.code,
+            created,
+        })
+    }
+
+    /// The merchant with this code; a code that could not be one names no merchant.
+    async fn merchant(&self, code: &str) -> Result<db::catalog::Merchant, EndpointError> {
+        let not_found = || EndpointError::MerchantNotFound(code.to_owned());
+        if !pixgate_domain::valid_code(code) {
+            return Err(not_found());
+        }
+        db::catalog::merchant_by_code(&self.db.read, code)
+            .await?
+            .ok_or_else(not_found)
+    }
+
+    /// A merchant's endpoints for the admin, as the merchant lists them.
+    pub async fn list_for(
+        &self,
+        merchant: &str,
+        page: Page,
+    ) -> Result<Vec<view::Endpoint>, EndpointError> {
+        let merchant = self.merchant(merchant).await?;
+        self.list(&merchant.id, page).await
+    }
+
     /// Every delivery of a PaymentIntent's events (payment and refund events), newest first,
     /// with its endpoint and attempts: the admin's view of one payment. At most the latest
     /// [`INTENT_DELIVERIES`].
@@ -469,6 +587,30 @@ impl Endpoints {
 /// How many deliveries the view of one payment shows: a payment has a handful of events, each
 /// sent to at most `PIXGATE_WEBHOOK_MAX_ENDPOINTS` endpoints.
 pub const INTENT_DELIVERIES: i64 = 200;
+
+/// The query string of the admin's delivery list, each value as sent.
+#[derive(Debug, Clone, Default)]
+pub struct DeliveryQuery {
+    pub state: Option<String>,
+    pub merchant: Option<String>,
+    pub limit: Option<String>,
+    pub after: Option<String>,
+}
+
+/// `state`: `failing`, `pending`, `delivered` or `canceled`.
+fn delivery_state(raw: &str) -> Result<sql::DeliveryState, Invalid> {
+    match raw {
+        "failing" => Ok(sql::DeliveryState::Failing),
+        "pending" => Ok(sql::DeliveryState::Pending),
+        "delivered" => Ok(sql::DeliveryState::Delivered),
+        "canceled" => Ok(sql::DeliveryState::Canceled),
+        _ => Err(Invalid::new(
+            "invalid_state",
+            "state",
+            "`state` must be failing, pending, delivered or canceled",
+        )),
+    }
+}
 
 /// An id in its canonical form (lower case, hyphenated); `None` when it is not a UUID.
 fn parse_id(id: &str) -> Option<String> {

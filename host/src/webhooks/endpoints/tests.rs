@@ -109,6 +109,7 @@ fn code(e: EndpointError) -> &'static str {
         EndpointError::NotFound => "not_found",
         EndpointError::DeliveryNotFound => "delivery_not_found",
         EndpointError::IntentNotFound => "intent_not_found",
+        EndpointError::MerchantNotFound(_) => "merchant_not_found",
         EndpointError::CursorNotFound => "cursor_not_found",
         EndpointError::Revoked => "revoked",
         EndpointError::NotActive(_) => "not_active",

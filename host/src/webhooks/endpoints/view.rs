@@ -166,6 +166,32 @@ pub struct IntentDelivery {
     pub delivery: Delivery,
 }
 
+/// A delivery in the admin's list of every merchant's deliveries.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ListedDelivery {
+    #[schema(format = Uuid)]
+    pub endpoint_id: String,
+    pub endpoint_name: String,
+    pub endpoint_url: String,
+    /// The merchant's code.
+    pub merchant: String,
+    /// The PaymentIntent its event is about; `null` for a test delivery.
+    #[schema(format = Uuid)]
+    pub payment_intent_id: Option<String>,
+    #[serde(flatten)]
+    pub delivery: Delivery,
+}
+
+/// An endpoint an admin registered for a merchant, with its signing secret (shown once).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AdminCreatedEndpoint {
+    /// The merchant's code.
+    pub merchant: String,
+    #[serde(flatten)]
+    pub created: CreatedEndpoint,
+}
+
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AttemptView {
