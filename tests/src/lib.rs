@@ -4,6 +4,7 @@
 
 pub mod components;
 pub mod docs;
+pub mod kits;
 pub mod live;
 pub mod receiver;
 pub mod webhooks;

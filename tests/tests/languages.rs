@@ -2,15 +2,17 @@
 //! authoring kits' samples (the bundled provider step's logic, reading the clock and
 //! randomness), built from source by `.ci/kits.sh`, upload, evaluate, run a SHADOW store's
 //! charges, replay exactly, shadow, canary at 5 % and promote, on SQLite and (when
-//! `PIXGATE_TEST_DATABASE_URL` is set) PostgreSQL. The components are read from
-//! `PIXGATE_TEST_SAMPLES_DIR` (default `target/samples`); a missing one fails the test with
-//! the command that builds it. kits.sh builds them unsealed (CI runs it before the binary
-//! exists); each test seals them with `pixgate policy seal`, as the kits' build commands do.
+//! `PIXGATE_TEST_DATABASE_URL` is set) PostgreSQL. The components are built on first use into
+//! `target/samples` ([`pixgate_e2e::kits`]: once per target dir, again only when the kits
+//! change; a build that cannot happen fails the test with its log), or read from
+//! `PIXGATE_TEST_SAMPLES_DIR`. kits.sh builds them unsealed; each test seals them with
+//! `pixgate policy seal`, as the kits' build commands do.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use pixgate_e2e::components::{activate, charge, replay, upload};
+use pixgate_e2e::kits::samples_dir;
 use pixgate_e2e::server::{Server, backends};
 use pixgate_e2e::{pixgate, pixgate_bin, pixgate_json, repo_file, sealed};
 use serde_json::{Value, json};
@@ -21,20 +23,13 @@ const LANGUAGES: [&str; 2] = ["js", "python"];
 /// either side of the gateways' minimum and maximum.
 const AMOUNTS: [f64; 5] = [0.5, 12.9, 129.9, 1250.0, 4000.0];
 
-fn samples_dir() -> PathBuf {
-    std::env::var_os("PIXGATE_TEST_SAMPLES_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_file("target/samples"))
-}
-
 /// The sample `file` as kits.sh built it: what componentize-js or componentize-py wrote.
 fn built_sample(file: &str) -> PathBuf {
     let path = samples_dir().join(file);
     assert!(
         path.exists(),
-        "{} is missing: run `.ci/kits.sh target/samples` (it installs componentize-js and \
-         componentize-py and builds the JavaScript and Python samples), or point \
-         PIXGATE_TEST_SAMPLES_DIR at where it built them",
+        "{} is missing: .ci/kits.sh did not write it (see target/kits.log), or \
+         PIXGATE_TEST_SAMPLES_DIR names a directory without it",
         path.display()
     );
     path
