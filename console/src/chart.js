@@ -1,6 +1,6 @@
 // Charts with uPlot: grouped bars (a replay's provider distribution before and after) and
-// lines over time (a shadow comparison). Each chart sits in a figure with its numbers as a
-// table too, for screen readers and for copying.
+// lines over time (a shadow comparison, the overview's volume and rates). Each chart sits in
+// a figure with its numbers as a table too, for screen readers and for copying.
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { useEffect, useRef } from 'preact/hooks';
@@ -64,18 +64,34 @@ export function BarChart({ title, labels, series }) {
   </figure>`;
 }
 
-/** Lines over time; `at` is RFC 3339. */
-export function TimeChart({ title, points, series }) {
+/**
+ * Lines over time; `at` is RFC 3339. A point's `null` is a gap (no value), an absent key 0;
+ * a series with gaps shows its points, so a lone value is seen. `unit` follows the values on
+ * the axis and in the table (` %`); `max` fixes the top of the scale (100 for percentages);
+ * `span` (`[from, to]`, RFC 3339) the time shown, the whole window rather than its points'.
+ */
+export function TimeChart({ title, points, series, unit = '', max, span }) {
   const xs = points.map((p) => Date.parse(p.at) / 1000);
-  const data = [xs, ...series.map((s) => points.map((p) => p[s.key] ?? 0))];
+  const value = (p, s) => (p[s.key] === undefined ? 0 : p[s.key]);
+  const data = [xs, ...series.map((s) => points.map((p) => value(p, s)))];
+  const shown = (v) => (v === null ? '—' : `${v}${unit}`);
   const box = usePlot(
     () => ({
       title,
-      scales: { y: { range: (u, min, max) => [0, Math.max(1, max * 1.1)] } },
-      series: [{}, ...series.map((s, i) => ({ label: s.label, stroke: COLORS[i % COLORS.length], width: 2 }))],
+      scales: {
+        ...(span ? { x: { time: true, range: span.map((t) => Date.parse(t) / 1000) } } : {}),
+        y: { range: (u, low, high) => [0, max ?? Math.max(1, high * 1.1)] },
+      },
+      ...(unit ? { axes: [{}, { values: (u, splits) => splits.map((v) => `${v}${unit}`) }] } : {}),
+      series: [{}, ...series.map((s, i) => ({
+        label: s.label,
+        stroke: COLORS[i % COLORS.length],
+        width: 2,
+        ...(data[i + 1].includes(null) ? { points: { show: true, size: 6 } } : {}),
+      }))],
     }),
     data,
-    [JSON.stringify(data), title],
+    [JSON.stringify(data), title, unit, max, JSON.stringify(span)],
   );
   return html`<figure class="chart">
     <div ref=${box} role="img" aria-label=${title}></div>
@@ -85,7 +101,7 @@ export function TimeChart({ title, points, series }) {
         <table>
           <caption class="visually-hidden">${title}</caption>
           <thead><tr><th scope="col">from</th>${series.map((s) => html`<th scope="col">${s.label}</th>`)}</tr></thead>
-          <tbody>${points.map((p) => html`<tr><th scope="row">${new Date(p.at).toLocaleString()}</th>${series.map((s) => html`<td>${p[s.key] ?? 0}</td>`)}</tr>`)}</tbody>
+          <tbody>${points.map((p) => html`<tr><th scope="row">${new Date(p.at).toLocaleString()}</th>${series.map((s) => html`<td>${shown(value(p, s))}</td>`)}</tr>`)}</tbody>
         </table>
       </details>
     </figcaption>

@@ -1,4 +1,5 @@
-// The pixgate console: sign-in, the section navigation and hash routing (#/stores, ...).
+// The pixgate console: sign-in, the section navigation and hash routing (#/overview, the
+// landing view, #/stores, ...).
 // Everything it shows comes from the admin API of the origin that served it.
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -12,21 +13,27 @@ import { Shadow } from './views/shadow.js';
 import { Providers } from './views/providers.js';
 import { Payment, Payments } from './views/payments.js';
 import { Audit, Operators } from './views/operators.js';
+import { Overview } from './views/overview.js';
+import { Deliveries } from './views/deliveries.js';
+import { Evaluate } from './views/evaluate.js';
 
 const SECTIONS = [
+  ['overview', 'Overview'],
   ['stores', 'Stores'],
   ['components', 'Components'],
   ['replay', 'Replay'],
   ['shadow', 'Shadow'],
   ['providers', 'Providers'],
   ['payments', 'Payments'],
+  ['deliveries', 'Webhook deliveries'],
+  ['evaluate', 'Evaluate'],
   ['operators', 'Operators'],
   ['audit', 'Audit trail'],
 ];
 
 function currentRoute() {
   const parts = window.location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
-  return { section: parts[0] || 'stores', id: parts[1] || null };
+  return { section: parts[0] || 'overview', id: parts[1] || null, sub: parts[2] || null };
 }
 
 function useRoute() {
@@ -91,6 +98,8 @@ function SignIn({ onSignedIn, notice }) {
 
 function View({ route, me }) {
   switch (route.section) {
+    case 'overview':
+      return html`<${Overview} me=${me} />`;
     case 'stores':
       return route.id ? html`<${StoreDetail} code=${route.id} me=${me} />` : html`<${Stores} me=${me} />`;
     case 'components':
@@ -98,17 +107,21 @@ function View({ route, me }) {
     case 'replay':
       return html`<${Replay} me=${me} />`;
     case 'shadow':
-      return html`<${Shadow} me=${me} />`;
+      return html`<${Shadow} me=${me} store=${route.id} step=${route.sub} />`;
     case 'providers':
       return html`<${Providers} me=${me} />`;
     case 'payments':
       return route.id ? html`<${Payment} id=${route.id} me=${me} />` : html`<${Payments} me=${me} />`;
+    case 'deliveries':
+      return html`<${Deliveries} me=${me} />`;
+    case 'evaluate':
+      return html`<${Evaluate} me=${me} store=${route.id} />`;
     case 'operators':
       return html`<${Operators} me=${me} />`;
     case 'audit':
       return html`<${Audit} me=${me} />`;
     default:
-      return html`<h1>Not found</h1><p>No such section. <a href="#/stores">Go to the stores</a>.</p>`;
+      return html`<h1>Not found</h1><p>No such section. <a href="#/overview">Go to the overview</a>.</p>`;
   }
 }
 
@@ -123,7 +136,7 @@ function Shell({ me, onSignOut }) {
       return;
     }
     main.current?.focus();
-  }, [route.section, route.id]);
+  }, [route.section, route.id, route.sub]);
   return html`
     <a class="skip" href="#/" onClick=${(e) => {
       e.preventDefault();

@@ -120,7 +120,14 @@ export function money(amount) {
 }
 
 export function signedCentavos(n) {
+  if (n === null || n === undefined) return '—';
   return `${n > 0 ? '+' : ''}${centavos(n)}`;
+}
+
+/** A share (0 to 1) as a percentage with one decimal; `—` when there is none. */
+export function percent(share) {
+  if (share === null || share === undefined || Number.isNaN(share)) return '—';
+  return `${(share * 100).toFixed(1)} %`;
 }
 
 export function when(iso) {

@@ -17,6 +17,9 @@ const COSTLIEST = 'pixgate_fixture_costliest_first';
 
 test('an admin signs in and finds the demo store', async ({ page }) => {
   await signIn(page, server);
+  // The overview is the landing view; the stores are one click away.
+  await expect(page.getByRole('heading', { name: 'Is anything on fire?' })).toBeVisible();
+  await page.getByRole('link', { name: 'Stores', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Stores' })).toBeVisible();
   await page.getByLabel('Find a store').fill(server.demoStore);
   const row = page.getByRole('row', { name: new RegExp(server.demoStore) });
@@ -68,13 +71,18 @@ test('signing in works with the keyboard alone', async ({ page }) => {
   await page.keyboard.press('Tab');
   await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
   await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Overview', exact: true })).toBeFocused();
+  await page.keyboard.press('Tab');
   await expect(page.getByRole('link', { name: 'Stores', exact: true })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Stores', level: 1 })).toBeVisible();
 });
 
 test('a viewer sees the store but no activate button', async ({ page }) => {
   const token = await operatorToken(server, 'viewer');
   await signIn(page, server, token);
   await expect(page.getByText('viewer', { exact: true })).toBeVisible();
+  await page.getByRole('link', { name: 'Stores', exact: true }).click();
   await page.getByRole('link', { name: server.demoStore }).click();
   await expect(page.getByRole('heading', { name: 'provider', exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: /^Activate/ })).toHaveCount(0);
@@ -87,6 +95,7 @@ test('a viewer sees the store but no activate button', async ({ page }) => {
 test('a tester can replay but not activate', async ({ page }) => {
   const token = await operatorToken(server, 'tester');
   await signIn(page, server, token);
+  await page.getByRole('link', { name: 'Stores', exact: true }).click();
   await page.getByRole('link', { name: server.demoStore }).click();
   await expect(page.getByRole('heading', { name: 'provider', exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: /^Activate/ })).toHaveCount(0);
@@ -175,8 +184,8 @@ test('a payment opened by link or after a reload shows its status and amount', a
   await signIn(page, server);
   // By its id from the payments view, then reloaded: read from the admin API each time.
   await page.getByRole('link', { name: 'Payments', exact: true }).click();
-  await page.getByLabel('Payment id').fill(intent.paymentIntentId);
-  await page.getByRole('button', { name: 'Open' }).click();
+  await page.getByLabel('Payment id, txid or endToEndId').fill(intent.paymentIntentId);
+  await page.getByRole('button', { name: 'Find' }).click();
   const facts = page.getByRole('region', { name: 'The intent' });
   await expect(facts).toContainText('SHADOW_ONLY');
   await expect(facts).toContainText('43,21');
@@ -231,9 +240,12 @@ test('operators and the audit trail are shown to an admin', async ({ page }) => 
 test('the console is usable on a phone-sized screen', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await signIn(page, server);
+  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  await expect(page.getByRole('heading', { name: 'Totals, the last 24 hours' })).toBeVisible();
+  expect(await overflow()).toBeLessThanOrEqual(0);
+  await page.getByRole('link', { name: 'Stores', exact: true }).click();
   await expect(page.getByRole('link', { name: server.demoStore })).toBeVisible();
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
+  expect(await overflow()).toBeLessThanOrEqual(0);
   await page.getByRole('link', { name: server.demoStore }).click();
   await expect(page.getByRole('heading', { name: 'provider', exact: true })).toBeVisible();
   await page.screenshot({ path: join(screenshotDir, 'console-phone.png'), fullPage: true });
@@ -278,6 +290,7 @@ test('an operator starts a canary, sees its figures and promotes it', async ({ p
   const RENAMED = 'pixgate_fixture_renamed';
   const version = (await admin(server, 'POST', '/components/policy', guestWasm(RENAMED))).version;
   await signIn(page, server);
+  await page.getByRole('link', { name: 'Stores', exact: true }).click();
   await page.getByRole('link', { name: server.demoStore }).click();
   const policy = page.getByRole('article', { name: 'policy' });
   await policy.getByLabel('Canary version').selectOption(version);

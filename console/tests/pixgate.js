@@ -181,6 +181,14 @@ export async function startReceiver(certDir) {
 }
 
 /**
+ * `PIXGATE_CONSOLE_DIST` (a directory, e.g. `dist`): the console's own files are served from
+ * there instead of from the binary, which embeds `console/dist` when it is built; for trying
+ * a console change on a binary built before it. Unset, as in CI, the binary serves them.
+ */
+const consoleDist = process.env.PIXGATE_CONSOLE_DIST;
+const CONSOLE_TYPES = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8', html: 'text/html; charset=utf-8' };
+
+/**
  * The test fixture: a page that records every request it makes and every console error,
  * and fails the test when one went to another origin than those the test allowed
  * ([allowOrigins]) or when an error was logged, other than a failed load of a URL the test
@@ -192,6 +200,15 @@ export const test = base.extend({
     const errors = [];
     const notes = (type) => testInfo.annotations.filter((a) => a.type === type).map((a) => a.description);
     page.on('request', (r) => requests.push(r.url()));
+    if (consoleDist) {
+      await page.route(/\/console\/(console\.(js|css))?$/, (route) => {
+        const name = new URL(route.request().url()).pathname.split('/').pop() || 'index.html';
+        route.fulfill({
+          body: readFileSync(join(consoleDist, name)),
+          contentType: CONSOLE_TYPES[name.split('.').pop()],
+        });
+      });
+    }
     page.on('console', (m) => {
       if (m.type() !== 'error') return;
       const expected =

@@ -1,5 +1,5 @@
-// Payments: search PaymentIntents, and one intent with its decision trace, PSP calls, refunds
-// and webhook deliveries.
+// Payments: find one by id, txid or endToEndId, search PaymentIntents, and one intent with its
+// decision trace, PSP calls, refunds and webhook deliveries.
 import { useState } from 'preact/hooks';
 import { get, post } from '../api.js';
 import { ErrorBox, JsonView, Loaded, STEPS, Version, can, centavos, html, money, useAction, useLoad, when } from '../ui.js';
@@ -24,14 +24,7 @@ export function Payments() {
   const field = (name) => (e) => setForm({ ...form, [name]: e.target.value });
   const shown = [...(state.data ?? []), ...pages];
   return html`<h1>Payments</h1>
-    <form class="row" role="search" aria-label="Open a payment by id" onSubmit=${(e) => {
-      e.preventDefault();
-      const id = e.target.elements.paymentId.value.trim();
-      if (id) location.hash = `#/payments/${encodeURIComponent(id)}`;
-    }}>
-      <label>Payment id <input name="paymentId" placeholder="paymentIntentId" /></label>
-      <button type="submit">Open</button>
-    </form>
+    <${PaymentLookup} />
     <form class="filters" role="search" aria-label="Search payments" onSubmit=${(e) => {
       e.preventDefault();
       lastSearch = form;
@@ -52,21 +45,65 @@ export function Payments() {
     </form>
     <${ErrorBox} error=${more.error} />
     <${Loaded} state=${state} what="payments">${() => html`
-      ${shown.length === 0 ? html`<p role="status">No payment matches.</p>` : html`<div class="scroll"><table>
-        <caption>${shown.length} payments, newest first</caption>
-        <thead><tr><th scope="col">Reference</th><th scope="col">Amount</th><th scope="col">Status</th><th scope="col">Store</th><th scope="col">Provider</th><th scope="col">Created</th></tr></thead>
-        <tbody>${shown.map((i) => html`<tr>
-          <th scope="row"><a href=${`#/payments/${i.paymentIntentId}`}>${i.reference || i.paymentIntentId}</a></th>
-          <td>${money(i.amount)}</td><td><span class=${`badge ${i.status}`}>${i.status}</span></td>
-          <td>${i.store?.code}</td><td>${i.routing?.providerCode ?? '—'}</td><td>${when(i.createdAt)}</td>
-        </tr>`)}</tbody>
-      </table></div>`}
+      ${shown.length === 0 ? html`<p role="status">No payment matches.</p>`
+        : html`<${IntentTable} intents=${shown} caption=${`${shown.length} payments, newest first`} />`}
       ${shown.length && shown.length % 20 === 0 ? html`<button type="button" disabled=${more.busy} onClick=${async () => {
         const q = { ...query, limit: 20, after: shown[shown.length - 1].paymentIntentId };
         for (const k of ['createdFrom', 'createdTo']) if (q[k]) q[k] = new Date(q[k]).toISOString();
         const page = await more.run(() => get('/payment-intents', q));
         if (page) setPages([...pages, ...page]);
       }}>More payments</button>` : null}`}<//>`;
+}
+
+/**
+ * Payments as a table, each linking to `#/payments/<id>`; `extra` adds a column
+ * (`{label, cell(intent)}`): how a lookup matched, how long a charge has waited.
+ */
+export function IntentTable({ intents, caption, extra }) {
+  return html`<div class="scroll"><table>
+    <caption>${caption}</caption>
+    <thead><tr><th scope="col">Reference</th><th scope="col">Amount</th><th scope="col">Status</th><th scope="col">Store</th><th scope="col">Provider</th><th scope="col">Created</th>
+      ${extra ? html`<th scope="col">${extra.label}</th>` : null}</tr></thead>
+    <tbody>${intents.map((i) => html`<tr>
+      <th scope="row"><a href=${`#/payments/${i.paymentIntentId}`}>${i.reference || i.paymentIntentId}</a></th>
+      <td>${money(i.amount)}</td><td><span class=${`badge ${i.status}`}>${i.status}</span></td>
+      <td>${i.store?.code}</td><td>${i.routing?.providerCode ?? i.provider?.code ?? '—'}</td><td>${when(i.createdAt)}</td>
+      ${extra ? html`<td>${extra.cell(i)}</td>` : null}
+    </tr>`)}</tbody>
+  </table></div>`;
+}
+
+const MATCHED_BY = { paymentIntentId: 'payment id', txid: 'txid', endToEndId: 'endToEndId' };
+
+/**
+ * One box for a payment's id, its txid at the PSP or the endToEndId of the pix that paid it
+ * (`GET /lookup`): one match opens the payment, several are listed, none says so.
+ */
+export function PaymentLookup() {
+  const [q, setQ] = useState('');
+  const [asked, setAsked] = useState('');
+  const action = useAction();
+  async function submit(e) {
+    e.preventDefault();
+    const value = q.trim();
+    if (!value) return;
+    setAsked(value);
+    const found = await action.run(() => get('/lookup', { q: value }));
+    if (found?.length === 1) location.hash = `#/payments/${encodeURIComponent(found[0].paymentIntentId)}`;
+  }
+  const found = action.result;
+  return html`<form class="row" role="search" aria-label="Find a payment" onSubmit=${submit}>
+      <label>Payment id, txid or endToEndId
+        <input type="search" value=${q} onInput=${(e) => setQ(e.target.value)} maxLength="64" size="40"
+          autocomplete="off" spellcheck="false" aria-describedby="lookup-help" />
+      </label>
+      <button type="submit" disabled=${action.busy}>Find</button>
+      <span id="lookup-help" class="muted">One match opens the payment.</span>
+    </form>
+    <${ErrorBox} error=${action.error} />
+    ${found?.length === 0 ? html`<p role="status">Nothing matches <code>${asked}</code>: no payment has it as its id, txid or endToEndId.</p>` : null}
+    ${found?.length > 1 ? html`<${IntentTable} intents=${found} caption=${`${found.length} payments match ${asked}`}
+      extra=${{ label: 'Matched by', cell: (i) => MATCHED_BY[i.matchedBy] ?? i.matchedBy }} />` : null}`;
 }
 
 export function Payment({ id, me }) {
@@ -122,12 +159,12 @@ function IntentFacts({ intent: i }) {
   </section>`;
 }
 
-/** Each step of the chain with its component, fuel, time and output; the ranked routes; the
- * calls made to the PSP (charges, reads, devoluções). */
-function Trace({ trace }) {
+/** The chain's run: each step with its component, fuel, time, log, input and output; where it
+ * stopped (a refusal, a failure); the ranked routes. A payment's trace and an evaluation's. */
+export function ChainTrace({ trace }) {
   const steps = STEPS.map((s) => trace[s]).filter(Boolean);
   const routes = Array.isArray(trace.routes) ? trace.routes : [];
-  const calls = Array.isArray(trace.pspCalls) ? trace.pspCalls : [];
+  const stopped = trace.stopped;
   return html`
     <ol class="trace">${steps.map((s) => html`<li>
       <h3>${s.step}</h3>
@@ -139,14 +176,24 @@ function Trace({ trace }) {
       <${JsonView} value=${s.output} summary=${`${s.step} output`} />
       <${JsonView} value=${s.input} summary=${`${s.step} input`} />
     </li>`)}</ol>
+    ${stopped ? html`<p role="note">Stopped at the <strong>${stopped.step}</strong> step (version <${Version} value=${stopped.component} />):
+      <code>${stopped.code}</code> ${stopped.message}</p>
+      ${stopped.input !== undefined ? html`<${JsonView} value=${stopped.input} summary=${`${stopped.step} input`} />` : null}` : null}
     ${routes.length ? html`<h3>Routes, in order</h3><div class="scroll"><table>
-      <caption>The gateways the chain ranked for this payment</caption>
+      <caption>The gateways the chain ranked for this charge</caption>
       <thead><tr><th scope="col">#</th><th scope="col">Gateway</th><th scope="col">Provider</th><th scope="col">Release class</th><th scope="col">Fee</th><th scope="col">Net</th><th scope="col">Why</th></tr></thead>
       <tbody>${routes.map((r, n) => html`<tr>
         <td>${n + 1}</td><th scope="row"><code>${r.gateway?.gatewayAlias}</code></th><td>${r.gateway?.providerCode}</td>
         <td>${r.gateway?.releaseClass}</td><td>${centavos(r.quote?.feeCentavos)}</td><td>${centavos(r.quote?.netCentavos)}</td><td>${r.gateway?.reason ?? ''}</td>
       </tr>`)}</tbody>
-    </table></div>` : null}
+    </table></div>` : null}`;
+}
+
+/** A payment's trace: the chain's run, then the calls made to the PSP (charges, reads,
+ * devoluções). */
+function Trace({ trace }) {
+  const calls = Array.isArray(trace.pspCalls) ? trace.pspCalls : [];
+  return html`<${ChainTrace} trace=${trace} />
     <h3>PSP calls</h3>
     ${calls.length === 0
       ? html`<p class="muted">No PSP was called for this payment.</p>`

@@ -40,8 +40,11 @@ function fees(f) {
   return `${(f.mdrBps / 100).toFixed(2)} % + ${centavos(f.fixedCentavos)}, min ${centavos(f.minFeeCentavos)}, ${cap}`;
 }
 
-/** Recent call health: available or not, success rate, median latency, over how many calls. */
-function health(h) {
+/**
+ * Recent call health: available or not, success rate, median latency, over how many calls
+ * (the overview shows each provider's with this too).
+ */
+export function health(h) {
   if (!h) return html`<span class="muted">not reported</span>`;
   const rate = h.successRateBps !== undefined ? `${(h.successRateBps / 100).toFixed(1)} % ok` : null;
   const latency = h.latencyP50Ms !== undefined ? `p50 ${h.latencyP50Ms} ms` : null;

@@ -68,7 +68,6 @@ function ReplayForm({ stores, versions }) {
 }
 
 export function ReplayReport({ report }) {
-  const providers = [...new Set([...Object.keys(report.providersBefore), ...Object.keys(report.providersAfter)])].sort();
   return html`<section aria-labelledby="replay-report" class="report">
     <h2 id="replay-report">Replay of ${report.store}</h2>
     <dl class="facts">
@@ -77,18 +76,10 @@ export function ReplayReport({ report }) {
       <dt>Unchanged</dt><dd>${report.unchanged}</dd>
       <dt>Candidate errors</dt><dd>${report.errors}</dd>
       <dt>Unreadable</dt><dd>${report.unreadable}</dd>
-      <dt>Fee delta</dt><dd>${signedCentavos(report.feeDeltaCentavos)}</dd>
-      <dt>Net delta</dt><dd>${signedCentavos(report.netDeltaCentavos)}</dd>
+      <${Deltas} fee=${report.feeDeltaCentavos} net=${report.netDeltaCentavos} />
       <dt>Took</dt><dd>${report.durationMs} ms</dd>
     </dl>
-    ${providers.length
-      ? html`<${BarChart} title="Charges per provider, before and after"
-          labels=${providers}
-          series=${[
-            { label: 'before', values: providers.map((p) => report.providersBefore[p] ?? 0) },
-            { label: 'after', values: providers.map((p) => report.providersAfter[p] ?? 0) },
-          ]} />`
-      : html`<p class="muted">No charges in this window.</p>`}
+    <${ProviderShift} before=${report.providersBefore} after=${report.providersAfter} empty="No charges in this window." />
     <${Counts} title="Changes by kind" counts=${report.changesByKind} />
     <${Counts} title="Candidate errors by kind" counts=${report.errorsByKind} />
     <h3>Changed charges</h3>
@@ -106,6 +97,27 @@ export function ReplayReport({ report }) {
         </table></div>`}
     <${JsonView} value=${report} summary="The report as JSON" />
   </section>`;
+}
+
+/** The fee and net deltas (candidate minus recorded or active), as terms of a `<dl>`. */
+export function Deltas({ fee, net }) {
+  return html`<dt>Fee delta</dt><dd>${signedCentavos(fee)}</dd>
+    <dt>Net delta</dt><dd>${signedCentavos(net)}</dd>`;
+}
+
+/**
+ * Charges per provider before and after (a replay's; a shadow comparison's, active and
+ * candidate), as bars.
+ */
+export function ProviderShift({ before, after, empty, title = 'Charges per provider, before and after', names = ['before', 'after'] }) {
+  const providers = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])].sort();
+  if (!providers.length) return html`<p class="muted">${empty}</p>`;
+  return html`<${BarChart} title=${title}
+    labels=${providers}
+    series=${[
+      { label: names[0], values: providers.map((p) => before?.[p] ?? 0) },
+      { label: names[1], values: providers.map((p) => after?.[p] ?? 0) },
+    ]} />`;
 }
 
 /** Nonzero counts by kind, or nothing. */

@@ -63,7 +63,8 @@ export function StoreDetail({ code, me }) {
   }
 
   return html`<h1>Store <code>${code}</code></h1>
-    <p><a href="#/stores">All stores</a></p>
+    <p><a href="#/stores">All stores</a>${can(me, 'tester')
+      ? html` · <a href=${`#/evaluate/${encodeURIComponent(code)}`}>Evaluate a charge on this store</a>` : null}</p>
     <${ErrorBox} error=${action.error} />
     ${action.busy ? html`<p role="status">Working…</p>` : null}
     <${Loaded} state=${state} what="the store">${({ store, components, versions }) => html`
@@ -167,7 +168,7 @@ function StepCard({ step, view, versions, me, store, onActivate, onRollback, onC
     ${can(me, 'tester') ? html`<div class="row">
       ${view.candidate
         ? html`<button type="button" onClick=${() => onCandidate(null)}>Clear ${step} candidate</button>
-            <a href=${`#/shadow`}>See the comparison</a>`
+            <a href=${`#/shadow/${encodeURIComponent(store)}/${step}`}>See the comparison</a>`
         : html`<label>Shadow candidate
             <select value=${candidate} onChange=${(e) => setCandidate(e.target.value)}>
               ${choices.map((v) => html`<option value=${v}>${label(v)}</option>`)}
