@@ -15,6 +15,7 @@ the one part of the URL rule the document's pattern cannot state (the IDNA rules
 """
 
 import re
+import datetime
 import unicodedata
 
 import schemathesis
@@ -157,6 +158,34 @@ def operator_names_refused_only_when_reserved(ctx, response, case):
     if error.get("code") != "invalid_name" or not isinstance(name, str) or not _is_reserved(name):
         raise AssertionError(
             f"an operator the document allows was refused with `{error.get('code')}` "
+            f"(field `{error.get('field')}`): {error.get('message')}"
+        )
+    return None
+
+
+@schemathesis.check
+def replay_windows_refused_only_when_reversed(ctx, response, case):
+    """A replay its document allows is refused (400) only when `until` is before `since`."""
+    meta = case.meta
+    if meta is None or not meta.generation.mode.is_positive:
+        return None
+    if case.operation.label != "POST /replays" or response.status_code != 400:
+        return None
+    try:
+        error = response.json()["error"]
+    except (ValueError, KeyError, TypeError):
+        raise AssertionError("a 400 without the error envelope")
+    body = case.body if isinstance(case.body, dict) else {}
+    reversed_window = False
+    try:
+        since = datetime.datetime.fromisoformat(str(body["since"]).replace("Z", "+00:00"))
+        until = datetime.datetime.fromisoformat(str(body["until"]).replace("Z", "+00:00"))
+        reversed_window = until < since
+    except (KeyError, ValueError, TypeError):
+        pass
+    if error.get("code") != "invalid_replay" or error.get("field") != "until" or not reversed_window:
+        raise AssertionError(
+            f"a replay the document allows was refused with `{error.get('code')}` "
             f"(field `{error.get('field')}`): {error.get('message')}"
         )
     return None
