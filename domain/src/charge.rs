@@ -8,9 +8,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
+use crate::due::{
+    AbatementBody, Address, Date, DiscountBody, DueDateFields, DueTerms, FineBody, InterestBody,
+    ValidAddress,
+};
 use crate::json::{Invalid, bounded, from_json, require_objects};
 use crate::money::MoneyError;
-use crate::{Email, Money, Phone, TaxId, TaxIdKind, sha256_hex, valid_code};
+use crate::{ChargeKind, Email, Money, Phone, TaxId, TaxIdKind, sha256_hex, valid_code};
 
 /// The payer. `taxId` is a CPF (11 digits) or CNPJ (14 characters: 12 of 0-9/A-Z, then two
 /// check digits; letters in either case), with valid check digits; `.`, `-`, `/` and spaces
@@ -43,6 +47,10 @@ pub struct Payer {
         pattern = r"^[\u0009-\u000D\u0020\u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]*[+]?[ ().-]*([0-9][ ().-]*){8,15}[\u0009-\u000D\u0020\u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]*$"
     )]
     pub phone: Option<String>,
+    /// The payer's address, for a due-date charge's `devedor` at the PSP (API Pix
+    /// `logradouro`, `cidade`, `uf`, `cep`); every member optional. `null` is the same as
+    /// absent.
+    pub address: Option<Address>,
 }
 
 /// The shape of a CPF or CNPJ with optional punctuation (`.`, `-`, `/`, spaces), as
@@ -130,6 +138,35 @@ macro_rules! charge_body {
             #[serde(skip)]
             #[doc(hidden)]
             pub metadata_as_sent: Option<String>,
+            /// A due-date charge (DESIGN.md section 16, API Pix `cobv`): `YYYY-MM-DD`, not
+            /// before today in Brasília; makes the charge `kind: DUE_DATE`, and the fields
+            /// below need it. Payable until the end of that day at the original amount; a due
+            /// date on a weekend or national holiday moves to the next business day, and so
+            /// do validity, fine, interest and early-payment discounts.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            #[schema(value_type = Option<String>, format = Date, example = "2026-12-10")]
+            pub due_date: Option<Value>,
+            /// Calendar days after the (moved) due date the charge can still be paid, the last
+            /// one moved to a business day: 0 to 3650, default 30.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            #[schema(value_type = Option<i64>, minimum = 0, maximum = 3650, example = 30)]
+            pub days_after_due: Option<Value>,
+            /// Charged once on a payment after the (moved) due date.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            #[schema(value_type = Option<FineBody>)]
+            pub fine: Option<Value>,
+            /// Simple interest per day late after the (moved) due date.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            #[schema(value_type = Option<InterestBody>)]
+            pub interest: Option<Value>,
+            /// A deduction granted on any payment date.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            #[schema(value_type = Option<AbatementBody>)]
+            pub abatement: Option<Value>,
+            /// A discount for paying by set dates or early.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            #[schema(value_type = Option<DiscountBody>)]
+            pub discount: Option<Value>,
         }
     };
 }
@@ -166,6 +203,12 @@ impl CreatePaymentRequest {
             payer,
             metadata,
             metadata_as_sent,
+            due_date,
+            days_after_due,
+            fine,
+            interest,
+            abatement,
+            discount,
         } = self;
         (
             store,
@@ -177,6 +220,12 @@ impl CreatePaymentRequest {
                 payer,
                 metadata,
                 metadata_as_sent,
+                due_date,
+                days_after_due,
+                fine,
+                interest,
+                abatement,
+                discount,
             },
         )
     }
@@ -442,6 +491,17 @@ pub const CHARGE_FIELD_CODES: &[(&str, &str)] = &[
     ("charge.amount", "invalid_amount"),
     ("charge.payer", "invalid_payer"),
     ("charge.metadata", "invalid_metadata"),
+    // As `due::ADDRESS_FIELD_CODES` (a test holds the two together).
+    ("payer.address", "invalid_address"),
+    ("payer.address.street", "invalid_address"),
+    ("payer.address.city", "invalid_address"),
+    ("payer.address.state", "invalid_address"),
+    ("payer.address.postalCode", "invalid_address"),
+    ("charge.payer.address", "invalid_address"),
+    ("charge.payer.address.street", "invalid_address"),
+    ("charge.payer.address.city", "invalid_address"),
+    ("charge.payer.address.state", "invalid_address"),
+    ("charge.payer.address.postalCode", "invalid_address"),
 ];
 
 impl CreatePaymentRequest {
@@ -500,17 +560,23 @@ pub struct ValidPayer {
     pub tax_id: TaxId,
     pub email: Option<Email>,
     pub phone: Option<Phone>,
+    pub address: Option<ValidAddress>,
 }
 
 impl ValidPayer {
-    /// What is sealed at rest: the payer as JSON, with normalised values.
+    /// What is sealed at rest: the payer as JSON, with normalised values (`address` only
+    /// when given, so a payer without one seals and fingerprints as before it existed).
     pub fn to_json(&self) -> Value {
-        serde_json::json!({
+        let mut payer = serde_json::json!({
             "name": self.name,
             "taxId": self.tax_id.as_str(),
             "email": self.email.as_ref().map(Email::as_str),
             "phone": self.phone.as_ref().map(Phone::as_str),
-        })
+        });
+        if let Some(address) = &self.address {
+            payer["address"] = address.to_json();
+        }
+        payer
     }
 
     pub fn kind(&self) -> TaxIdKind {
@@ -529,14 +595,22 @@ pub struct ChargeRequest {
     /// The metadata object as the merchant wrote it, without whitespace between tokens
     /// (`{}` when absent), at most 16 KB: what is stored, echoed and given to components.
     pub metadata: String,
+    /// A due-date charge's terms; `None` for an immediate charge.
+    pub due: Option<DueTerms>,
 }
 
 pub const METADATA_MAX_BYTES: usize = 16 * 1024;
 
 impl ChargeBody {
     /// Checks every rule of the contract; `prefix` is put before field names in errors
-    /// (`charge.` for the evaluate route).
-    pub fn validate(self, store: String, prefix: &str) -> Result<ChargeRequest, Invalid> {
+    /// (`charge.` for the evaluate route). `today` is the date in Brasília, which a due date
+    /// may not be before.
+    pub fn validate(
+        self,
+        store: String,
+        prefix: &str,
+        today: Date,
+    ) -> Result<ChargeRequest, Invalid> {
         let f = |name: &str| format!("{prefix}{name}");
         if !valid_code(&store) {
             return Err(Invalid::new(
@@ -613,11 +687,25 @@ impl ChargeBody {
                 })
             })
             .transpose()?;
+        let address = payer
+            .address
+            .as_ref()
+            .map(|a| a.validate(&f("payer.address")))
+            .transpose()?;
         let metadata = metadata_text(
             self.metadata.as_ref(),
             self.metadata_as_sent,
             &f("metadata"),
         )?;
+        let due_fields = DueDateFields {
+            due_date: self.due_date,
+            days_after_due: self.days_after_due,
+            fine: self.fine,
+            interest: self.interest,
+            abatement: self.abatement,
+            discount: self.discount,
+        };
+        let due = DueTerms::from_body_at(&due_fields, amount, today, prefix)?;
         Ok(ChargeRequest {
             store,
             amount,
@@ -628,18 +716,29 @@ impl ChargeBody {
                 tax_id,
                 email,
                 phone,
+                address,
             },
             metadata,
+            due,
         })
     }
 }
 
 impl ChargeRequest {
+    /// The kind of PIX charge this request makes (DESIGN.md section 15).
+    pub fn kind(&self) -> ChargeKind {
+        if self.due.is_some() {
+            ChargeKind::DueDate
+        } else {
+            ChargeKind::Immediate
+        }
+    }
+
     /// The request's idempotency fingerprint: sha256 of its validated, normalised form, so
     /// requests that mean the same charge are equal (`currency` omitted or `"BRL"`, `null`
     /// or absent, a tax id with or without punctuation, key order, `100` or `100.0`).
     pub fn fingerprint(&self) -> String {
-        let normalised = serde_json::json!({
+        let mut normalised = serde_json::json!({
             "v": 2,
             "store": self.store,
             "amountCentavos": self.amount.centavos(),
@@ -649,6 +748,10 @@ impl ChargeRequest {
             "payer": self.payer.to_json(),
             "metadata": canonical_metadata(&self.metadata),
         });
+        // Only when present: an immediate charge's fingerprint is the one it always had.
+        if let Some(due) = &self.due {
+            normalised["due"] = due.to_json();
+        }
         sha256_hex(canonical_json(&normalised))
     }
 }
@@ -699,6 +802,19 @@ pub fn canonical_json(value: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The date the tests' due dates are judged against.
+    const TODAY: Date = match Date::from_ymd(2026, 11, 27) {
+        Some(d) => d,
+        None => panic!(),
+    };
+
+    #[test]
+    fn the_address_codes_are_the_due_modules() {
+        for entry in crate::due::ADDRESS_FIELD_CODES {
+            assert!(CHARGE_FIELD_CODES.contains(entry), "{entry:?}");
+        }
+    }
     use serde_json::json;
 
     fn body() -> Value {
@@ -710,7 +826,7 @@ mod tests {
 
     fn valid(v: Value) -> ChargeRequest {
         let (store, charge) = CreatePaymentRequest::from_json(v).unwrap().split();
-        charge.validate(store, "").unwrap()
+        charge.validate(store, "", TODAY).unwrap()
     }
 
     fn invalid(v: Value) -> Invalid {
@@ -718,7 +834,7 @@ mod tests {
             Err(e) => e,
             Ok(r) => {
                 let (store, charge) = r.split();
-                charge.validate(store, "").unwrap_err()
+                charge.validate(store, "", TODAY).unwrap_err()
             }
         }
     }
@@ -863,7 +979,7 @@ mod tests {
         let literals = check_literals(body.as_bytes(), false)?;
         let value: Value = serde_json::from_str(body).unwrap();
         let (store, charge) = CreatePaymentRequest::from_body(value, literals)?.split();
-        charge.validate(store, "")
+        charge.validate(store, "", TODAY)
     }
 
     /// Issue 30: metadata is kept as the exact text sent, whitespace between tokens aside:
@@ -899,7 +1015,7 @@ mod tests {
         assert_eq!(
             request
                 .charge
-                .validate(request.store, "charge.")
+                .validate(request.store, "charge.", TODAY)
                 .unwrap()
                 .metadata,
             r#"{"x":4.5291683372467266e+179}"#

@@ -9,6 +9,7 @@
 #![forbid(unsafe_code)]
 
 pub mod charge;
+pub mod due;
 pub mod evaluate;
 pub mod json;
 pub mod money;
@@ -18,11 +19,12 @@ mod role;
 mod status;
 mod step;
 mod tax_id;
+mod text_enum;
 
 pub use money::Money;
 pub use outcome::{NO_PROVIDER, Outcome};
 pub use role::Role;
-pub use status::{IntentStatus, StoreMode};
+pub use status::{ChargeKind, IntentStatus, StoreMode};
 pub use step::{Step, StepVersions};
 pub use tax_id::{TaxId, TaxIdKind};
 

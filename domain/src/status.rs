@@ -1,56 +1,6 @@
 //! The states of the service's resources, as enums (stored as their text names).
 
-use std::fmt;
-
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
-
-/// Writes an enum stored as text: `as_str`, `Display`, and `TryFrom<String>` for reading a
-/// column (`#[sqlx(try_from = "String")]`); an unknown name is a corrupt row, not a panic.
-/// The names are `tt`, not `literal`: utoipa does not see a `literal` fragment's string in
-/// `#[serde(rename)]`, and the OpenAPI document would show the variant names.
-macro_rules! text_enum {
-    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident = $text:tt),* $(,)? }) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
-        pub enum $name {
-            $($(#[$vmeta])* #[serde(rename = $text)] $variant),*
-        }
-
-        impl $name {
-            pub const ALL: &'static [$name] = &[$($name::$variant),*];
-
-            pub fn as_str(self) -> &'static str {
-                match self { $($name::$variant => $text),* }
-            }
-        }
-
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        impl std::str::FromStr for $name {
-            type Err = String;
-
-            fn from_str(s: &str) -> Result<Self, String> {
-                match s {
-                    $($text => Ok($name::$variant),)*
-                    other => Err(format!("`{other}` is not a {}", stringify!($name))),
-                }
-            }
-        }
-
-        impl TryFrom<String> for $name {
-            type Error = String;
-
-            fn try_from(s: String) -> Result<Self, String> {
-                s.parse()
-            }
-        }
-    };
-}
+use crate::text_enum;
 
 text_enum!(
     /// How a store executes charges.
@@ -71,6 +21,18 @@ text_enum!(
         Succeeded = "SUCCEEDED",
         Failed = "FAILED",
         Canceled = "CANCELED",
+    }
+);
+
+text_enum!(
+    /// What kind of PIX charge a PaymentIntent is (DESIGN.md section 15): the API Pix resource
+    /// behind it when LIVE. `IMMEDIATE` is `cob`; `DUE_DATE` is `cobv`, an invoice payable
+    /// until a due date with a fine, interest and discounts; `RECURRING` is `cobr`, a charge of
+    /// a Pix Automático mandate.
+    ChargeKind {
+        Immediate = "IMMEDIATE",
+        DueDate = "DUE_DATE",
+        Recurring = "RECURRING",
     }
 );
 

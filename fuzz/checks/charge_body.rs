@@ -18,18 +18,25 @@
 //!
 //! The same bytes also go through the admin evaluate route's path (`POST
 //! /admin/v1/components/evaluate`, a `charge` object beside `store`): `check_literals(.., true)`,
-//! `EvaluateRequest::from_body`, `validate(store, "charge.")`, with the same checks.
+//! `EvaluateRequest::from_body`, `validate(store, "charge.", today)`, with the same checks.
 
 use std::collections::HashMap;
 
 use pixgate_domain::charge::{
     ChargeRequest, CreatePaymentRequest, METADATA_MAX_BYTES, canonical_json, check_literals,
 };
+use pixgate_domain::due::{Date, check_due_literals};
 use pixgate_domain::evaluate::EvaluateRequest;
 use pixgate_domain::money::{Money, brl};
 use pixgate_domain::{Email, Phone, TaxId, valid_code};
 use serde_json::Value;
 use serde_json::value::RawValue;
+
+/// The date due dates are judged against: fixed, so a corpus entry means the same every day.
+const TODAY: Date = match Date::from_ymd(2026, 1, 1) {
+    Some(date) => date,
+    None => panic!("a real date"),
+};
 
 /// The JSON extractor's limit (`MAX_BODY_BYTES` in host/src/http/extract.rs, a private
 /// module): a larger body is a 413 before it is parsed.
@@ -40,6 +47,7 @@ fn charge(bytes: &[u8]) -> Option<ChargeRequest> {
     if bytes.len() > MAX_BODY_BYTES {
         return None; // 413
     }
+    check_due_literals(bytes, false).ok()?;
     let literals = check_literals(bytes, false).ok()?;
     let body: Value = serde_json::from_slice(bytes).ok()?;
     let legacy = canonical_json(&body);
@@ -52,7 +60,7 @@ fn charge(bytes: &[u8]) -> Option<ChargeRequest> {
     let (store, charge) = CreatePaymentRequest::from_body(body, literals)
         .ok()?
         .split();
-    charge.validate(store, "").ok()
+    charge.validate(store, "", TODAY).ok()
 }
 
 /// `a` and `b` are the same JSON but for a float read back one rounding apart: serde_json's
@@ -87,10 +95,14 @@ fn evaluated(bytes: &[u8]) -> Option<ChargeRequest> {
     if bytes.len() > MAX_BODY_BYTES {
         return None;
     }
+    check_due_literals(bytes, true).ok()?;
     let literals = check_literals(bytes, true).ok()?;
     let body: Value = serde_json::from_slice(bytes).ok()?;
     let request = EvaluateRequest::from_body(body, literals).ok()?;
-    request.charge.validate(request.store, "charge.").ok()
+    request
+        .charge
+        .validate(request.store, "charge.", TODAY)
+        .ok()
 }
 
 /// The centavos a JSON number literal denotes exactly, or `None` when it is no whole number of

@@ -20,8 +20,8 @@ use super::callbacks;
 use super::devolucao::{self, spi_id};
 use super::state::{Faults, Sim, Switches, now_ms, random_alnum};
 use pixgate_pix::apipix::{
-    Amount, CobStatus, Devolucao, DevolucaoHorario, DevolucaoStatus, Natureza, Pix, Timestamp,
-    Txid, Violacao, valid_devolucao_id,
+    Amount, CobStatus, Componente, ComponentesValor, Devolucao, DevolucaoHorario, DevolucaoStatus,
+    Natureza, Pix, Timestamp, Txid, Violacao, valid_devolucao_id,
 };
 
 pub(super) fn router(sim: Arc<Sim>) -> Router {
@@ -110,13 +110,19 @@ async fn pay(
             "the charge has expired (criacao + expiracao is past): it cannot be paid".to_owned(),
         ));
     }
+    let valor = request.valor.unwrap_or(cob.valor.original);
     let pix = Pix {
         end_to_end_id: spi_id('E', &sim.settings.payer_ispb, now, &suffix),
         txid: Some(txid.as_str().to_owned()),
-        valor: request.valor.unwrap_or(cob.valor.original),
+        valor,
         chave: Some(cob.chave.clone()),
         horario: Timestamp::from_unix_ms(now),
         info_pagador: request.info_pagador,
+        // An immediate charge's pix is its original amount, whatever was paid.
+        componentes_valor: Some(ComponentesValor {
+            original: Some(Componente { valor }),
+            ..ComponentesValor::default()
+        }),
         devolucoes: Vec::new(),
     };
     cob.status = CobStatus::Concluida;

@@ -314,6 +314,7 @@ mod tests {
             chave: None,
             horario: Timestamp::from_unix_ms(0),
             info_pagador: None,
+            componentes_valor: None,
             devolucoes: devolucoes
                 .iter()
                 .enumerate()

@@ -118,42 +118,36 @@ pub async fn pending_intent(db: &pixgate::db::Db, store: &str, reference: &str) 
         .unwrap()
         .expect("store exists");
     let now = pixgate::db::now_ms();
-    let intent = intents::Intent {
+    let mut intent = intents::Intent::new(intents::NewIntent {
         id: uuid::Uuid::new_v4().to_string(),
         merchant_id: store.merchant_id.clone(),
         store_id: store.id.clone(),
-        status: pixgate_domain::IntentStatus::Pending,
+        kind: pixgate_domain::ChargeKind::Immediate,
         amount_centavos: 12_990,
-        currency: "BRL".into(),
         reference: reference.into(),
         description: Some("Order".into()),
         payer_kind: "CPF".into(),
         payer_sealed: "not-read-by-these-tests".into(),
         metadata: r#"{"orderId":"10042","attribution":{"utm_source":"newsletter"}}"#.into(),
         idempotency_key: uuid::Uuid::new_v4().to_string(),
-        routing_mode: pixgate_domain::StoreMode::Live,
-        routing_policy: "d0-first".into(),
-        provider_code: "sandbox-a".into(),
-        gateway_alias: "sandbox-a-d0".into(),
-        release_class: "D0".into(),
-        cross_class_failover: pixgate::db::Flag(false),
-        fee_centavos: 100,
-        net_centavos: 12_890,
-        settlement_date: "2026-11-23".into(),
-        provider_payment_id: None,
-        failure_code: None,
-        failure_message: None,
+        routing: intents::Routing {
+            mode: pixgate_domain::StoreMode::Live,
+            policy: "d0-first".into(),
+            provider_code: "sandbox-a".into(),
+            gateway_alias: "sandbox-a-d0".into(),
+            release_class: "D0".into(),
+            cross_class_failover: false,
+            fee_centavos: 100,
+            net_centavos: 12_890,
+            settlement_date: "2026-11-23".into(),
+        },
+        due_terms: None,
         created_at: now,
-        updated_at: now,
-        completed_at: None,
-        txid: None,
-        pix_location: None,
-        pix_copy_paste: None,
-        pix_expires_at: None,
-        // Never due: these tests move the intent themselves, not the reconciler.
-        reconcile_at: None,
-        money_back: Default::default(),
-    };
+    });
+    // Pending, as a LIVE charge its PSP created; never due for the reconciler: these tests
+    // move the intent themselves.
+    intent.status = pixgate_domain::IntentStatus::Pending;
+    intent.completed_at = None;
     let mut tx = db.write.begin().await.unwrap();
     intents::insert(&mut *tx, &intent).await.unwrap();
     pixgate::webhooks::outbox::record_created(&mut tx, &intent)
@@ -177,6 +171,7 @@ pub async fn settle(
             to: to.parse().expect("an intent status"),
             provider_payment_id: Some("E2E-PSP-1"),
             failure: (to == "FAILED").then_some(("psp_declined", "the PSP declined the charge")),
+            paid: None,
             at: pixgate::db::now_ms(),
         },
     )

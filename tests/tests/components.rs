@@ -101,7 +101,10 @@ async fn uploads_are_validated_named_by_sha256_and_deduplicated() {
         assert_eq!(r.status().as_u16(), 400);
         let body: serde_json::Value = r.json().await.unwrap();
         assert_eq!(body["error"]["code"], "invalid_label", "{body}");
-        let (status, body) = upload(&server, "routing", fixture.clone()).await;
+        // A few bytes: the route is refused before the body is read, and a large body could
+        // still be on its way when the server closes the connection (a broken pipe, not the
+        // answer).
+        let (status, body) = upload(&server, "routing", b"\0asm".to_vec()).await;
         assert_eq!(
             (status, body["error"]["code"].as_str()),
             (404, Some("unknown_step"))

@@ -64,12 +64,14 @@ fn the_charge_body_seeds_are_valid_charges() {
             // The admin evaluate route's body.
             let request =
                 EvaluateRequest::from_json(body).unwrap_or_else(|e| panic!("{name}: {e}"));
-            request.charge.validate(request.store, "charge.")
+            request
+                .charge
+                .validate(request.store, "charge.", pixgate::db::today_brasilia())
         } else {
             let (store, charge) = CreatePaymentRequest::from_json(body)
                 .unwrap_or_else(|e| panic!("{name}: {e}"))
                 .split();
-            charge.validate(store, "")
+            charge.validate(store, "", pixgate::db::today_brasilia())
         };
         validated.unwrap_or_else(|e| panic!("{name}: {e}"));
     }

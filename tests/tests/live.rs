@@ -250,7 +250,7 @@ async fn a_payment_of_the_wrong_amount_does_not_succeed() {
         assert!(
             live.server
                 .logs()
-                .contains("without a pix of the charge's amount")
+                .contains("without a pix that pays the charge")
         );
     }
 }

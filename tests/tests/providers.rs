@@ -7,10 +7,12 @@ use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use pixgate::psp::charge_kinds::{self, ChargeResource};
 use pixgate::psp::client::{
-    CallObserver, CallRecord, Endpoint, ErrorKind, Operation, Outcome, PspArgs, PspClient,
+    CallObserver, CallOperation, CallOutcome, CallRecord, Endpoint, ErrorKind, PspArgs, PspClient,
     PspError, Secret, tls,
 };
+use pixgate_domain::ChargeKind;
 use pixgate_e2e::live::Sim;
 use pixgate_e2e::pixgate_bin;
 use pixgate_e2e::server::{Backend, Server, backends};
@@ -511,7 +513,7 @@ async fn control(sim: &Sim, method: reqwest::Method, path: &str, body: Value) ->
 }
 
 #[derive(Default)]
-struct Recorder(Mutex<Vec<(Operation, Outcome)>>);
+struct Recorder(Mutex<Vec<(CallOperation, CallOutcome)>>);
 
 impl CallObserver for Recorder {
     fn observe(&self, record: &CallRecord<'_>) {
@@ -522,7 +524,16 @@ impl CallObserver for Recorder {
     }
 }
 
-fn cob(centavos: u64) -> CobSolicitada {
+/// The immediate charge's resource: what these calls create and read.
+fn immediate() -> &'static dyn ChargeResource {
+    charge_kinds::resource(ChargeKind::Immediate).unwrap()
+}
+
+fn cob(centavos: u64) -> Value {
+    serde_json::to_value(cob_wire(centavos)).unwrap()
+}
+
+fn cob_wire(centavos: u64) -> CobSolicitada {
     CobSolicitada {
         calendario: CalendarioSolicitado { expiracao: 3600 },
         devedor: None,
@@ -545,12 +556,18 @@ async fn the_client_creates_reads_and_registers_over_mtls() {
     let sim = Sim::start(&[]);
     let (client, recorder) = psp_client(&sim, true, true, Duration::from_secs(10));
     let t = txid("order-1");
-    let created = client.put_cob(&t, &cob(12_990)).await.unwrap();
+    let created = client
+        .put_charge(immediate(), &t, &cob(12_990))
+        .await
+        .unwrap();
     assert_eq!(created.txid, t);
     assert_eq!(created.status, CobStatus::Ativa);
     assert!(created.pix_copia_e_cola.is_some());
     // The same PUT again names the same charge.
-    client.put_cob(&t, &cob(12_990)).await.unwrap();
+    client
+        .put_charge(immediate(), &t, &cob(12_990))
+        .await
+        .unwrap();
     control(
         &sim,
         reqwest::Method::POST,
@@ -558,7 +575,7 @@ async fn the_client_creates_reads_and_registers_over_mtls() {
         json!({}),
     )
     .await;
-    let read = client.get_cob(&t).await.unwrap();
+    let read = client.get_charge(immediate(), &t).await.unwrap();
     assert_eq!(read.status, CobStatus::Concluida);
     assert_eq!(read.pix[0].valor.centavos(), 12_990);
     client
@@ -569,34 +586,46 @@ async fn the_client_creates_reads_and_registers_over_mtls() {
         .await
         .unwrap();
     // A definitive refusal: the standard forbids a zero amount.
-    let e = client.put_cob(&txid("zero"), &cob(0)).await.unwrap_err();
+    let e = client
+        .put_charge(immediate(), &txid("zero"), &cob(0))
+        .await
+        .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Definitive, "{e}");
     assert!(e.to_string().contains("CobOperacaoInvalida"), "{e}");
     let stats = sim.stats().await;
     assert_eq!(stats["tokensIssued"], 1);
     assert_eq!(stats["cobsCreated"], 1);
     let calls = recorder.0.lock().unwrap().clone();
-    assert_eq!(calls[0], (Operation::Token, Outcome::Success));
-    assert_eq!(calls.last(), Some(&(Operation::PutCob, Outcome::Refused)));
+    assert_eq!(calls[0], (CallOperation::Token, CallOutcome::Success));
+    assert_eq!(
+        calls.last(),
+        Some(&(CallOperation::PutCob, CallOutcome::Refused))
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn without_the_ca_or_the_client_certificate_there_is_no_connection() {
     let sim = Sim::start(&[]);
     let (untrusting, _) = psp_client(&sim, true, false, Duration::from_secs(5));
-    let e = untrusting.get_cob(&txid("a")).await.unwrap_err();
+    let e = untrusting
+        .get_charge(immediate(), &txid("a"))
+        .await
+        .unwrap_err();
     assert!(
         matches!(
             e,
             PspError::Connect {
-                operation: Operation::Token,
+                operation: CallOperation::Token,
                 ..
             }
         ),
         "{e:?}"
     );
     let (anonymous, _) = psp_client(&sim, false, true, Duration::from_secs(5));
-    let e = anonymous.get_cob(&txid("a")).await.unwrap_err();
+    let e = anonymous
+        .get_charge(immediate(), &txid("a"))
+        .await
+        .unwrap_err();
     // TLS 1.3 reports a refused client certificate after the handshake: either way the
     // call never reached the API, and nothing is classified as the PSP's refusal.
     assert_ne!(e.kind(), ErrorKind::Definitive, "{e:?}");
@@ -607,9 +636,12 @@ async fn without_the_ca_or_the_client_certificate_there_is_no_connection() {
 async fn an_expired_token_is_replaced_once_and_the_call_retried() {
     let sim = Sim::start(&[]);
     let (client, recorder) = psp_client(&sim, true, true, Duration::from_secs(10));
-    client.put_cob(&txid("t1"), &cob(100)).await.unwrap();
+    client
+        .put_charge(immediate(), &txid("t1"), &cob(100))
+        .await
+        .unwrap();
     control(&sim, reqwest::Method::POST, "/tokens/expire", Value::Null).await;
-    client.get_cob(&txid("t1")).await.unwrap();
+    client.get_charge(immediate(), &txid("t1")).await.unwrap();
     let stats = sim.stats().await;
     assert_eq!(stats["tokensIssued"], 2);
     assert_eq!(stats["rejectedTokens"], 1);
@@ -617,9 +649,9 @@ async fn an_expired_token_is_replaced_once_and_the_call_retried() {
     assert_eq!(
         calls[2..],
         [
-            (Operation::GetCob, Outcome::Unauthorized),
-            (Operation::Token, Outcome::Success),
-            (Operation::GetCob, Outcome::Success),
+            (CallOperation::GetCob, CallOutcome::Unauthorized),
+            (CallOperation::Token, CallOutcome::Success),
+            (CallOperation::GetCob, CallOutcome::Success),
         ]
     );
 }
@@ -628,7 +660,10 @@ async fn an_expired_token_is_replaced_once_and_the_call_retried() {
 async fn failures_are_transient_and_a_retried_put_makes_one_charge() {
     let sim = Sim::start(&[]);
     let (client, _) = psp_client(&sim, true, true, Duration::from_millis(1500));
-    client.get_cob(&txid("warm")).await.unwrap_err(); // a token; 404 for the unknown txid
+    client
+        .get_charge(immediate(), &txid("warm"))
+        .await
+        .unwrap_err(); // a token; 404 for the unknown txid
 
     // A 503 after the PSP created the charge: the answer is lost, the charge is not.
     control(
@@ -640,13 +675,19 @@ async fn failures_are_transient_and_a_retried_put_makes_one_charge() {
     )
     .await;
     let t = txid("lost-answer");
-    let e = client.put_cob(&t, &cob(5_000)).await.unwrap_err();
+    let e = client
+        .put_charge(immediate(), &t, &cob(5_000))
+        .await
+        .unwrap_err();
     assert!(
         matches!(e, PspError::Unavailable { status: 503, .. }),
         "{e:?}"
     );
     assert_eq!(e.kind(), ErrorKind::Transient);
-    client.put_cob(&t, &cob(5_000)).await.unwrap();
+    client
+        .put_charge(immediate(), &t, &cob(5_000))
+        .await
+        .unwrap();
     assert_eq!(
         sim.stats().await["cobsCreated"],
         1,
@@ -661,7 +702,7 @@ async fn failures_are_transient_and_a_retried_put_makes_one_charge() {
         json!({"count": 1, "kind": "error", "status": 500}),
     )
     .await;
-    let e = client.get_cob(&t).await.unwrap_err();
+    let e = client.get_charge(immediate(), &t).await.unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Transient, "{e:?}");
     control(
         &sim,
@@ -670,9 +711,12 @@ async fn failures_are_transient_and_a_retried_put_makes_one_charge() {
         json!({"count": 1, "kind": "hang", "hangMs": 5000}),
     )
     .await;
-    let e = client.get_cob(&t).await.unwrap_err();
+    let e = client.get_charge(immediate(), &t).await.unwrap_err();
     assert!(matches!(e, PspError::Timeout { .. }), "{e:?}");
     assert_eq!(e.kind(), ErrorKind::Transient);
     // And it recovers.
-    assert_eq!(client.get_cob(&t).await.unwrap().status, CobStatus::Ativa);
+    assert_eq!(
+        client.get_charge(immediate(), &t).await.unwrap().status,
+        CobStatus::Ativa
+    );
 }

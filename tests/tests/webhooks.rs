@@ -673,6 +673,7 @@ async fn payment_events_reach_subscribed_endpoints_through_the_outbox() {
                 to: pixgate_domain::IntentStatus::Canceled,
                 provider_payment_id: None,
                 failure: None,
+                paid: None,
                 at: 1,
             },
         )

@@ -17,6 +17,7 @@ use crate::db::psp_calls::{self, PspCall};
 use crate::db::store_cache::StoreRoute;
 use crate::db::{self, idempotency, intents};
 use crate::internal::Internal;
+use crate::psp::charge_kinds;
 use crate::psp::client::{CallOperation, CallOutcome};
 use crate::psp::live::execute::Merchant;
 use crate::webhooks::outbox;
@@ -114,10 +115,17 @@ impl super::Charges {
                 .get("pix.merchant-city")
                 .map_or(DEFAULT_CITY, String::as_str),
         };
+        let resource = charge_kinds::resource(request.kind()).ok_or_else(|| {
+            Internal::broken(format!(
+                "live charge: no API Pix resource serves {}",
+                request.kind()
+            ))
+        })?;
         let execution = self
             .deps
             .live
             .create_at_psp(
+                resource,
                 takeover,
                 &trace.routes,
                 trace.policy.output.cross_release_class_failover,
@@ -146,17 +154,13 @@ impl super::Charges {
                 intent.status = IntentStatus::Pending;
                 intent.completed_at = None;
                 intent.txid = Some(txid.as_str().to_owned());
-                intent.pix_location = created
-                    .cob
-                    .location
-                    .clone()
-                    .or_else(|| created.cob.loc.as_ref().and_then(|l| l.location.clone()));
+                intent.pix_location = created.charge.location.clone();
                 intent.pix_copy_paste = Some(created.copy_and_paste.clone());
                 intent.pix_expires_at = Some(created.expires_at);
                 intent.reconcile_at = Some(at + self.deps.live.interval().as_millis() as i64);
             }
             None => {
-                let (code, message) = failure(&execution.calls);
+                let (code, message) = failure(&execution.calls, resource.operations().get);
                 intent.status = IntentStatus::Failed;
                 intent.failure_code = Some(code.to_owned());
                 intent.failure_message = Some(message);
@@ -209,8 +213,9 @@ impl super::Charges {
     }
 }
 
-/// `failure {code, message}` of a charge no gateway created.
-fn failure(calls: &[PspCall]) -> (&'static str, String) {
+/// `failure {code, message}` of a charge no gateway created; `read` is the charge
+/// resource's read-back.
+fn failure(calls: &[PspCall], read: CallOperation) -> (&'static str, String) {
     use CallOutcome::{NotConfigured, Refused, Unauthorized};
     let all = |outcomes: &[CallOutcome]| {
         !calls.is_empty() && calls.iter().all(|c| outcomes.contains(&c.outcome))
@@ -229,7 +234,7 @@ fn failure(calls: &[PspCall]) -> (&'static str, String) {
     let mut tried: Vec<(&str, Vec<String>)> = Vec::new();
     for c in calls {
         let gateway = c.gateway_alias.as_deref().unwrap_or(&c.provider_code);
-        let what = if c.operation == CallOperation::GetCob {
+        let what = if c.operation == read {
             format!("read back: {}", c.outcome)
         } else {
             c.outcome.to_string()
@@ -273,12 +278,15 @@ mod tests {
 
     #[test]
     fn a_failure_names_each_gateway_once_with_what_happened_there() {
-        let (code, message) = failure(&[
-            call("a-d0", "put_cob", "timeout"),
-            call("a-d0", "get_cob", "refused"),
-            call("b-d1", "put_cob", "unavailable"),
-            call("b-d1", "put_cob", "unavailable"),
-        ]);
+        let (code, message) = failure(
+            &[
+                call("a-d0", "put_cob", "timeout"),
+                call("a-d0", "get_cob", "refused"),
+                call("b-d1", "put_cob", "unavailable"),
+                call("b-d1", "put_cob", "unavailable"),
+            ],
+            CallOperation::GetCob,
+        );
         assert_eq!(code, "psp_unavailable");
         assert_eq!(
             message,

@@ -20,7 +20,9 @@ use std::sync::Arc;
 use pixgate_policy_logic as logic;
 use serde_json::Value;
 
+use pixgate_domain::Money;
 use pixgate_domain::charge::ChargeRequest;
+use pixgate_domain::due::{self, AmountDue, Date};
 use pixgate_domain::json::Invalid;
 use view::{PaymentIntent, PaymentIntentEnvelope};
 
@@ -71,6 +73,8 @@ pub enum ChargeError {
     TracePurged,
     #[error("{0}")]
     NotCancelable(String),
+    #[error("this payment is not a due-date charge: its amount does not change with the date")]
+    NotADueDateCharge,
     /// The PSP could not be reached or read; nothing changed.
     #[error("{0}")]
     PspUnavailable(String),
@@ -275,13 +279,12 @@ impl Charges {
     ) -> Result<intents::Intent, ChargeError> {
         let store = &route.store;
         let chosen = trace.routes.get(route_index).unwrap_or(trace.primary());
-        Ok(intents::Intent {
+        Ok(intents::Intent::new(intents::NewIntent {
             id: intent_id.to_owned(),
             merchant_id: principal.merchant_id.clone(),
             store_id: store.id.clone(),
-            status: IntentStatus::ShadowOnly,
+            kind: request.kind(),
             amount_centavos: request.amount.centavos() as i64,
-            currency: "BRL".into(),
             reference: request.reference.clone(),
             description: request.description.clone(),
             payer_kind: payer_kind(request.payer.kind()).into(),
@@ -291,28 +294,20 @@ impl Charges {
                 .seal(request.payer.to_json().to_string().as_bytes())?,
             metadata: request.metadata.clone(),
             idempotency_key: key.as_str().to_owned(),
-            routing_mode: store.mode,
-            routing_policy: trace.policy.output.policy.clone(),
-            provider_code: chosen.gateway.provider_code.clone(),
-            gateway_alias: chosen.gateway.gateway_alias.clone(),
-            release_class: chosen.quote.release_class.clone(),
-            cross_class_failover: db::Flag(trace.policy.output.cross_release_class_failover),
-            fee_centavos: chosen.quote.fee_centavos as i64,
-            net_centavos: chosen.quote.net_centavos as i64,
-            settlement_date: chosen.quote.settlement_date.clone(),
-            provider_payment_id: None,
-            failure_code: None,
-            failure_message: None,
+            routing: intents::Routing {
+                mode: store.mode,
+                policy: trace.policy.output.policy.clone(),
+                provider_code: chosen.gateway.provider_code.clone(),
+                gateway_alias: chosen.gateway.gateway_alias.clone(),
+                release_class: chosen.quote.release_class.clone(),
+                cross_class_failover: trace.policy.output.cross_release_class_failover,
+                fee_centavos: chosen.quote.fee_centavos as i64,
+                net_centavos: chosen.quote.net_centavos as i64,
+                settlement_date: chosen.quote.settlement_date.clone(),
+            },
+            due_terms: request.due.as_ref().map(|d| d.to_json().to_string()),
             created_at: now,
-            updated_at: now,
-            completed_at: Some(now),
-            txid: None,
-            pix_location: None,
-            pix_copy_paste: None,
-            pix_expires_at: None,
-            reconcile_at: None,
-            money_back: Default::default(),
-        })
+        }))
     }
 
     /// Runs the chain for a charge with the versions the store runs (taken once, so an
@@ -525,6 +520,40 @@ impl Charges {
             success: true,
             data: PaymentIntent::from_row(&intent, &store, false),
         })
+    }
+
+    /// What a due-date payment costs when paid on `date` (`YYYY-MM-DD`; today in Brasília
+    /// when absent), by the same calculation its settlement checks the paid amount with.
+    pub async fn amount_due(
+        &self,
+        principal: &Principal,
+        id: &str,
+        date: Option<&str>,
+    ) -> Result<AmountDue, ChargeError> {
+        let date = match date {
+            None => db::today_brasilia(),
+            Some(text) => Date::parse(text).ok_or_else(|| {
+                Invalid::new(
+                    "invalid_date",
+                    "date",
+                    "`date` must be a real day written YYYY-MM-DD",
+                )
+            })?,
+        };
+        let id = uuid::Uuid::parse_str(id)
+            .map_err(|_| ChargeError::IntentNotFound)?
+            .to_string();
+        let intent = intents::by_id(&self.deps.db.read, &id)
+            .await?
+            .filter(|i| i.merchant_id == principal.merchant_id && principal.granted(&i.store_id))
+            .ok_or(ChargeError::IntentNotFound)?;
+        let terms = intent
+            .due()
+            .map_err(Internal::broken)?
+            .ok_or(ChargeError::NotADueDateCharge)?;
+        let original = Money::from_centavos(intent.amount_centavos.max(0) as u64)
+            .ok_or_else(|| Internal::broken(format!("intent {id}: amount out of range")))?;
+        Ok(due::amount_due(original, &terms, date))
     }
 }
 

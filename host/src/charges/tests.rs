@@ -131,7 +131,9 @@ fn charge(amount: &str, reference: &str) -> ChargeRequest {
         "currency": "BRL", "reference": reference, "store": "web",
         "payer": {"name": "Ana Souza", "taxId": "529.982.247-25"}});
     let (store, charge) = CreatePaymentRequest::from_json(body).unwrap().split();
-    charge.validate(store, "").unwrap()
+    charge
+        .validate(store, "", crate::db::today_brasilia())
+        .unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread")]

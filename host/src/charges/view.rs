@@ -5,10 +5,12 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::db::catalog::Store;
-use crate::db::intents::Intent;
+use crate::db::intents::{Intent, PaidComponents};
+use pixgate_domain::due::{AbatementBody, DiscountBody, DueDateFields, FineBody, InterestBody};
 use pixgate_domain::money::brl;
-use pixgate_domain::{IntentStatus, StoreMode};
+use pixgate_domain::{ChargeKind, IntentStatus, StoreMode};
 use pixgate_pix::time::iso8601;
+use serde_json::Value;
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct StoreRef {
@@ -90,6 +92,8 @@ pub struct PaymentIntent {
     /// True when this response replays an earlier request with the same Idempotency-Key.
     pub idempotent_replay: bool,
     pub status: IntentStatus,
+    /// `IMMEDIATE` (API Pix `cob`), `DUE_DATE` (`cobv`) or `RECURRING` (`cobr`).
+    pub kind: ChargeKind,
     /// Amount in BRL.
     #[schema(example = 129.9)]
     pub amount: f64,
@@ -116,6 +120,34 @@ pub struct PaymentIntent {
     /// `PENDING` until an admin resolves it, and keeps this once accepted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub amount_received: Option<f64>,
+    /// `DUE_DATE`: the due date (`YYYY-MM-DD`) and the terms below, as the charge set them
+    /// (normalised: numbers as JSON numbers, the default `daysAfterDue` written out).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>, format = Date)]
+    pub due_date: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<i64>)]
+    pub days_after_due: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<FineBody>)]
+    pub fine: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<InterestBody>)]
+    pub interest: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<AbatementBody>)]
+    pub abatement: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<DiscountBody>)]
+    pub discount: Option<Value>,
+    /// A paid `DUE_DATE` charge: what the payer paid, in BRL (the amount due on the payment
+    /// date).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub amount_paid: Option<f64>,
+    /// A paid `DUE_DATE` charge: what `amountPaid` is made of, as the PSP reported it
+    /// (API Pix `componentesValor`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub amount_components: Option<AmountComponents>,
     /// The merchant's metadata, as sent: the exact text (whitespace between tokens aside),
     /// every number with its digits.
     #[schema(value_type = Object)]
@@ -127,6 +159,29 @@ pub struct PaymentIntent {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(format = DateTime)]
     pub completed_at: Option<String>,
+}
+
+/// The parts of a due-date charge's paid amount, in BRL: `amountPaid = original + fine +
+/// interest - abatement - discount`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct AmountComponents {
+    pub original: f64,
+    pub fine: f64,
+    pub interest: f64,
+    pub abatement: f64,
+    pub discount: f64,
+}
+
+impl From<PaidComponents> for AmountComponents {
+    fn from(c: PaidComponents) -> Self {
+        Self {
+            original: brl(c.original),
+            fine: brl(c.fine),
+            interest: brl(c.interest),
+            abatement: brl(c.abatement),
+            discount: brl(c.discount),
+        }
+    }
 }
 
 /// `{"success": true, "data": PaymentIntent}`.
@@ -161,10 +216,12 @@ impl PaymentIntent {
             }),
             _ => None,
         };
+        let due = due_fields(intent);
         Self {
             payment_intent_id: intent.id.clone(),
             idempotent_replay: replay,
             status: intent.status,
+            kind: intent.kind,
             amount: brl(intent.amount_centavos as u64),
             currency: intent.currency.clone(),
             reference: intent.reference.clone(),
@@ -202,12 +259,34 @@ impl PaymentIntent {
                 .money_back
                 .received_centavos
                 .map(|c| brl(c.max(0) as u64)),
+            due_date: due.due_date,
+            days_after_due: due.days_after_due,
+            fine: due.fine,
+            interest: due.interest,
+            abatement: due.abatement,
+            discount: due.discount,
+            amount_paid: intent.amount_paid_centavos.map(|c| brl(c.max(0) as u64)),
+            amount_components: intent
+                .amount_components
+                .as_deref()
+                .and_then(|text| serde_json::from_str::<PaidComponents>(text).ok())
+                .map(AmountComponents::from),
             metadata: metadata_as_sent(&intent.metadata),
             created_at: iso8601(intent.created_at),
             updated_at: iso8601(intent.updated_at),
             completed_at: intent.completed_at.map(iso8601),
         }
     }
+}
+
+/// A due-date intent's terms as the body set them (none for another kind). The stored JSON is
+/// what `DueTerms::to_json` wrote.
+fn due_fields(intent: &Intent) -> DueDateFields {
+    intent
+        .due_terms
+        .as_deref()
+        .and_then(|text| serde_json::from_str(text).ok())
+        .unwrap_or_default()
 }
 
 /// The metadata text an intent keeps, as JSON to embed verbatim (`null` should a row hold

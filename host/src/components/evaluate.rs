@@ -47,7 +47,11 @@ impl super::ComponentService {
     pub async fn evaluate(&self, request: EvaluateRequest) -> Result<Evaluation, ComponentError> {
         let charge = request
             .charge
-            .validate(request.store.clone(), "charge.")
+            .validate(
+                request.store.clone(),
+                "charge.",
+                crate::db::today_brasilia(),
+            )
             .map_err(|e| ComponentError::Invalid {
                 code: e.code,
                 field: e.field.unwrap_or_default(),

@@ -101,7 +101,8 @@ impl super::ComponentService {
             Some(text) => parse_iso8601(text)
                 .ok_or_else(|| invalid(field, format!("`{field}` is not an ISO 8601 UTC time"))),
         };
-        let since = time("since", &request.since, 0)?;
+        // An open window reaches back to the first charge, however early an `until` is.
+        let since = time("since", &request.since, i64::MIN)?;
         let until = time("until", &request.until, i64::MAX)?;
         if since > until {
             return Err(invalid(

@@ -286,8 +286,9 @@ async fn write_each(pool: &AnyPool, writes: &[&ChargeWrite]) -> Vec<Result<Outco
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::db::intents::{NewIntent, Routing};
     use crate::db::{Db, Flag, catalog};
-    use pixgate_domain::{IntentStatus, StoreMode};
+    use pixgate_domain::{ChargeKind, StoreMode};
 
     async fn sqlite() -> (tempfile::TempDir, Db, catalog::Store) {
         let dir = tempfile::tempdir().unwrap();
@@ -332,41 +333,32 @@ mod tests {
                 expires_at: i64::MAX,
                 lease_until: None,
             },
-            intent: Intent {
+            intent: Intent::new(NewIntent {
                 id,
                 merchant_id: store.merchant_id.clone(),
                 store_id: store.id.clone(),
-                status: IntentStatus::ShadowOnly,
+                kind: ChargeKind::Immediate,
                 amount_centavos: amount,
-                currency: "BRL".into(),
                 reference: "r".into(),
                 description: None,
                 payer_kind: "CPF".into(),
                 payer_sealed: "x".into(),
                 metadata: "{}".into(),
                 idempotency_key: key.into(),
-                routing_mode: StoreMode::Shadow,
-                routing_policy: "p".into(),
-                provider_code: "p".into(),
-                gateway_alias: "g".into(),
-                release_class: "D0".into(),
-                cross_class_failover: Flag(false),
-                fee_centavos: 0,
-                net_centavos: amount,
-                settlement_date: "2026-01-01".into(),
-                provider_payment_id: None,
-                failure_code: None,
-                failure_message: None,
+                routing: Routing {
+                    mode: StoreMode::Shadow,
+                    policy: "p".into(),
+                    provider_code: "p".into(),
+                    gateway_alias: "g".into(),
+                    release_class: "D0".into(),
+                    cross_class_failover: false,
+                    fee_centavos: 0,
+                    net_centavos: amount,
+                    settlement_date: "2026-01-01".into(),
+                },
+                due_terms: None,
                 created_at: 10,
-                updated_at: 10,
-                completed_at: Some(10),
-                txid: None,
-                pix_location: None,
-                pix_copy_paste: None,
-                pix_expires_at: None,
-                reconcile_at: None,
-                money_back: Default::default(),
-            },
+            }),
             trace: "{}".into(),
         }
     }

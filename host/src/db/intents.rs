@@ -3,13 +3,17 @@
 use sqlx::{Any, AssertSqlSafe, Executor};
 
 use super::{Flag, Params};
-use pixgate_domain::{IntentStatus, StoreMode};
+use pixgate_domain::due::{Date, DueDateFields, DueTerms};
+use pixgate_domain::{ChargeKind, IntentStatus, Money, StoreMode};
 
+/// A payment intent's row. Built by [`Intent::new`] (a new intent, as the chain resolved it)
+/// or read from the table.
 #[derive(Debug, Clone)]
 pub struct Intent {
     pub id: String,
     pub merchant_id: String,
     pub store_id: String,
+    pub kind: ChargeKind,
     pub status: IntentStatus,
     pub amount_centavos: i64,
     pub currency: String,
@@ -41,6 +45,13 @@ pub struct Intent {
     pub pix_expires_at: Option<i64>,
     /// A `PENDING` intent is re-read at its PSP from this time on (the reconciler's lease).
     pub reconcile_at: Option<i64>,
+    /// A due-date charge's terms, as JSON (`DueTerms::to_json`).
+    pub due_terms: Option<String>,
+    /// What a due-date charge was paid with (the pix's `valor`), once paid.
+    pub amount_paid_centavos: Option<i64>,
+    /// The parts of that amount, as JSON in centavos (`original`, `fine`, `interest`,
+    /// `abatement`, `discount`).
+    pub amount_components: Option<String>,
     /// Refunds and the wrong-amount exit; written by their own statements, never by
     /// [`insert`] (a new intent has none).
     pub money_back: MoneyBack,
@@ -50,6 +61,7 @@ crate::db::from_row!(Intent {
     id,
     merchant_id,
     store_id,
+    kind: try_from(String),
     status: try_from(String),
     amount_centavos,
     currency,
@@ -79,6 +91,9 @@ crate::db::from_row!(Intent {
     pix_copy_paste,
     pix_expires_at,
     reconcile_at,
+    due_terms,
+    amount_paid_centavos,
+    amount_components,
     money_back: flatten
 });
 
@@ -100,6 +115,132 @@ pub struct MoneyBack {
     pub resolution_reason: Option<String>,
 }
 
+/// The parts of a due-date charge's paid amount in centavos, as `amount_components` keeps
+/// them (JSON).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PaidComponents {
+    pub original: u64,
+    pub fine: u64,
+    pub interest: u64,
+    pub abatement: u64,
+    pub discount: u64,
+}
+
+/// What a new intent is: the charge as asked, and where the chain routed it.
+#[derive(Debug, Clone)]
+pub struct NewIntent {
+    pub id: String,
+    pub merchant_id: String,
+    pub store_id: String,
+    pub kind: ChargeKind,
+    pub amount_centavos: i64,
+    pub reference: String,
+    pub description: Option<String>,
+    /// `CPF` or `CNPJ`; the payer itself is sealed.
+    pub payer_kind: String,
+    pub payer_sealed: String,
+    pub metadata: String,
+    pub idempotency_key: String,
+    pub routing: Routing,
+    /// A due-date charge's terms, as JSON.
+    pub due_terms: Option<String>,
+    pub created_at: i64,
+}
+
+/// Where the chain routed a charge: its mode, the policy's name, the gateway and its quote.
+#[derive(Debug, Clone)]
+pub struct Routing {
+    pub mode: StoreMode,
+    pub policy: String,
+    pub provider_code: String,
+    pub gateway_alias: String,
+    pub release_class: String,
+    pub cross_class_failover: bool,
+    pub fee_centavos: i64,
+    pub net_centavos: i64,
+    pub settlement_date: String,
+}
+
+impl Intent {
+    /// A due-date intent's terms, read back from the JSON its charge stored; `None` for
+    /// another kind. An error says what is wrong with the stored text.
+    pub fn due(&self) -> Result<Option<DueTerms>, String> {
+        let Some(text) = self.due_terms.as_deref() else {
+            return Ok(None);
+        };
+        let broken = |why: String| format!("intent {}: due terms {why}", self.id);
+        let fields: DueDateFields =
+            serde_json::from_str(text).map_err(|e| broken(e.to_string()))?;
+        let amount = Money::from_centavos(self.amount_centavos.max(0) as u64)
+            .ok_or_else(|| broken("with an amount out of range".into()))?;
+        // Read back as written: the due date was judged when the charge was made.
+        DueTerms::from_body(&fields, amount, Date::MIN)
+            .map_err(|e| broken(e.to_string()))?
+            .map(Some)
+            .ok_or_else(|| broken("are empty".into()))
+    }
+
+    /// A new intent: `SHADOW_ONLY` and complete at its creation; the LIVE path then sets its
+    /// status and its PIX charge.
+    pub fn new(new: NewIntent) -> Self {
+        let NewIntent {
+            id,
+            merchant_id,
+            store_id,
+            kind,
+            amount_centavos,
+            reference,
+            description,
+            payer_kind,
+            payer_sealed,
+            metadata,
+            idempotency_key,
+            routing,
+            due_terms,
+            created_at,
+        } = new;
+        Self {
+            id,
+            merchant_id,
+            store_id,
+            kind,
+            status: IntentStatus::ShadowOnly,
+            amount_centavos,
+            currency: "BRL".into(),
+            reference,
+            description,
+            payer_kind,
+            payer_sealed,
+            metadata,
+            idempotency_key,
+            routing_mode: routing.mode,
+            routing_policy: routing.policy,
+            provider_code: routing.provider_code,
+            gateway_alias: routing.gateway_alias,
+            release_class: routing.release_class,
+            cross_class_failover: Flag(routing.cross_class_failover),
+            fee_centavos: routing.fee_centavos,
+            net_centavos: routing.net_centavos,
+            settlement_date: routing.settlement_date,
+            provider_payment_id: None,
+            failure_code: None,
+            failure_message: None,
+            created_at,
+            updated_at: created_at,
+            completed_at: Some(created_at),
+            txid: None,
+            pix_location: None,
+            pix_copy_paste: None,
+            pix_expires_at: None,
+            reconcile_at: None,
+            due_terms,
+            amount_paid_centavos: None,
+            amount_components: None,
+            money_back: MoneyBack::default(),
+        }
+    }
+}
+
 crate::db::from_row!(MoneyBack {
     refund_reserved_centavos,
     refunded_centavos,
@@ -110,20 +251,21 @@ crate::db::from_row!(MoneyBack {
     resolution_reason
 });
 
-const COLUMNS: &str = "id, merchant_id, store_id, status, amount_centavos, currency, reference, \
+const COLUMNS: &str = "id, merchant_id, store_id, kind, status, amount_centavos, currency, reference, \
     description, payer_kind, payer_sealed, metadata, idempotency_key, routing_mode, \
     routing_policy, provider_code, gateway_alias, release_class, cross_class_failover, \
     fee_centavos, net_centavos, settlement_date, provider_payment_id, failure_code, \
     failure_message, created_at, updated_at, completed_at, txid, pix_location, pix_copy_paste, \
-    pix_expires_at, reconcile_at";
+    pix_expires_at, reconcile_at, due_terms, amount_paid_centavos, amount_components";
 
 /// [`COLUMNS`] and the [`MoneyBack`] ones: what a read selects.
-pub(crate) const READ_COLUMNS: &str = "id, merchant_id, store_id, status, amount_centavos, currency, \
+pub(crate) const READ_COLUMNS: &str = "id, merchant_id, store_id, kind, status, amount_centavos, currency, \
     reference, description, payer_kind, payer_sealed, metadata, idempotency_key, routing_mode, \
     routing_policy, provider_code, gateway_alias, release_class, cross_class_failover, \
     fee_centavos, net_centavos, settlement_date, provider_payment_id, failure_code, \
     failure_message, created_at, updated_at, completed_at, txid, pix_location, pix_copy_paste, \
-    pix_expires_at, reconcile_at, refund_reserved_centavos, refunded_centavos, \
+    pix_expires_at, reconcile_at, due_terms, amount_paid_centavos, amount_components, \
+    refund_reserved_centavos, refunded_centavos, \
     received_centavos, received_e2eid, received_at, resolution, resolution_reason";
 
 type IntentQuery<'q> = sqlx::query::Query<'q, Any, <Any as sqlx::Database>::Arguments>;
@@ -135,13 +277,14 @@ fn insert_sql(rows: usize, params: Params) -> String {
     )
 }
 
-const COLUMN_COUNT: usize = 32;
+const COLUMN_COUNT: usize = 36;
 
 /// Binds one intent's values in [`COLUMNS`]' order.
 fn bind<'q>(q: IntentQuery<'q>, i: &'q Intent) -> IntentQuery<'q> {
     q.bind(&i.id)
         .bind(&i.merchant_id)
         .bind(&i.store_id)
+        .bind(i.kind.as_str())
         .bind(i.status.as_str())
         .bind(i.amount_centavos)
         .bind(&i.currency)
@@ -171,6 +314,9 @@ fn bind<'q>(q: IntentQuery<'q>, i: &'q Intent) -> IntentQuery<'q> {
         .bind(&i.pix_copy_paste)
         .bind(i.pix_expires_at)
         .bind(i.reconcile_at)
+        .bind(&i.due_terms)
+        .bind(i.amount_paid_centavos)
+        .bind(&i.amount_components)
 }
 
 pub async fn insert<'e>(ex: impl Executor<'e, Database = Any>, i: &Intent) -> sqlx::Result<()> {
@@ -478,6 +624,25 @@ pub async fn claim_pix_read<'e>(
     .execute(ex)
     .await?;
     Ok(done.rows_affected() == 1)
+}
+
+/// Records what a due-date charge was paid with, in the transaction that moves it.
+pub async fn record_paid<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    id: &str,
+    amount_paid_centavos: i64,
+    components: &str,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "update payment_intents set amount_paid_centavos = $1, amount_components = $2 \
+         where id = $3",
+    )
+    .bind(amount_paid_centavos)
+    .bind(components)
+    .bind(id)
+    .execute(ex)
+    .await?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -119,6 +119,11 @@ pub fn now_ms() -> i64 {
         .unwrap_or_default()
 }
 
+/// Today's date in Brasília: what a due date is judged against (DESIGN.md section 16).
+pub fn today_brasilia() -> pixgate_domain::due::Date {
+    pixgate_domain::due::Date::from_unix_seconds_brasilia(now_ms().div_euclid(1000))
+}
+
 impl Db {
     /// Connects and applies the migrations.
     pub async fn connect(url: &str, max_connections: u32) -> Result<Self, DbError> {

@@ -1,91 +1,52 @@
 //! The calls made to PSPs for each charge, in order (the intent's trace shows them): the
 //! operation and how it ended, stored as their names (`put_cob`, `timeout`, ...) and shown as
-//! such by the trace route. The PSP client names its exchanges' outcomes with these too (one
-//! table, `psp::client`'s `From<Outcome>`); they live here, with the rows, so that storage
-//! does not depend on the PSP side.
+//! such by the trace route. The PSP client labels its metrics with the same two enums (one
+//! table of names); they live here, with the rows, so that storage does not depend on the PSP
+//! side.
 
 use sqlx::{Any, Executor};
 
-/// The API Pix operation a recorded call made.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum CallOperation {
-    PutCob,
-    GetCob,
-    PatchCob,
-    PutWebhook,
-    PutDevolucao,
-    GetDevolucao,
-    GetPix,
-}
-
-/// How a recorded call ended: the PSP exchange's [`Outcome`](super::Outcome), or
-/// `not_configured` when the gateway's provider could not be used at all.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum CallOutcome {
-    Success,
-    Refused,
-    Unauthorized,
-    Unavailable,
-    Timeout,
-    ConnectFailed,
-    ProtocolError,
-    NotConfigured,
-}
-
-/// The stored text of the two enums is their serde name; one definition serves both.
-macro_rules! text_enum {
-    ($ty:ty, $($variant:ident => $text:literal),+ $(,)?) => {
-        impl $ty {
-            pub fn as_str(self) -> &'static str {
-                match self { $(Self::$variant => $text),+ }
-            }
-        }
-
-        impl std::str::FromStr for $ty {
-            type Err = String;
-
-            fn from_str(s: &str) -> Result<Self, String> {
-                match s {
-                    $($text => Ok(Self::$variant),)+
-                    other => Err(format!("unknown {} `{other}`", stringify!($ty))),
-                }
-            }
-        }
-
-        impl std::fmt::Display for $ty {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-    };
-}
-
-text_enum!(
-    CallOperation,
-    PutCob => "put_cob",
-    GetCob => "get_cob",
-    PatchCob => "patch_cob",
-    PutWebhook => "put_webhook",
-    PutDevolucao => "put_devolucao",
-    GetDevolucao => "get_devolucao",
-    GetPix => "get_pix",
+pixgate_domain::text_enum!(
+    /// An API Pix exchange pixgate makes: the PSP client's metrics label and the operation a
+    /// recorded call made. A charge kind's resource (`psp::charge_kinds`) says which of these
+    /// its calls are.
+    CallOperation {
+        /// The OAuth2 token (client credentials); never a call of a charge's trace.
+        Token = "token",
+        PutCob = "put_cob",
+        GetCob = "get_cob",
+        PatchCob = "patch_cob",
+        PutCobv = "put_cobv",
+        GetCobv = "get_cobv",
+        PatchCobv = "patch_cobv",
+        PutLotecobv = "put_lotecobv",
+        GetLotecobv = "get_lotecobv",
+        PutWebhook = "put_webhook",
+        PutDevolucao = "put_devolucao",
+        GetDevolucao = "get_devolucao",
+        GetPix = "get_pix",
+    }
 );
-text_enum!(
-    CallOutcome,
-    Success => "success",
-    Refused => "refused",
-    Unauthorized => "unauthorized",
-    Unavailable => "unavailable",
-    Timeout => "timeout",
-    ConnectFailed => "connect_failed",
-    ProtocolError => "protocol_error",
-    NotConfigured => "not_configured",
+
+pixgate_domain::text_enum!(
+    /// How an exchange with a PSP ended: the PSP client's metrics label and a recorded call's
+    /// outcome (`not_configured` only there: the gateway's provider could not be used at all).
+    CallOutcome {
+        /// A 2xx with a readable answer.
+        Success = "success",
+        /// A definitive 4xx.
+        Refused = "refused",
+        /// A 401 (or, at the token endpoint, a 400 or 403): the credentials or the token.
+        Unauthorized = "unauthorized",
+        /// 5xx, 408 or 429.
+        Unavailable = "unavailable",
+        Timeout = "timeout",
+        /// No connection: refused, unreachable, DNS, TLS handshake.
+        ConnectFailed = "connect_failed",
+        /// An answer that could not be read or was not the standard's.
+        ProtocolError = "protocol_error",
+        NotConfigured = "not_configured",
+    }
 );
 
 /// One call made to a PSP for a charge, as its trace shows it.

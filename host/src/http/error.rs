@@ -202,6 +202,10 @@ impl From<crate::charges::ChargeError> for ApiError {
                 code: "payment_not_cancelable",
                 message,
             },
+            E::NotADueDateCharge => Self::Conflict {
+                code: "not_a_due_date_charge",
+                message,
+            },
             E::PspUnavailable(_) => Self::Unavailable {
                 code: "psp_unavailable",
                 message,

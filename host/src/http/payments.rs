@@ -4,7 +4,8 @@
 use std::sync::Arc;
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
@@ -80,6 +81,7 @@ fn openapi_router() -> OpenApiRouter<Arc<AppState>> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(charge))
         .routes(routes!(get_payment))
+        .routes(routes!(amount_due))
         .routes(routes!(cancel_payment))
         .merge(super::refunds::routes())
         .merge(super::search::routes())
@@ -128,12 +130,13 @@ async fn charge(
     principal.require_any(&[Scope::PaymentsCreate])?;
     let key = idempotency_key(request.headers())?;
     let (body, literals) = JsonBody::read_checked(request, |bytes| {
+        pixgate_domain::due::check_due_literals(bytes, false)?;
         Ok(pixgate_domain::charge::check_literals(bytes, false)?)
     })
     .await?;
     let legacy = pixgate_domain::sha256_hex(pixgate_domain::charge::canonical_json(&body));
     let (store, charge) = CreatePaymentRequest::from_body(body, literals)?.split();
-    let request = charge.validate(store, "")?;
+    let request = charge.validate(store, "", crate::db::today_brasilia())?;
     let charged = charges
         .create(&principal, &key, request, Some(&legacy))
         .await?;
@@ -191,6 +194,69 @@ async fn get_payment(
     // A malformed id (bad encoding) is as unknown as any other.
     let Path(id) = id.map_err(|_| ChargeError::IntentNotFound)?;
     Ok(Json(charges.get(&principal, &id).await?))
+}
+
+/// `?date=` of the amount-due read.
+#[derive(Debug, serde::Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+struct AmountDueQuery {
+    /// The payment date, `YYYY-MM-DD`; today in Brasília when absent.
+    #[param(value_type = Option<String>, format = Date, example = "2026-12-12")]
+    date: Option<String>,
+}
+
+/// What a due-date payment costs when paid on a date: its original amount, the fine and
+/// interest after the (moved) due date, the abatement and the discount, the total, and whether
+/// it can still be paid that day (DESIGN.md section 16). The same calculation settles the
+/// payment: a pix of another amount stays `PENDING` for an admin.
+#[utoipa::path(
+    get,
+    path = "/payments/{paymentIntentId}/amount-due",
+    tag = "payments",
+    params(
+        ("paymentIntentId" = String, Path, format = Uuid, description = "The PaymentIntent's id"),
+        AmountDueQuery,
+    ),
+    responses(
+        (status = 200, description = "The amount due on the date", body = AmountDueEnvelope),
+        (status = 400, description = "`date` is not a real day written YYYY-MM-DD (`invalid_date`)", body = ErrorEnvelope),
+        Unauthorized,
+        (status = 403, description = "The key lacks `payments:create` and `payments:read`", body = ErrorEnvelope),
+        (status = 404, description = "Unknown, malformed, or not granted to the key (`payment_intent_not_found`)", body = ErrorEnvelope),
+        (status = 409, description = "An immediate or recurring charge, whose amount does not depend on the date (`not_a_due_date_charge`)", body = ErrorEnvelope),
+        RateLimited,
+    )
+)]
+async fn amount_due(
+    State(charges): State<Charges>,
+    principal: Principal,
+    id: Result<Path<String>, axum::extract::rejection::PathRejection>,
+    query: Result<Query<AmountDueQuery>, QueryRejection>,
+) -> Result<Json<AmountDueEnvelope>, ApiError> {
+    principal.require_any(&[Scope::PaymentsCreate, Scope::PaymentsRead])?;
+    let Path(id) = id.map_err(|_| ChargeError::IntentNotFound)?;
+    // `date` is the only parameter and a string: a query that does not read is a bad date
+    // (`?date=a&date=b`, an encoding that is not UTF-8).
+    let Query(query) = query.map_err(|_| ApiError::Invalid {
+        code: "invalid_date",
+        message: "`date` must be a real day written YYYY-MM-DD".into(),
+        field: Some("date".into()),
+    })?;
+    let data = charges
+        .amount_due(&principal, &id, query.date.as_deref())
+        .await?;
+    Ok(Json(AmountDueEnvelope {
+        success: true,
+        data,
+    }))
+}
+
+/// `{"success": true, "data": AmountDue}`.
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+struct AmountDueEnvelope {
+    /// Always true.
+    success: bool,
+    data: pixgate_domain::due::AmountDue,
 }
 
 /// Cancels a PENDING payment nobody has paid.

@@ -487,6 +487,7 @@ impl Refunds {
                     to: IntentStatus::Succeeded,
                     provider_payment_id: Some(&e2eid),
                     failure: None,
+                    paid: None,
                     at: paid_at.max(intent.created_at),
                 };
                 outbox::record_transition(&mut tx, id, transition).await?;

@@ -11,8 +11,10 @@ use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use sqlx::AnyConnection;
 
+use crate::charges::view::AmountComponents;
+use crate::db::intents::{Intent, PaidComponents};
 use crate::db::refunds::{Refund, RefundStatus};
-use crate::db::{catalog, intents, intents::Intent, webhooks as sql};
+use crate::db::{catalog, intents, webhooks as sql};
 use crate::webhooks::EventType;
 use pixgate_domain::IntentStatus;
 use pixgate_domain::money::brl;
@@ -47,7 +49,7 @@ pub fn event_type(status: IntentStatus) -> Option<EventType> {
 }
 
 /// A move out of `PENDING`.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Transition<'a> {
     /// `SUCCEEDED`, `FAILED` or `CANCELED`.
     pub to: IntentStatus,
@@ -55,7 +57,17 @@ pub struct Transition<'a> {
     pub provider_payment_id: Option<&'a str>,
     /// `(code, message)` for `FAILED`.
     pub failure: Option<(&'a str, &'a str)>,
+    /// A due-date charge's `SUCCEEDED`: what was paid, and its parts.
+    pub paid: Option<Paid>,
     pub at: i64,
+}
+
+/// What a due-date charge was paid with: the pix's `valor` in centavos and its parts as JSON
+/// in centavos (`original`, `fine`, `interest`, `abatement`, `discount`).
+#[derive(Debug, Clone)]
+pub struct Paid {
+    pub amount_centavos: i64,
+    pub components: String,
 }
 
 /// What was written.
@@ -109,6 +121,17 @@ pub async fn record_transition(
     .await?;
     if !moved {
         return Err(OutboxError::Concurrent(intent_id.to_owned()));
+    }
+    if let Some(paid) = &change.paid {
+        intents::record_paid(
+            &mut *conn,
+            intent_id,
+            paid.amount_centavos,
+            &paid.components,
+        )
+        .await?;
+        intent.amount_paid_centavos = Some(paid.amount_centavos);
+        intent.amount_components = Some(paid.components.clone());
     }
     let from = std::mem::replace(&mut intent.status, change.to);
     if let Some(id) = change.provider_payment_id {
@@ -306,6 +329,7 @@ pub fn event_data(intent: &Intent, store_code: &str) -> Box<RawValue> {
         "amount": brl(intent.amount_centavos as u64),
         "currency": intent.currency,
         "status": intent.status,
+        "kind": intent.kind,
         "store": {"code": store_code},
         "provider": {"code": intent.provider_code, "paymentId": intent.provider_payment_id},
     });
@@ -314,6 +338,26 @@ pub fn event_data(intent: &Intent, store_code: &str) -> Box<RawValue> {
     }
     if let (Some(code), Some(message)) = (&intent.failure_code, &intent.failure_message) {
         data["failure"] = json!({"code": code, "message": message});
+    }
+    // A due-date charge: its terms, and once paid what was paid (DESIGN.md section 16).
+    if let Some(Value::Object(terms)) = intent
+        .due_terms
+        .as_deref()
+        .and_then(|t| serde_json::from_str::<Value>(t).ok())
+    {
+        for (name, value) in terms {
+            data[name] = value;
+        }
+    }
+    if let Some(paid) = intent.amount_paid_centavos {
+        data["amountPaid"] = json!(brl(paid.max(0) as u64));
+    }
+    if let Some(parts) = intent
+        .amount_components
+        .as_deref()
+        .and_then(|t| serde_json::from_str::<PaidComponents>(t).ok())
+    {
+        data["amountComponents"] = json!(AmountComponents::from(parts));
     }
     with_metadata(data, &intent.metadata)
 }

@@ -10,12 +10,19 @@
 //! integer centavos ([`Amount`]) and timestamps RFC 3339 read into Unix milliseconds
 //! ([`Timestamp`]), so nothing downstream parses the wire again.
 
+mod cobv;
 mod txid;
 
 use serde::{Deserialize, Serialize};
 
 use crate::time::{iso8601, parse_iso8601};
 
+pub use cobv::{
+    CalendarioCobV, CalendarioCobVSolicitado, CobVCompleta, CobVSolicitada, CobVValor, Componente,
+    ComponentesValor, DEFAULT_VALIDADE_APOS_VENCIMENTO, Desconto, DescontoDataFixa, DevedorCobV,
+    LoteCobVConsultado, LoteCobVItem, LoteCobVItemStatus, LoteCobVSolicitado, LoteItemStatus,
+    Modalidade, ValorNaData,
+};
 pub use txid::{Txid, devolucao_id_for, txid_for};
 
 /// What a value of the API Pix can be wrong about.
@@ -298,6 +305,10 @@ pub struct Pix {
     pub horario: Timestamp,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub info_pagador: Option<String>,
+    /// What `valor` is made of: the original amount and, for a `cobv`, its fine, interest,
+    /// abatement and discount.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub componentes_valor: Option<ComponentesValor>,
     /// The devoluções of this pix so far (refunds asked by the receiver, and the MED's).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub devolucoes: Vec<Devolucao>,

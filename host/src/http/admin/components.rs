@@ -455,6 +455,7 @@ async fn evaluate(
     request: axum::extract::Request,
 ) -> Result<impl IntoResponse, ApiError> {
     let (body, literals) = JsonBody::read_checked(request, |bytes| {
+        pixgate_domain::due::check_due_literals(bytes, true)?;
         Ok(pixgate_domain::charge::check_literals(bytes, true)?)
     })
     .await?;

@@ -307,6 +307,9 @@ mod tests {
             // The merchant's endpoint body, which the admin registers for a merchant.
             crate::webhooks::endpoints::request::ENDPOINT_URL_PATTERN,
             crate::search::overview::LOOKUP_PATTERN,
+            // The payer's address of a due-date charge (the evaluate route's body).
+            pixgate_domain::due::UF_PATTERN,
+            pixgate_domain::due::POSTAL_CODE_PATTERN,
         ];
         let no_nul = Regex::new(NO_NUL_PATTERN).unwrap();
         assert!(no_nul.is_match("économie.max-fee-bps") && !no_nul.is_match("a\0b"));

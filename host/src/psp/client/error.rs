@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use reqwest::StatusCode;
 
-use super::{Operation, Outcome};
+use super::{CallOperation, CallOutcome};
 
 /// What a failure means for the charge the call was about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,31 +27,34 @@ pub enum ErrorKind {
 pub enum PspError {
     #[error("{operation}: the PSP refused the request (HTTP {status}{})", problem_text(.problem))]
     Refused {
-        operation: Operation,
+        operation: CallOperation,
         status: u16,
         /// The RFC 7807 problem's type name and title, e.g. `CobOperacaoInvalida: ...`.
         problem: Option<String>,
     },
     /// The token endpoint refused the credentials, or the API refused a fresh token.
     #[error("{operation}: the PSP refused pixgate's credentials (HTTP {status})")]
-    Unauthorized { operation: Operation, status: u16 },
+    Unauthorized {
+        operation: CallOperation,
+        status: u16,
+    },
     #[error("{operation}: the PSP is unavailable (HTTP {status})")]
     Unavailable {
-        operation: Operation,
+        operation: CallOperation,
         status: u16,
         /// The PSP's `Retry-After`, in seconds form only.
         retry_after: Option<Duration>,
     },
     #[error("{operation}: no answer from the PSP in time")]
-    Timeout { operation: Operation },
+    Timeout { operation: CallOperation },
     #[error("{operation}: could not reach the PSP: {detail}")]
     Connect {
-        operation: Operation,
+        operation: CallOperation,
         detail: String,
     },
     #[error("{operation}: unreadable answer from the PSP: {detail}")]
     Protocol {
-        operation: Operation,
+        operation: CallOperation,
         detail: String,
     },
 }
@@ -76,19 +79,19 @@ impl PspError {
     }
 
     /// The metrics label of the exchange that failed so.
-    pub(crate) fn outcome(&self) -> Outcome {
+    pub(crate) fn outcome(&self) -> CallOutcome {
         match self {
-            Self::Refused { .. } => Outcome::Refused,
-            Self::Unauthorized { .. } => Outcome::Unauthorized,
-            Self::Unavailable { .. } => Outcome::Unavailable,
-            Self::Timeout { .. } => Outcome::Timeout,
-            Self::Connect { .. } => Outcome::ConnectFailed,
-            Self::Protocol { .. } => Outcome::Protocol,
+            Self::Refused { .. } => CallOutcome::Refused,
+            Self::Unauthorized { .. } => CallOutcome::Unauthorized,
+            Self::Unavailable { .. } => CallOutcome::Unavailable,
+            Self::Timeout { .. } => CallOutcome::Timeout,
+            Self::Connect { .. } => CallOutcome::ConnectFailed,
+            Self::Protocol { .. } => CallOutcome::ProtocolError,
         }
     }
 
     /// A transport failure; the URL is dropped from the message.
-    pub(super) fn from_transport(operation: Operation, e: reqwest::Error) -> Self {
+    pub(super) fn from_transport(operation: CallOperation, e: reqwest::Error) -> Self {
         let e = e.without_url();
         if e.is_timeout() {
             return Self::Timeout { operation };
@@ -108,18 +111,18 @@ impl PspError {
 }
 
 /// What a status means, before the body is looked at.
-pub(super) fn status_outcome(operation: Operation, status: StatusCode) -> Outcome {
+pub(super) fn status_outcome(operation: CallOperation, status: StatusCode) -> CallOutcome {
     match status.as_u16() {
-        200..=299 => Outcome::Success,
-        401 => Outcome::Unauthorized,
+        200..=299 => CallOutcome::Success,
+        401 => CallOutcome::Unauthorized,
         // RFC 6749 section 5.2: the token endpoint refuses a client with 400 (invalid_client,
         // invalid_grant, unauthorized_client) as well as 401; 403 is a client without access.
-        400 | 403 if operation == Operation::Token => Outcome::Unauthorized,
-        408 | 429 => Outcome::Unavailable,
-        400..=499 => Outcome::Refused,
-        500..=599 => Outcome::Unavailable,
+        400 | 403 if operation == CallOperation::Token => CallOutcome::Unauthorized,
+        408 | 429 => CallOutcome::Unavailable,
+        400..=499 => CallOutcome::Refused,
+        500..=599 => CallOutcome::Unavailable,
         // 1xx left over, 3xx (redirects are not followed), anything else.
-        _ => Outcome::Protocol,
+        _ => CallOutcome::ProtocolError,
     }
 }
 
@@ -174,32 +177,33 @@ mod tests {
 
     #[test]
     fn statuses_are_classified() {
-        let op = Operation::PutCob;
+        let op = CallOperation::PutCob;
         let kind = |status: u16| status_outcome(op, StatusCode::from_u16(status).unwrap());
-        assert_eq!(kind(200), Outcome::Success);
-        assert_eq!(kind(201), Outcome::Success);
-        assert_eq!(kind(204), Outcome::Success);
+        assert_eq!(kind(200), CallOutcome::Success);
+        assert_eq!(kind(201), CallOutcome::Success);
+        assert_eq!(kind(204), CallOutcome::Success);
         for definitive in [400, 403, 404, 409, 410, 422] {
-            assert_eq!(kind(definitive), Outcome::Refused, "{definitive}");
+            assert_eq!(kind(definitive), CallOutcome::Refused, "{definitive}");
         }
-        assert_eq!(kind(401), Outcome::Unauthorized);
+        assert_eq!(kind(401), CallOutcome::Unauthorized);
         for transient in [408, 429, 500, 502, 503, 504] {
-            assert_eq!(kind(transient), Outcome::Unavailable, "{transient}");
+            assert_eq!(kind(transient), CallOutcome::Unavailable, "{transient}");
         }
         for odd in [301, 302, 304, 100] {
-            assert_eq!(kind(odd), Outcome::Protocol, "{odd}");
+            assert_eq!(kind(odd), CallOutcome::ProtocolError, "{odd}");
         }
-        let token =
-            |status: u16| status_outcome(Operation::Token, StatusCode::from_u16(status).unwrap());
-        assert_eq!(token(400), Outcome::Unauthorized);
-        assert_eq!(token(403), Outcome::Unauthorized);
-        assert_eq!(token(404), Outcome::Refused);
-        assert_eq!(token(503), Outcome::Unavailable);
+        let token = |status: u16| {
+            status_outcome(CallOperation::Token, StatusCode::from_u16(status).unwrap())
+        };
+        assert_eq!(token(400), CallOutcome::Unauthorized);
+        assert_eq!(token(403), CallOutcome::Unauthorized);
+        assert_eq!(token(404), CallOutcome::Refused);
+        assert_eq!(token(503), CallOutcome::Unavailable);
     }
 
     #[test]
     fn kinds_follow_the_variants() {
-        let op = Operation::PutCob;
+        let op = CallOperation::PutCob;
         let refused = PspError::Refused {
             operation: op,
             status: 400,
@@ -247,7 +251,7 @@ mod tests {
         let summary = problem_summary(body).unwrap();
         assert_eq!(summary, "CobOperacaoInvalida: Cobranca invalida");
         let e = PspError::Refused {
-            operation: Operation::PutCob,
+            operation: CallOperation::PutCob,
             status: 400,
             problem: Some(summary),
         };

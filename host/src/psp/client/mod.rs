@@ -23,11 +23,12 @@ use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use serde::de::DeserializeOwned;
 use url::Url;
 
+/// The exchanges' names and endings: one table with the recorded calls'.
 pub use crate::db::psp_calls::{CallOperation, CallOutcome};
+use crate::psp::charge_kinds::{ChargeRecord, ChargeResource};
 pub use error::{ErrorKind, PspError};
 use pixgate_pix::apipix::{
-    CobCompleta, CobGerada, CobSolicitada, CobStatus, Devolucao, DevolucaoSolicitada, Pix,
-    TokenResponse, Txid, WebhookSolicitado,
+    CobStatus, Devolucao, DevolucaoSolicitada, Pix, TokenResponse, Txid, WebhookSolicitado,
 };
 use token::{CachedToken, TokenCache};
 
@@ -94,70 +95,12 @@ pub struct Endpoint {
     pub identity: Option<(Vec<CertificateDer<'static>>, PrivateKeyDer<'static>)>,
 }
 
-/// One of the API Pix calls pixgate makes; a metrics label.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Operation {
-    Token,
-    PutCob,
-    GetCob,
-    PatchCob,
-    PutWebhook,
-    PutDevolucao,
-    GetDevolucao,
-    GetPix,
-}
-
-impl Operation {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Token => "token",
-            Self::PutCob => "put_cob",
-            Self::GetCob => "get_cob",
-            Self::PatchCob => "patch_cob",
-            Self::PutWebhook => "put_webhook",
-            Self::PutDevolucao => "put_devolucao",
-            Self::GetDevolucao => "get_devolucao",
-            Self::GetPix => "get_pix",
-        }
-    }
-}
-
-impl std::fmt::Display for Operation {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// How one HTTP exchange with a PSP ended; a metrics label.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// A 2xx with a readable answer.
-    Success,
-    /// A definitive 4xx.
-    Refused,
-    /// A 401 (or, at the token endpoint, a 400 or 403): the credentials or the token.
-    Unauthorized,
-    /// 5xx, 408 or 429.
-    Unavailable,
-    Timeout,
-    /// No connection: refused, unreachable, DNS, TLS handshake.
-    ConnectFailed,
-    /// An answer that could not be read or was not the standard's.
-    Protocol,
-}
-
-impl Outcome {
-    pub fn as_str(self) -> &'static str {
-        CallOutcome::from(self).as_str()
-    }
-}
-
 /// One exchange, as reported to a [`CallObserver`].
 #[derive(Debug, Clone, Copy)]
 pub struct CallRecord<'a> {
     pub provider: &'a str,
-    pub operation: Operation,
-    pub outcome: Outcome,
+    pub operation: CallOperation,
+    pub outcome: CallOutcome,
     pub elapsed: Duration,
 }
 
@@ -233,59 +176,75 @@ impl PspClient {
         &self.pix_key
     }
 
-    /// `PUT /cob/{txid}`: creates the charge, or answers the one this txid already names.
-    /// A [`ErrorKind::Transient`] or [`ErrorKind::Protocol`] failure leaves it unknown whether
-    /// the charge exists: read it with [`Self::get_cob`] or put it again (same txid, same
-    /// charge).
-    pub async fn put_cob(&self, txid: &Txid, cob: &CobSolicitada) -> Result<CobGerada, PspError> {
-        let body = serde_json::to_vec(cob).map_err(|e| PspError::Protocol {
-            operation: Operation::PutCob,
+    /// `PUT /{resource}/{txid}` with `body` (the resource's request): creates the charge, or
+    /// answers the one this txid already names. A [`ErrorKind::Transient`] or
+    /// [`ErrorKind::Protocol`] failure leaves it unknown whether the charge exists: read it
+    /// with [`Self::get_charge`] or put it again (same txid, same charge).
+    pub async fn put_charge(
+        &self,
+        resource: &dyn ChargeResource,
+        txid: &Txid,
+        body: &serde_json::Value,
+    ) -> Result<ChargeRecord, PspError> {
+        let operation = resource.operations().put;
+        let body = serde_json::to_vec(body).map_err(|e| PspError::Protocol {
+            operation,
             detail: format!("the charge does not serialise: {e}"),
         })?;
         let answer = self
             .authorized(
-                Operation::PutCob,
+                operation,
                 Method::PUT,
-                &["cob", txid.as_str()],
+                &[resource.path(), txid.as_str()],
                 Some(body),
             )
             .await?;
-        decode(Operation::PutCob, &answer)
+        read_charge(resource, operation, &answer)
     }
 
-    /// `GET /cob/{txid}`: the charge as the PSP keeps it, with the pix received.
-    pub async fn get_cob(&self, txid: &Txid) -> Result<CobCompleta, PspError> {
+    /// `GET /{resource}/{txid}`: the charge as the PSP keeps it, with the pix received.
+    pub async fn get_charge(
+        &self,
+        resource: &dyn ChargeResource,
+        txid: &Txid,
+    ) -> Result<ChargeRecord, PspError> {
+        let operation = resource.operations().get;
         let answer = self
             .authorized(
-                Operation::GetCob,
+                operation,
                 Method::GET,
-                &["cob", txid.as_str()],
+                &[resource.path(), txid.as_str()],
                 None,
             )
             .await?;
-        decode(Operation::GetCob, &answer)
+        read_charge(resource, operation, &answer)
     }
 
-    /// `PATCH /cob/{txid}` `{"status": "REMOVIDA_PELO_USUARIO_RECEBEDOR"}`: removes an unpaid
-    /// charge. A PSP refuses it for a paid charge (400 `CobOperacaoInvalida`): read the charge
-    /// then. A transient failure leaves it unknown whether the removal happened.
-    pub async fn remove_cob(&self, txid: &Txid) -> Result<CobGerada, PspError> {
+    /// `PATCH /{resource}/{txid}` `{"status": "REMOVIDA_PELO_USUARIO_RECEBEDOR"}`: removes an
+    /// unpaid charge. A PSP refuses it for a paid charge (400 `CobOperacaoInvalida`): read
+    /// the charge then. A transient failure leaves it unknown whether the removal happened.
+    pub async fn remove_charge(
+        &self,
+        resource: &dyn ChargeResource,
+        txid: &Txid,
+    ) -> Result<ChargeRecord, PspError> {
+        let operation = resource.operations().patch;
         let body = serde_json::to_vec(&serde_json::json!({
             "status": CobStatus::RemovidaPeloUsuarioRecebedor,
         }))
         .map_err(|e| PspError::Protocol {
-            operation: Operation::PatchCob,
+            operation,
             detail: format!("the revision does not serialise: {e}"),
         })?;
         let answer = self
             .authorized(
-                Operation::PatchCob,
+                operation,
                 Method::PATCH,
-                &["cob", txid.as_str()],
+                &[resource.path(), txid.as_str()],
                 Some(body),
             )
             .await?;
-        decode(Operation::PatchCob, &answer)
+        read_charge(resource, operation, &answer)
     }
 
     /// `PUT /pix/{e2eid}/devolucao/{id}`: asks the PSP to give `valor` of the pix back. The
@@ -298,39 +257,39 @@ impl PspClient {
         devolucao: &DevolucaoSolicitada,
     ) -> Result<Devolucao, PspError> {
         let body = serde_json::to_vec(devolucao).map_err(|e| PspError::Protocol {
-            operation: Operation::PutDevolucao,
+            operation: CallOperation::PutDevolucao,
             detail: format!("the devolução does not serialise: {e}"),
         })?;
         let answer = self
             .authorized(
-                Operation::PutDevolucao,
+                CallOperation::PutDevolucao,
                 Method::PUT,
                 &["pix", e2eid, "devolucao", id],
                 Some(body),
             )
             .await?;
-        decode(Operation::PutDevolucao, &answer)
+        decode(CallOperation::PutDevolucao, &answer)
     }
 
     /// `GET /pix/{e2eid}/devolucao/{id}`: the devolução as the PSP keeps it.
     pub async fn get_devolucao(&self, e2eid: &str, id: &str) -> Result<Devolucao, PspError> {
         let answer = self
             .authorized(
-                Operation::GetDevolucao,
+                CallOperation::GetDevolucao,
                 Method::GET,
                 &["pix", e2eid, "devolucao", id],
                 None,
             )
             .await?;
-        decode(Operation::GetDevolucao, &answer)
+        decode(CallOperation::GetDevolucao, &answer)
     }
 
     /// `GET /pix/{e2eid}`: the pix received, with its `devolucoes[]`.
     pub async fn get_pix(&self, e2eid: &str) -> Result<Pix, PspError> {
         let answer = self
-            .authorized(Operation::GetPix, Method::GET, &["pix", e2eid], None)
+            .authorized(CallOperation::GetPix, Method::GET, &["pix", e2eid], None)
             .await?;
-        decode(Operation::GetPix, &answer)
+        decode(CallOperation::GetPix, &answer)
     }
 
     /// `PUT /webhook/{chave}`: asks the PSP to post the pix received on `chave` to
@@ -340,11 +299,11 @@ impl PspClient {
             webhook_url: webhook_url.to_owned(),
         })
         .map_err(|e| PspError::Protocol {
-            operation: Operation::PutWebhook,
+            operation: CallOperation::PutWebhook,
             detail: format!("the webhook does not serialise: {e}"),
         })?;
         self.authorized(
-            Operation::PutWebhook,
+            CallOperation::PutWebhook,
             Method::PUT,
             &["webhook", chave],
             Some(body),
@@ -366,7 +325,7 @@ impl PspClient {
     /// retried once. Returns a 2xx answer.
     async fn authorized(
         &self,
-        operation: Operation,
+        operation: CallOperation,
         method: Method,
         segments: &[&str],
         body: Option<Vec<u8>>,
@@ -406,7 +365,7 @@ impl PspClient {
 
     /// `POST {token_url}` with HTTP Basic and `grant_type=client_credentials`.
     async fn fetch_token(&self) -> Result<(TokenResponse, Instant), PspError> {
-        let operation = Operation::Token;
+        let operation = CallOperation::Token;
         let request = self
             .http
             .post(self.token_url.clone())
@@ -429,7 +388,7 @@ impl PspClient {
     /// Sends one request and reads the answer within the cap; reports the exchange.
     async fn exchange(
         &self,
-        operation: Operation,
+        operation: CallOperation,
         request: reqwest::RequestBuilder,
     ) -> Result<Answer, PspError> {
         let started = Instant::now();
@@ -451,7 +410,10 @@ impl PspClient {
     }
 }
 
-async fn send(operation: Operation, request: reqwest::RequestBuilder) -> Result<Answer, PspError> {
+async fn send(
+    operation: CallOperation,
+    request: reqwest::RequestBuilder,
+) -> Result<Answer, PspError> {
     let mut response = request
         .send()
         .await
@@ -492,51 +454,49 @@ async fn send(operation: Operation, request: reqwest::RequestBuilder) -> Result<
 }
 
 /// A 2xx answer, or the error its status means.
-fn classify(operation: Operation, answer: Answer) -> Result<Answer, PspError> {
+fn classify(operation: CallOperation, answer: Answer) -> Result<Answer, PspError> {
     let status = answer.status.as_u16();
     match error::status_outcome(operation, answer.status) {
-        Outcome::Success => Ok(answer),
-        Outcome::Unauthorized => Err(PspError::Unauthorized { operation, status }),
-        Outcome::Unavailable => Err(PspError::Unavailable {
+        CallOutcome::Success => Ok(answer),
+        CallOutcome::Unauthorized => Err(PspError::Unauthorized { operation, status }),
+        CallOutcome::Unavailable => Err(PspError::Unavailable {
             operation,
             status,
             retry_after: answer.retry_after,
         }),
-        Outcome::Refused => Err(PspError::Refused {
+        CallOutcome::Refused => Err(PspError::Refused {
             operation,
             status,
             problem: error::problem_summary(&answer.body),
         }),
-        Outcome::Protocol | Outcome::Timeout | Outcome::ConnectFailed => Err(PspError::Protocol {
+        CallOutcome::ProtocolError
+        | CallOutcome::Timeout
+        | CallOutcome::ConnectFailed
+        | CallOutcome::NotConfigured => Err(PspError::Protocol {
             operation,
             detail: format!("unexpected HTTP {status}"),
         }),
     }
 }
 
+/// A charge resource's answer as its record.
+fn read_charge(
+    resource: &dyn ChargeResource,
+    operation: CallOperation,
+    answer: &Answer,
+) -> Result<ChargeRecord, PspError> {
+    resource
+        .read(&answer.body)
+        .map_err(|detail| PspError::Protocol { operation, detail })
+}
+
 /// The answer's JSON as `T`. The error names the field, never its value.
-fn decode<T: DeserializeOwned>(operation: Operation, answer: &Answer) -> Result<T, PspError> {
+fn decode<T: DeserializeOwned>(operation: CallOperation, answer: &Answer) -> Result<T, PspError> {
     let mut de = serde_json::Deserializer::from_slice(&answer.body);
     serde_path_to_error::deserialize(&mut de).map_err(|e| PspError::Protocol {
         operation,
         detail: format!("unreadable answer at `{}`", e.path()),
     })
-}
-
-/// A recorded call's outcome is its exchange's, by the same name.
-impl From<Outcome> for CallOutcome {
-    fn from(o: Outcome) -> Self {
-        use Outcome as O;
-        match o {
-            O::Success => Self::Success,
-            O::Refused => Self::Refused,
-            O::Unauthorized => Self::Unauthorized,
-            O::Unavailable => Self::Unavailable,
-            O::Timeout => Self::Timeout,
-            O::ConnectFailed => Self::ConnectFailed,
-            O::Protocol => Self::ProtocolError,
-        }
-    }
 }
 
 #[cfg(test)]

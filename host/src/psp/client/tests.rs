@@ -15,7 +15,9 @@ use base64::Engine as _;
 use serde_json::json;
 
 use super::*;
-use pixgate_pix::apipix::{Amount, CalendarioSolicitado, CobStatus, CobValor};
+use crate::psp::charge_kinds;
+use pixgate_domain::ChargeKind;
+use pixgate_pix::apipix::{Amount, CalendarioSolicitado, CobSolicitada, CobStatus, CobValor};
 
 /// What the fake answers to the API calls (the token endpoint always works for the right
 /// credentials).
@@ -126,7 +128,7 @@ async fn cob(
 }
 
 #[derive(Default)]
-struct Recorder(Mutex<Vec<(Operation, Outcome)>>);
+struct Recorder(Mutex<Vec<(CallOperation, CallOutcome)>>);
 
 impl CallObserver for Recorder {
     fn observe(&self, record: &CallRecord<'_>) {
@@ -202,7 +204,7 @@ impl Harness {
         self.fake.lock().unwrap().issued
     }
 
-    fn outcomes(&self) -> Vec<(Operation, Outcome)> {
+    fn outcomes(&self) -> Vec<(CallOperation, CallOutcome)> {
         self.recorder.0.lock().unwrap().clone()
     }
 }
@@ -211,7 +213,16 @@ fn txid() -> Txid {
     Txid::parse("7978c0c97ea847e78e8849634473c1f1").unwrap()
 }
 
-fn cob_body() -> CobSolicitada {
+/// The immediate charge's resource: what these calls create and read.
+fn immediate() -> &'static dyn ChargeResource {
+    charge_kinds::resource(ChargeKind::Immediate).unwrap()
+}
+
+fn cob_body() -> serde_json::Value {
+    serde_json::to_value(cob_body_wire()).unwrap()
+}
+
+fn cob_body_wire() -> CobSolicitada {
     CobSolicitada {
         calendario: CalendarioSolicitado { expiracao: 3600 },
         devedor: None,
@@ -237,7 +248,11 @@ fn assert_clean(e: &PspError) {
 #[tokio::test]
 async fn a_charge_is_put_with_one_token_reused_across_calls() {
     let h = Harness::start().await;
-    let cob = h.client.put_cob(&txid(), &cob_body()).await.unwrap();
+    let cob = h
+        .client
+        .put_charge(immediate(), &txid(), &cob_body())
+        .await
+        .unwrap();
     assert_eq!(cob.txid, txid());
     assert_eq!(cob.status, CobStatus::Ativa);
     assert_eq!(cob.pix_copia_e_cola.as_deref(), Some("000201..."));
@@ -245,7 +260,7 @@ async fn a_charge_is_put_with_one_token_reused_across_calls() {
     assert_eq!(sent["valor"]["original"], "129.90");
     assert_eq!(sent["chave"], "pix@acme.com.br");
     assert_eq!(sent["calendario"]["expiracao"], 3600);
-    h.client.get_cob(&txid()).await.unwrap();
+    h.client.get_charge(immediate(), &txid()).await.unwrap();
     // Any 2xx registers the webhook, whatever its body.
     h.client
         .put_webhook("pix@acme.com.br", "https://pixgate.example/psp/abc")
@@ -255,10 +270,10 @@ async fn a_charge_is_put_with_one_token_reused_across_calls() {
     assert_eq!(
         h.outcomes(),
         vec![
-            (Operation::Token, Outcome::Success),
-            (Operation::PutCob, Outcome::Success),
-            (Operation::GetCob, Outcome::Success),
-            (Operation::PutWebhook, Outcome::Success),
+            (CallOperation::Token, CallOutcome::Success),
+            (CallOperation::PutCob, CallOutcome::Success),
+            (CallOperation::GetCob, CallOutcome::Success),
+            (CallOperation::PutWebhook, CallOutcome::Success),
         ]
     );
     assert!(!format!("{:?}", h.client).contains(CLIENT_SECRET));
@@ -267,20 +282,23 @@ async fn a_charge_is_put_with_one_token_reused_across_calls() {
 #[tokio::test]
 async fn a_401_fetches_a_new_token_once_and_retries_once() {
     let h = Harness::start().await;
-    h.client.get_cob(&txid()).await.unwrap();
+    h.client.get_charge(immediate(), &txid()).await.unwrap();
     // The PSP forgets its tokens (a restart): the next call gets a 401, then succeeds.
     h.set(|f| f.valid.clear());
-    h.client.put_cob(&txid(), &cob_body()).await.unwrap();
+    h.client
+        .put_charge(immediate(), &txid(), &cob_body())
+        .await
+        .unwrap();
     assert_eq!(h.issued(), 2);
     assert_eq!(h.fake.lock().unwrap().api_calls, 3);
     // A PSP that refuses every token: one retry, then the error.
     h.set(|f| f.refuse_all = true);
-    let e = h.client.get_cob(&txid()).await.unwrap_err();
+    let e = h.client.get_charge(immediate(), &txid()).await.unwrap_err();
     assert!(
         matches!(
             e,
             PspError::Unauthorized {
-                operation: Operation::GetCob,
+                operation: CallOperation::GetCob,
                 status: 401
             }
         ),
@@ -294,12 +312,16 @@ async fn a_401_fetches_a_new_token_once_and_retries_once() {
 #[tokio::test]
 async fn wrong_credentials_are_refused_at_the_token_endpoint() {
     let h = Harness::start_with("not-the-secret", Duration::from_secs(5)).await;
-    let e = h.client.put_cob(&txid(), &cob_body()).await.unwrap_err();
+    let e = h
+        .client
+        .put_charge(immediate(), &txid(), &cob_body())
+        .await
+        .unwrap_err();
     assert!(
         matches!(
             e,
             PspError::Unauthorized {
-                operation: Operation::Token,
+                operation: CallOperation::Token,
                 status: 401
             }
         ),
@@ -308,10 +330,10 @@ async fn wrong_credentials_are_refused_at_the_token_endpoint() {
     assert_eq!(h.fake.lock().unwrap().api_calls, 0);
     assert!(!e.to_string().contains("not-the-secret"));
     // Not cached: the next call asks again.
-    h.client.get_cob(&txid()).await.unwrap_err();
+    h.client.get_charge(immediate(), &txid()).await.unwrap_err();
     assert_eq!(
         h.outcomes(),
-        vec![(Operation::Token, Outcome::Unauthorized); 2]
+        vec![(CallOperation::Token, CallOutcome::Unauthorized); 2]
     );
 }
 
@@ -321,7 +343,11 @@ async fn statuses_become_definitive_or_transient_errors() {
     let problem = r#"{"type": "https://pix.bcb.gov.br/api/v2/error/CobOperacaoInvalida",
         "title": "Cobranca invalida", "status": 400, "detail": "cpf 52998224725"}"#;
     h.set(|f| f.mode = Mode::Status(400, problem));
-    let e = h.client.put_cob(&txid(), &cob_body()).await.unwrap_err();
+    let e = h
+        .client
+        .put_charge(immediate(), &txid(), &cob_body())
+        .await
+        .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Definitive);
     assert_eq!(
         e.to_string(),
@@ -338,12 +364,16 @@ async fn statuses_become_definitive_or_transient_errors() {
         (302, ErrorKind::Protocol),
     ] {
         h.set(|f| f.mode = Mode::Status(status, "nope"));
-        let e = h.client.put_cob(&txid(), &cob_body()).await.unwrap_err();
+        let e = h
+            .client
+            .put_charge(immediate(), &txid(), &cob_body())
+            .await
+            .unwrap_err();
         assert_eq!(e.kind(), expected, "{status}: {e}");
         assert_clean(&e);
     }
     h.set(|f| f.mode = Mode::Status(429, ""));
-    match h.client.get_cob(&txid()).await.unwrap_err() {
+    match h.client.get_charge(immediate(), &txid()).await.unwrap_err() {
         PspError::Unavailable { retry_after, .. } => {
             assert_eq!(retry_after, Some(Duration::from_secs(7)))
         }
@@ -355,10 +385,10 @@ async fn statuses_become_definitive_or_transient_errors() {
 async fn unreadable_or_oversized_answers_are_protocol_errors() {
     let h = Harness::start().await;
     h.set(|f| f.mode = Mode::Garbage);
-    let e = h.client.get_cob(&txid()).await.unwrap_err();
+    let e = h.client.get_charge(immediate(), &txid()).await.unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Protocol, "{e}");
     h.set(|f| f.mode = Mode::Huge);
-    let e = h.client.get_cob(&txid()).await.unwrap_err();
+    let e = h.client.get_charge(immediate(), &txid()).await.unwrap_err();
     assert!(e.to_string().contains("larger than"), "{e}");
     assert_eq!(e.kind(), ErrorKind::Protocol);
 }
@@ -366,9 +396,13 @@ async fn unreadable_or_oversized_answers_are_protocol_errors() {
 #[tokio::test]
 async fn a_slow_psp_times_out_and_a_closed_port_does_not_connect() {
     let h = Harness::start_with(CLIENT_SECRET, Duration::from_millis(300)).await;
-    h.client.get_cob(&txid()).await.unwrap();
+    h.client.get_charge(immediate(), &txid()).await.unwrap();
     h.set(|f| f.mode = Mode::Slow(Duration::from_secs(2)));
-    let e = h.client.put_cob(&txid(), &cob_body()).await.unwrap_err();
+    let e = h
+        .client
+        .put_charge(immediate(), &txid(), &cob_body())
+        .await
+        .unwrap_err();
     assert!(matches!(e, PspError::Timeout { .. }), "{e:?}");
     assert_eq!(e.kind(), ErrorKind::Transient);
 
@@ -393,12 +427,12 @@ async fn a_slow_psp_times_out_and_a_closed_port_does_not_connect() {
         Arc::new(Recorder::default()),
     )
     .unwrap();
-    let e = client.get_cob(&txid()).await.unwrap_err();
+    let e = client.get_charge(immediate(), &txid()).await.unwrap_err();
     assert!(
         matches!(
             e,
             PspError::Connect {
-                operation: Operation::Token,
+                operation: CallOperation::Token,
                 ..
             }
         ),

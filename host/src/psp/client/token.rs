@@ -91,7 +91,7 @@ mod tests {
     use std::sync::atomic::{AtomicU32, Ordering};
 
     use super::*;
-    use crate::psp::client::Operation;
+    use crate::psp::client::CallOperation;
 
     fn response(token: &str, expires_in: u64) -> TokenResponse {
         TokenResponse {
@@ -178,7 +178,7 @@ mod tests {
         let failed = cache
             .get_or_fetch(Instant::now, || async {
                 Err(PspError::Timeout {
-                    operation: Operation::Token,
+                    operation: CallOperation::Token,
                 })
             })
             .await;

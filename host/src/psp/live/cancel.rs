@@ -1,4 +1,4 @@
-//! Canceling a `PENDING` LIVE charge (DESIGN.md section 11): `PATCH /cob/{txid}` to
+//! Canceling a `PENDING` LIVE charge (DESIGN.md section 11): `PATCH` of its charge to
 //! `REMOVIDA_PELO_USUARIO_RECEBEDOR` at the PSP that holds it, then `CANCELED` with its event.
 //!
 //! The race with a payment landing at the same moment is settled by the PSP: it refuses to
@@ -10,14 +10,14 @@
 use std::time::Duration;
 
 use super::LiveError;
-use super::settle::Settled;
+use super::settle::{Settled, at_psp};
 use super::verdict::CancelReason;
 use crate::db::{self, intents};
-use crate::psp::client::{CallOperation, PspError};
+use crate::psp::client::PspError;
 use crate::psp::providers::ProviderError;
 use crate::webhooks::outbox::Transition;
 use pixgate_domain::IntentStatus;
-use pixgate_pix::apipix::{CobStatus, Txid};
+use pixgate_pix::apipix::CobStatus;
 
 /// What a cancel came to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,11 +72,7 @@ impl super::LiveExecution {
         if intent.status != IntentStatus::Pending {
             return Ok(not_pending(intent.status));
         }
-        let txid = intent
-            .txid
-            .as_deref()
-            .and_then(|t| Txid::parse(t).ok())
-            .ok_or_else(|| LiveError::Corrupt(format!("pending intent {id} has no txid")))?;
+        let (resource, txid) = at_psp(&intent)?;
         let client = match self
             .providers
             .client(&self.db, &self.master_key, &intent.provider_code)
@@ -96,11 +92,15 @@ impl super::LiveExecution {
             Err(e) => return Err(e.into()),
         };
         let patched = self
-            .call_cob(&intent, CallOperation::PatchCob, client.remove_cob(&txid))
+            .call_charge(
+                &intent,
+                resource.operations().patch,
+                client.remove_charge(resource, &txid),
+            )
             .await?;
-        if let Ok(cob) = &patched
+        if let Ok(removed) = &patched
             && matches!(
-                cob.status,
+                removed.status,
                 CobStatus::RemovidaPeloUsuarioRecebedor | CobStatus::RemovidaPeloPsp
             )
         {
@@ -111,6 +111,7 @@ impl super::LiveExecution {
                         to: IntentStatus::Canceled,
                         provider_payment_id: None,
                         failure: None,
+                        paid: None,
                         at: db::now_ms().max(intent.created_at),
                     },
                 )
@@ -126,11 +127,9 @@ impl super::LiveExecution {
         }
         // Refused (a paid charge), answered oddly, or not answered: the charge's record at
         // the PSP decides.
-        let read = self
-            .call_cob(&intent, CallOperation::GetCob, client.get_cob(&txid))
-            .await?;
-        let cob = match read {
-            Ok(cob) => cob,
+        let read = self.read_charge(&intent, &client, resource, &txid).await?;
+        let charge = match read {
+            Ok(charge) => charge,
             Err(e) => {
                 let why = match &patched {
                     Err(PspError::Refused { .. }) => format!("the PSP refused the removal: {e}"),
@@ -139,7 +138,10 @@ impl super::LiveExecution {
                 return Ok(CancelOutcome::Unavailable(why));
             }
         };
-        match self.move_on_read(&intent, &cob).await? {
+        match self
+            .move_on_read(&intent, &client, resource, &charge)
+            .await?
+        {
             Settled::Moved(IntentStatus::Canceled) => Ok(CancelOutcome::Canceled),
             Settled::Moved(status) => Ok(CancelOutcome::NotCancelable {
                 status,
@@ -152,7 +154,7 @@ impl super::LiveExecution {
             Settled::StillPending => match patched {
                 Err(PspError::Refused { .. }) => {
                     let why = if intent.money_back.received_e2eid.is_some()
-                        || cob.status == CobStatus::Concluida
+                        || charge.status == CobStatus::Concluida
                     {
                         "a pix of another amount was received for it: an admin resolves it \
                          (refund or accept)"

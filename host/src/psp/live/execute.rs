@@ -1,32 +1,25 @@
-//! Creating a LIVE charge at a PSP: `PUT /cob/{txid}` along the chain's ranking, failing
-//! over to the next gateway when a PSP refuses or cannot answer, across release classes only
-//! when the policy allows it. The txid is the same at every attempt and on every retry of the
+//! Creating a LIVE charge at a PSP: `PUT` of the charge kind's resource (`/cob/{txid}`,
+//! `/cobv/{txid}`: [`crate::psp::charge_kinds`]) along the chain's ranking, failing over to
+//! the next gateway when a PSP refuses or cannot answer, across release classes only when
+//! the policy allows it. The txid is the same at every attempt and on every retry of the
 //! merchant's request, so a PSP that did create the charge answers with that same charge.
 
 use std::time::Instant;
 
 use crate::db::{self, psp_calls::PspCall};
+use crate::psp::charge_kinds::{ChargeRecord, ChargeResource, NewCharge};
 use crate::psp::client::{CallOperation, CallOutcome, ErrorKind, PspClient};
-use pixgate_domain::TaxIdKind;
 use pixgate_domain::charge::ChargeRequest;
-use pixgate_pix::apipix::{
-    Amount, CalendarioSolicitado, CobGerada, CobSolicitada, CobStatus, CobValor, Devedor,
-    Documento, Txid,
-};
+use pixgate_pix::apipix::{CobStatus, Txid};
 use pixgate_pix::brcode;
 use pixgate_sandbox::chain::Route;
-
-/// `solicitacaoPagador` is at most 140 characters in the standard.
-const SOLICITACAO_MAX: usize = 140;
-/// `devedor.nome` is at most 200 characters in the standard (the contract's payer name too).
-const NOME_MAX: usize = 200;
 
 /// The charge as a PSP created it.
 #[derive(Debug, Clone)]
 pub struct Created {
     /// Index into the routes: the gateway that created it.
     pub route: usize,
-    pub cob: CobGerada,
+    pub charge: ChargeRecord,
     /// The BR Code: the PSP's `pixCopiaECola` when it is a valid one, else built from the
     /// charge's `location`.
     pub copy_and_paste: String,
@@ -39,42 +32,6 @@ pub struct Created {
 pub struct Execution {
     pub created: Option<Created>,
     pub calls: Vec<PspCall>,
-}
-
-/// The charge request a PSP receives (the provider's pix key goes in `chave`); `None` for an
-/// amount the standard cannot carry (the contract's maximum is well inside it).
-pub fn cob_request(
-    request: &ChargeRequest,
-    expiry_seconds: u32,
-    chave: &str,
-) -> Option<CobSolicitada> {
-    let documento = match request.payer.kind() {
-        TaxIdKind::Cpf => Documento::Cpf(request.payer.tax_id.as_str().to_owned()),
-        TaxIdKind::Cnpj => Documento::Cnpj(request.payer.tax_id.as_str().to_owned()),
-    };
-    let solicitacao = request
-        .description
-        .as_deref()
-        .unwrap_or(&request.reference)
-        .chars()
-        .take(SOLICITACAO_MAX)
-        .collect::<String>();
-    Some(CobSolicitada {
-        calendario: CalendarioSolicitado {
-            expiracao: expiry_seconds,
-        },
-        devedor: Some(Devedor {
-            documento,
-            nome: request.payer.name.chars().take(NOME_MAX).collect(),
-        }),
-        valor: CobValor {
-            original: Amount::from_centavos(request.amount.centavos())?,
-            modalidade_alteracao: None,
-        },
-        chave: chave.to_owned(),
-        solicitacao_pagador: (!solicitacao.trim().is_empty()).then_some(solicitacao),
-        info_adicionais: Vec::new(),
-    })
 }
 
 /// The name and city a BR Code built from a `location` carries (the payload at the location
@@ -93,6 +50,7 @@ impl super::LiveExecution {
     #[tracing::instrument(skip_all, fields(txid = %txid.as_str()))]
     pub async fn create_at_psp(
         &self,
+        resource: &dyn ChargeResource,
         takeover: bool,
         routes: &[Route],
         cross_class: bool,
@@ -129,7 +87,7 @@ impl super::LiveExecution {
                     tracing::warn!(%provider, gateway = %alias, error = %e,
                     "live charge: the gateway's provider cannot be used; next gateway");
                     log.push(
-                        CallOperation::PutCob,
+                        resource.operations().put,
                         Instant::now(),
                         CallOutcome::NotConfigured,
                         Some(e.to_string()),
@@ -137,26 +95,39 @@ impl super::LiveExecution {
                     continue;
                 }
             };
-            let Some(body) = cob_request(request, expiry_seconds, client.pix_key()) else {
-                log.push(
-                    CallOperation::PutCob,
-                    Instant::now(),
-                    CallOutcome::Refused,
-                    Some("the amount exceeds API Pix".into()),
-                );
+            let charge = NewCharge {
+                request,
+                expiry_seconds,
+                chave: client.pix_key(),
+            };
+            let body = match resource.request(&charge) {
+                Ok(body) => body,
+                Err(why) => {
+                    log.push(
+                        resource.operations().put,
+                        Instant::now(),
+                        CallOutcome::Refused,
+                        Some(why),
+                    );
+                    continue;
+                }
+            };
+            let asked = Asked {
+                resource,
+                txid,
+                body: &body,
+                charge: &charge,
+            };
+            let Some(created) = obtain(&client, &asked, takeover, &mut log).await else {
                 continue;
             };
-            let Some(cob) = obtain(&client, txid, &body, takeover, &mut log).await else {
-                continue;
-            };
-            match copy_and_paste(&cob, merchant) {
+            match copy_and_paste(&created, merchant) {
                 Ok(code) => {
-                    let expires_at = cob.calendario.criacao.unix_ms()
-                        + i64::from(cob.calendario.expiracao) * 1000;
+                    let expires_at = created.expires_at;
                     return Execution {
                         created: Some(Created {
                             route: index,
-                            cob,
+                            charge: created,
                             copy_and_paste: code,
                             expires_at,
                         }),
@@ -168,7 +139,7 @@ impl super::LiveExecution {
                     tracing::warn!(%provider, gateway = %alias, error = %why,
                     "live charge: the PSP's charge has no usable BR Code; next gateway");
                     log.push(
-                        CallOperation::PutCob,
+                        resource.operations().put,
                         Instant::now(),
                         CallOutcome::ProtocolError,
                         Some(why),
@@ -210,32 +181,43 @@ impl CallLog<'_> {
     }
 }
 
-/// The charge `txid` at this PSP: created by `PUT /cob/{txid}`, or found by `GET` where it
-/// may already exist. A takeover reads first (the dead request may have created it, and a
-/// PSP need not answer a repeated PUT with the same charge); a PUT whose answer was lost
-/// (timeout, 5xx, unreadable) is followed by one read, so a charge the PSP did create is
-/// used rather than left behind while the next gateway creates another.
+/// What is asked of one PSP: the charge `txid` of `resource`, as `body` puts it.
+struct Asked<'a> {
+    resource: &'a dyn ChargeResource,
+    txid: &'a Txid,
+    body: &'a serde_json::Value,
+    charge: &'a NewCharge<'a>,
+}
+
+/// The charge `txid` at this PSP: created by `PUT`, or found by `GET` where it may already
+/// exist. A takeover reads first (the dead request may have created it, and a PSP need not
+/// answer a repeated PUT with the same charge); a PUT whose answer was lost (timeout, 5xx,
+/// unreadable) is followed by one read, so a charge the PSP did create is used rather than
+/// left behind while the next gateway creates another.
 async fn obtain(
     client: &PspClient,
-    txid: &Txid,
-    body: &CobSolicitada,
+    asked: &Asked<'_>,
     takeover: bool,
     log: &mut CallLog<'_>,
-) -> Option<CobGerada> {
-    if takeover && let Some(cob) = read_existing(client, txid, body, log).await {
-        return Some(cob);
+) -> Option<ChargeRecord> {
+    if takeover && let Some(charge) = read_existing(client, asked, log).await {
+        return Some(charge);
     }
     let started = Instant::now();
-    match client.put_cob(txid, body).await {
+    let put = asked.resource.operations().put;
+    match client
+        .put_charge(asked.resource, asked.txid, asked.body)
+        .await
+    {
         // Only a payable charge: a PSP answering a repeated PUT with a concluded charge must
         // not hand an old payment to a new intent.
-        Ok(cob) if cob.status == CobStatus::Ativa && matches_request(&cob, body) => {
-            log.push(CallOperation::PutCob, started, CallOutcome::Success, None);
-            Some(cob)
+        Ok(charge) if charge.status == CobStatus::Ativa && matches_request(&charge, asked) => {
+            log.push(put, started, CallOutcome::Success, None);
+            Some(charge)
         }
         Ok(_) => {
             log.push(
-                CallOperation::PutCob,
+                put,
                 started,
                 CallOutcome::ProtocolError,
                 Some(
@@ -248,36 +230,31 @@ async fn obtain(
         Err(e) => {
             tracing::warn!(provider = %log.provider, gateway = %log.alias, error = %e,
                 "live charge: the PSP did not create the charge");
-            log.push(
-                CallOperation::PutCob,
-                started,
-                e.outcome().into(),
-                Some(e.to_string()),
-            );
+            log.push(put, started, e.outcome(), Some(e.to_string()));
             if e.kind() == ErrorKind::Definitive {
                 return None;
             }
-            read_existing(client, txid, body, log).await
+            read_existing(client, asked, log).await
         }
     }
 }
 
-/// `GET /cob/{txid}`: the charge, when it exists, is still payable and is the one asked for.
+/// `GET` of the charge: it, when it exists, is still payable and is the one asked for.
 async fn read_existing(
     client: &PspClient,
-    txid: &Txid,
-    body: &CobSolicitada,
+    asked: &Asked<'_>,
     log: &mut CallLog<'_>,
-) -> Option<CobGerada> {
+) -> Option<ChargeRecord> {
     let started = Instant::now();
-    match client.get_cob(txid).await {
-        Ok(cob) if cob.status == CobStatus::Ativa && matches_request(&cob, body) => {
-            log.push(CallOperation::GetCob, started, CallOutcome::Success, None);
-            Some(cob)
+    let get = asked.resource.operations().get;
+    match client.get_charge(asked.resource, asked.txid).await {
+        Ok(charge) if charge.status == CobStatus::Ativa && matches_request(&charge, asked) => {
+            log.push(get, started, CallOutcome::Success, None);
+            Some(charge)
         }
         Ok(_) => {
             log.push(
-                CallOperation::GetCob,
+                get,
                 started,
                 CallOutcome::Success,
                 Some("the charge exists but is not payable as asked".into()),
@@ -285,31 +262,25 @@ async fn read_existing(
             None
         }
         Err(e) => {
-            log.push(
-                CallOperation::GetCob,
-                started,
-                e.outcome().into(),
-                Some(e.to_string()),
-            );
+            log.push(get, started, e.outcome(), Some(e.to_string()));
             None
         }
     }
 }
 
-/// The PSP's charge is for the amount and the key that were sent.
-fn matches_request(cob: &CobGerada, body: &CobSolicitada) -> bool {
-    cob.valor.original == body.valor.original && cob.chave == body.chave
+/// The PSP's charge is the one asked for: its txid, amount and key.
+fn matches_request(charge: &ChargeRecord, asked: &Asked<'_>) -> bool {
+    charge.txid == *asked.txid
+        && charge.original.centavos() == asked.charge.request.amount.centavos()
+        && charge.chave == asked.charge.chave
 }
 
 /// The PSP's `pixCopiaECola` when it is a valid BR Code pointing at this charge's location
 /// (or the PSP gave no location to compare), else the dynamic code built from the location.
-fn copy_and_paste(cob: &CobGerada, merchant: &Merchant<'_>) -> Result<String, String> {
-    let location = cob
-        .location
-        .as_deref()
-        .or_else(|| cob.loc.as_ref().and_then(|l| l.location.as_deref()));
+fn copy_and_paste(charge: &ChargeRecord, merchant: &Merchant<'_>) -> Result<String, String> {
+    let location = charge.location.as_deref();
     let bare = |url: &str| url.strip_prefix("https://").unwrap_or(url).to_owned();
-    if let Some(code) = &cob.pix_copia_e_cola {
+    if let Some(code) = &charge.pix_copia_e_cola {
         match brcode::parse(code) {
             Ok(parsed) if location.is_none_or(|l| parsed.location().map(bare) == Some(bare(l))) => {
                 return Ok(code.clone());

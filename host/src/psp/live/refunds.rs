@@ -247,6 +247,7 @@ impl super::LiveExecution {
                 to: IntentStatus::Canceled,
                 provider_payment_id: None,
                 failure: None,
+                paid: None,
                 at,
             };
             match outbox::record_transition(&mut tx, &refund.payment_intent_id, canceled).await {
@@ -280,7 +281,7 @@ impl super::LiveExecution {
             operation,
             outcome: result
                 .as_ref()
-                .map_or_else(|e| e.outcome().into(), |_| CallOutcome::Success),
+                .map_or_else(PspError::outcome, |_| CallOutcome::Success),
             duration_ms: started.elapsed().as_millis() as u64,
             error: result.as_ref().err().map(ToString::to_string),
             at,
@@ -388,7 +389,7 @@ impl super::LiveExecution {
             operation: CallOperation::GetPix,
             outcome: read
                 .as_ref()
-                .map_or_else(|e| e.outcome().into(), |_| CallOutcome::Success),
+                .map_or_else(PspError::outcome, |_| CallOutcome::Success),
             duration_ms: started.elapsed().as_millis() as u64,
             error: read.as_ref().err().map(ToString::to_string),
             at,

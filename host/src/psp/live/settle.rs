@@ -1,4 +1,4 @@
-//! Settling a `PENDING` charge: read it at its PSP (`GET /cob/{txid}`), judge the read
+//! Settling a `PENDING` charge: read it at its PSP (`GET` of its kind's resource), judge the read
 //! ([`super::verdict`]), and move the intent with its event through the outbox. Callbacks
 //! and the reconciler both come here, and only through a lease on the intent
 //! (`reconcile_at`, moved by compare-and-set), so two instances never process one charge at
@@ -7,14 +7,15 @@
 use std::time::Instant;
 
 use super::LiveError;
-use super::verdict::{Verdict, verdict};
+use super::verdict::{CancelReason, Verdict, verdict};
 use crate::db::psp_calls::{self, PspCall};
 use crate::db::{self, intents};
+use crate::psp::charge_kinds::{self, ChargeRecord, ChargeResource};
 use crate::psp::client::PspError;
-use crate::psp::client::{CallOperation, CallOutcome};
+use crate::psp::client::{CallOperation, CallOutcome, PspClient};
 use crate::webhooks::outbox::{self, Transition};
 use pixgate_domain::IntentStatus;
-use pixgate_pix::apipix::{CobCompleta, Txid};
+use pixgate_pix::apipix::{CobStatus, Txid};
 
 /// What a settlement attempt did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,20 +53,14 @@ impl super::LiveExecution {
         if intent.status != IntentStatus::Pending {
             return Ok(Settled::NotOurs);
         }
-        let txid = intent
-            .txid
-            .as_deref()
-            .and_then(|t| Txid::parse(t).ok())
-            .ok_or_else(|| LiveError::Corrupt(format!("pending intent {id} has no txid")))?;
+        let (resource, txid) = at_psp(&intent)?;
         let client = self
             .providers
             .client(&self.db, &self.master_key, &intent.provider_code)
             .await?;
-        let read = self
-            .call_cob(&intent, CallOperation::GetCob, client.get_cob(&txid))
-            .await?;
-        let cob = match read {
-            Ok(cob) => cob,
+        let read = self.read_charge(&intent, &client, resource, &txid).await?;
+        let charge = match read {
+            Ok(charge) => charge,
             // The PSP says it has no such charge. A wrong base URL or another PSP account answers
             // the same for every charge, and some of them may be paid: a person decides.
             Err(e @ PspError::Refused { status: 404, .. }) => {
@@ -81,11 +76,27 @@ impl super::LiveExecution {
                 return Ok(Settled::StillPending);
             }
         };
-        self.move_on_read(&intent, &cob).await
+        self.move_on_read(&intent, &client, resource, &charge).await
+    }
+
+    /// `GET` of the intent's charge, recorded in its trace.
+    pub(super) async fn read_charge(
+        &self,
+        intent: &intents::Intent,
+        client: &PspClient,
+        resource: &dyn ChargeResource,
+        txid: &Txid,
+    ) -> Result<Result<ChargeRecord, PspError>, LiveError> {
+        self.call_charge(
+            intent,
+            resource.operations().get,
+            client.get_charge(resource, txid),
+        )
+        .await
     }
 
     /// Makes a call about the intent's charge and records it in the intent's trace.
-    pub(super) async fn call_cob<T>(
+    pub(super) async fn call_charge<T>(
         &self,
         intent: &intents::Intent,
         operation: CallOperation,
@@ -100,7 +111,7 @@ impl super::LiveExecution {
             operation,
             outcome: result
                 .as_ref()
-                .map_or_else(|e| e.outcome().into(), |_| CallOutcome::Success),
+                .map_or_else(PspError::outcome, |_| CallOutcome::Success),
             duration_ms: started.elapsed().as_millis() as u64,
             error: result.as_ref().err().map(ToString::to_string),
             at,
@@ -109,21 +120,25 @@ impl super::LiveExecution {
         Ok(result)
     }
 
-    /// Moves the `PENDING` intent as a read of its charge (`cob`) says.
+    /// Moves the `PENDING` intent as a read of its charge says. `client` removes at the PSP an
+    /// expired charge its PSP would keep payable forever (a `cobv`).
     pub(super) async fn move_on_read(
         &self,
         intent: &intents::Intent,
-        cob: &CobCompleta,
+        client: &PspClient,
+        resource: &dyn ChargeResource,
+        charge: &ChargeRecord,
     ) -> Result<Settled, LiveError> {
         let id = intent.id.as_str();
         let now = db::now_ms();
-        let (to, payment_id, completed_at) = match verdict(cob, intent.amount_centavos as u64, now)
-        {
+        let pays = |pix: &_| resource.pays(intent, pix);
+        let mut paid = None;
+        let (to, payment_id, completed_at) = match verdict(charge, pays, now) {
             Verdict::Pending => return Ok(Settled::StillPending),
             Verdict::AmountMismatch { received_centavos } => {
                 // Counted and logged on the first read that sees it; an admin resolves it
                 // (`POST /admin/v1/payment-intents/{id}/resolve`).
-                let first = match cob.pix.first() {
+                let first = match charge.pix.first() {
                     Some(pix) => {
                         intents::record_wrong_amount(
                             &self.db.write,
@@ -141,7 +156,7 @@ impl super::LiveExecution {
                 if first {
                     tracing::warn!(intent = %id, provider = %intent.provider_code,
                         expected = intent.amount_centavos, ?received_centavos,
-                        "settlement: concluded at the PSP without a pix of the charge's amount; \
+                        "settlement: concluded at the PSP without a pix that pays the charge; \
                          left PENDING for an admin to resolve");
                     self.metrics
                         .live_anomaly(&intent.provider_code, "amount_mismatch");
@@ -151,7 +166,37 @@ impl super::LiveExecution {
             Verdict::Succeeded {
                 end_to_end_id,
                 paid_at,
-            } => (IntentStatus::Succeeded, Some(end_to_end_id), paid_at),
+            } => {
+                paid = charge
+                    .pix
+                    .iter()
+                    .find(|p| p.end_to_end_id == end_to_end_id)
+                    .and_then(|pix| resource.paid(intent, pix));
+                (IntentStatus::Succeeded, Some(end_to_end_id), paid_at)
+            }
+            Verdict::Canceled {
+                reason: reason @ CancelReason::Expired,
+            } if resource.removes_on_expiry() => {
+                // Past its last payable day, yet payable for the PSP: removed there first, so
+                // nothing lands after the intent is canceled. A PSP that refuses (paid in the
+                // meantime) or does not answer leaves it for the next read.
+                let (_, txid) = at_psp(intent)?;
+                let removed = self
+                    .call_charge(
+                        intent,
+                        resource.operations().patch,
+                        client.remove_charge(resource, &txid),
+                    )
+                    .await?;
+                match removed {
+                    Ok(r) if r.status != CobStatus::Ativa && r.status != CobStatus::Concluida => {
+                        tracing::info!(intent = %id, reason = reason.as_str(),
+                            "settlement: removed at the PSP past its last payable day; canceled");
+                        (IntentStatus::Canceled, None, now)
+                    }
+                    _ => return Ok(Settled::StillPending),
+                }
+            }
             Verdict::Canceled { reason } => {
                 tracing::info!(intent = %id, reason = reason.as_str(), "settlement: canceled");
                 (IntentStatus::Canceled, None, now)
@@ -161,6 +206,7 @@ impl super::LiveExecution {
             to,
             provider_payment_id: payment_id.as_deref(),
             failure: None,
+            paid,
             at: completed_at.max(intent.created_at),
         };
         self.commit(intent, transition).await
@@ -193,4 +239,23 @@ impl super::LiveExecution {
             Err(e) => Err(e.into()),
         }
     }
+}
+
+/// The API Pix resource of a pending intent's charge and its txid.
+pub(super) fn at_psp(
+    intent: &intents::Intent,
+) -> Result<(&'static dyn ChargeResource, Txid), LiveError> {
+    let id = &intent.id;
+    let resource = charge_kinds::resource(intent.kind).ok_or_else(|| {
+        LiveError::Corrupt(format!(
+            "intent {id}: no API Pix resource serves {}",
+            intent.kind
+        ))
+    })?;
+    let txid = intent
+        .txid
+        .as_deref()
+        .and_then(|t| Txid::parse(t).ok())
+        .ok_or_else(|| LiveError::Corrupt(format!("pending intent {id} has no txid")))?;
+    Ok((resource, txid))
 }

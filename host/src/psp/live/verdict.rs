@@ -1,19 +1,21 @@
 //! What a PSP's record of a charge means for its PaymentIntent (DESIGN.md section 10): the
-//! one place the settlement rules live. A callback never settles a charge by itself; the
-//! `GET /cob/{txid}` read that follows it does, through [`verdict`].
+//! one place the settlement rules live, for every kind of charge. A callback never settles a
+//! charge by itself; the `GET` of the charge that follows it does, through [`verdict`].
 
-use pixgate_pix::apipix::{CobCompleta, CobStatus};
+use crate::psp::charge_kinds::ChargeRecord;
+use pixgate_pix::apipix::{CobStatus, Pix};
 
 /// Where a `PENDING` intent goes after a read of its charge at the PSP.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
-    /// Paid with exactly the charge's amount: `endToEndId` and when it was paid.
+    /// Paid in full (an immediate charge: exactly its amount): `endToEndId` and when it was
+    /// paid.
     Succeeded { end_to_end_id: String, paid_at: i64 },
     /// Removed at the PSP, or still unpaid past its expiry.
     Canceled { reason: CancelReason },
     /// Nothing final yet: read it again later.
     Pending,
-    /// Concluded at the PSP without a pix of the charge's amount. A PSP following the
+    /// Concluded at the PSP without a pix that pays the charge (an immediate charge: its exact amount). A PSP following the
     /// standard does not accept another amount for a fixed-amount charge, so this needs a
     /// person: the intent stays `PENDING` (money may have moved, so it is never canceled
     /// automatically), and the anomaly is logged and counted.
@@ -43,24 +45,19 @@ impl CancelReason {
 /// pixgate's. Canceling is final, so it waits.
 pub const EXPIRY_GRACE_MS: i64 = 5 * 60 * 1000;
 
-/// The verdict on `cob`, read at `now` (Unix ms), for a charge of `amount_centavos`.
-pub fn verdict(cob: &CobCompleta, amount_centavos: u64, now: i64) -> Verdict {
-    match cob.status {
-        CobStatus::Concluida => {
-            match cob
-                .pix
-                .iter()
-                .find(|p| p.valor.centavos() == amount_centavos)
-            {
-                Some(pix) => Verdict::Succeeded {
-                    end_to_end_id: pix.end_to_end_id.clone(),
-                    paid_at: pix.horario.unix_ms(),
-                },
-                None => Verdict::AmountMismatch {
-                    received_centavos: cob.pix.iter().map(|p| p.valor.centavos()).collect(),
-                },
-            }
-        }
+/// The verdict on `charge`, read at `now` (Unix ms); `pays` says whether a pix pays it in
+/// full (the charge kind's rule).
+pub fn verdict(charge: &ChargeRecord, pays: impl Fn(&Pix) -> bool, now: i64) -> Verdict {
+    match charge.status {
+        CobStatus::Concluida => match charge.pix.iter().find(|p| pays(p)) {
+            Some(pix) => Verdict::Succeeded {
+                end_to_end_id: pix.end_to_end_id.clone(),
+                paid_at: pix.horario.unix_ms(),
+            },
+            None => Verdict::AmountMismatch {
+                received_centavos: charge.pix.iter().map(|p| p.valor.centavos()).collect(),
+            },
+        },
         CobStatus::RemovidaPeloUsuarioRecebedor => Verdict::Canceled {
             reason: CancelReason::RemovedByReceiver,
         },
@@ -68,9 +65,7 @@ pub fn verdict(cob: &CobCompleta, amount_centavos: u64, now: i64) -> Verdict {
             reason: CancelReason::RemovedByPsp,
         },
         CobStatus::Ativa => {
-            let expires_at =
-                cob.calendario.criacao.unix_ms() + i64::from(cob.calendario.expiracao) * 1000;
-            if now >= expires_at + EXPIRY_GRACE_MS {
+            if now >= charge.expires_at + EXPIRY_GRACE_MS {
                 Verdict::Canceled {
                     reason: CancelReason::Expired,
                 }
@@ -84,10 +79,12 @@ pub fn verdict(cob: &CobCompleta, amount_centavos: u64, now: i64) -> Verdict {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::psp::charge_kinds;
+    use pixgate_domain::ChargeKind;
     use serde_json::json;
 
-    fn cob(status: &str, pix: serde_json::Value) -> CobCompleta {
-        serde_json::from_value(json!({
+    fn cob(status: &str, pix: serde_json::Value) -> ChargeRecord {
+        let answer = serde_json::to_vec(&json!({
             "calendario": {"criacao": "2026-11-23T12:00:00Z", "expiracao": 3600},
             "txid": "7978c0c97ea847e78e8849634473c1f1",
             "revisao": 0,
@@ -96,7 +93,15 @@ mod tests {
             "chave": "pix@pixgate.test",
             "pix": pix,
         }))
-        .unwrap()
+        .unwrap();
+        charge_kinds::resource(ChargeKind::Immediate)
+            .unwrap()
+            .read(&answer)
+            .unwrap()
+    }
+
+    fn verdict(charge: &ChargeRecord, amount_centavos: u64, now: i64) -> Verdict {
+        super::verdict(charge, |p| p.valor.centavos() == amount_centavos, now)
     }
 
     const CREATED: i64 = 1_795_435_200_000; // 2026-11-23T12:00:00Z

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use pixgate_policy_logic::GatewayHealth;
 
-use crate::psp::client::{CallRecord, Operation, Outcome};
+use crate::psp::client::{CallOperation, CallOutcome, CallRecord};
 
 /// How a call counts for health.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,19 +74,22 @@ impl HealthBook {
     /// Records one exchange with a PSP at `now_ms`.
     pub fn record(&self, call: &CallRecord<'_>, now_ms: i64) {
         let sample = match (call.operation, call.outcome) {
-            (_, Outcome::Success) => Sample::Succeeded,
-            (_, Outcome::Refused) => Sample::Refused,
+            (_, CallOutcome::Success) => Sample::Succeeded,
+            (_, CallOutcome::Refused) => Sample::Refused,
             // An API 401 is how an expired token shows; the client fetches another and
             // retries, and a second 401 is reported as the call's failure anyway. At the
             // token endpoint it means the credentials are refused.
-            (Operation::Token, Outcome::Unauthorized) => Sample::Failed,
-            (_, Outcome::Unauthorized) => return,
+            (CallOperation::Token, CallOutcome::Unauthorized) => Sample::Failed,
+            (_, CallOutcome::Unauthorized) => return,
+            // Nothing was asked of the PSP (its provider could not be used); the client never
+            // reports this.
+            (_, CallOutcome::NotConfigured) => return,
             (
                 _,
-                Outcome::Unavailable
-                | Outcome::Timeout
-                | Outcome::ConnectFailed
-                | Outcome::Protocol,
+                CallOutcome::Unavailable
+                | CallOutcome::Timeout
+                | CallOutcome::ConnectFailed
+                | CallOutcome::ProtocolError,
             ) => Sample::Failed,
         };
         let answered = matches!(sample, Sample::Succeeded | Sample::Refused);
@@ -163,10 +166,10 @@ fn prune(samples: &mut VecDeque<Entry>, now_ms: i64, window: Duration) {
 mod tests {
     use super::*;
 
-    fn call(outcome: Outcome, ms: u64) -> CallRecord<'static> {
+    fn call(outcome: CallOutcome, ms: u64) -> CallRecord<'static> {
         CallRecord {
             provider: "psp-a",
-            operation: Operation::PutCob,
+            operation: CallOperation::PutCob,
             outcome,
             elapsed: Duration::from_millis(ms),
         }
@@ -188,10 +191,10 @@ mod tests {
         let book = HealthBook::default();
         let t = 1_000_000;
         for (i, (outcome, ms)) in [
-            (Outcome::Success, 100),
-            (Outcome::Success, 300),
-            (Outcome::Refused, 200),
-            (Outcome::Timeout, 15_000),
+            (CallOutcome::Success, 100),
+            (CallOutcome::Success, 300),
+            (CallOutcome::Refused, 200),
+            (CallOutcome::Timeout, 15_000),
         ]
         .into_iter()
         .enumerate()
@@ -215,28 +218,28 @@ mod tests {
     fn failures_in_a_row_make_it_unavailable_until_the_cool_down() {
         let book = HealthBook::default();
         let t = 5_000_000;
-        book.record(&call(Outcome::Success, 50), t);
+        book.record(&call(CallOutcome::Success, 50), t);
         for i in 1..=4 {
-            book.record(&call(Outcome::Unavailable, 50), t + i);
+            book.record(&call(CallOutcome::Unavailable, 50), t + i);
         }
         assert!(book.health("psp-a", t + 5).available, "four are not enough");
-        book.record(&call(Outcome::ConnectFailed, 1), t + 5);
+        book.record(&call(CallOutcome::ConnectFailed, 1), t + 5);
         let h = book.health("psp-a", t + 6);
         assert!(!h.available);
         assert_eq!(h.success_rate_bps, 10_000 / 6);
         // After the cool-down a call may probe it; one success closes the run.
         assert!(book.health("psp-a", t + 5 + 30_000).available);
-        book.record(&call(Outcome::Success, 50), t + 7);
+        book.record(&call(CallOutcome::Success, 50), t + 7);
         assert!(book.health("psp-a", t + 8).available);
     }
 
     #[test]
     fn token_refusals_count_and_a_token_expiry_does_not() {
         let book = HealthBook::default();
-        let mut refused = call(Outcome::Unauthorized, 10);
+        let mut refused = call(CallOutcome::Unauthorized, 10);
         book.record(&refused, 1);
         assert_eq!(book.health("psp-a", 2).samples, 0);
-        refused.operation = Operation::Token;
+        refused.operation = CallOperation::Token;
         book.record(&refused, 3);
         let h = book.health("psp-a", 4);
         assert_eq!((h.samples, h.success_rate_bps), (1, 0));
@@ -249,10 +252,10 @@ mod tests {
             ..HealthSettings::default()
         });
         for (i, outcome) in [
-            Outcome::Timeout,
-            Outcome::Success,
-            Outcome::Success,
-            Outcome::Success,
+            CallOutcome::Timeout,
+            CallOutcome::Success,
+            CallOutcome::Success,
+            CallOutcome::Success,
         ]
         .into_iter()
         .enumerate()

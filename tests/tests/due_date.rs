@@ -1,0 +1,253 @@
+//! Due-date charges (API Pix `cobv`, DESIGN.md section 16) through the merchant API of the
+//! real `pixgate serve`, on SQLite and PostgreSQL: a SHADOW store resolves and records them
+//! with their terms, the amount due moves with the payment date, every rule is refused with a
+//! 400 naming its field, and an idempotent retry must carry the same terms.
+
+use pixgate_domain::due::{Date, calendar};
+use pixgate_e2e::server::{Server, backends, charge_body};
+use serde_json::{Value, json};
+
+/// A Wednesday at least 30 days from today that is a business day: the due date of these
+/// tests, so that neither a weekend nor a holiday moves it and the figures below hold.
+fn due_date() -> Date {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
+    let mut day = Date::from_unix_seconds_brasilia(now).add_days(30);
+    while !(day.weekday() == pixgate_domain::due::Weekday::Wednesday
+        && calendar::is_business_day(day))
+    {
+        day = day.add_days(1);
+    }
+    day
+}
+
+/// An invoice of R$ 100.00: 2 % fine and 1 % a month interest after its due date, R$ 5.00 off
+/// until ten days before it.
+fn invoice(store: &str, due: Date) -> Value {
+    let mut body = charge_body(store);
+    body["amount"] = json!(100.0);
+    body["dueDate"] = json!(due.to_string());
+    body["daysAfterDue"] = json!(15);
+    body["fine"] = json!({"type": "PERCENT", "value": 2});
+    body["interest"] = json!({"type": "PERCENT_PER_CALENDAR_MONTH", "value": 1});
+    body["discount"] = json!({"type": "FIXED_UNTIL_DATES",
+        "dates": [{"date": due.add_days(-10).to_string(), "value": 5}]});
+    body["payer"]["address"] = json!({"street": "Av. Paulista, 1000", "city": "São Paulo",
+        "state": "sp", "postalCode": "01310-100"});
+    body
+}
+
+async fn amount_due(server: &Server, key: &str, id: &str, date: Option<Date>) -> (u16, Value) {
+    let query = date.map_or_else(String::new, |d| format!("?date={d}"));
+    let r = server
+        .client
+        .get(format!("{}/payments/{id}/amount-due{query}", server.base))
+        .bearer_auth(key)
+        .send()
+        .await
+        .unwrap();
+    (r.status().as_u16(), r.json().await.unwrap_or(Value::Null))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_shadow_store_resolves_an_invoice_records_its_terms_and_prices_it_by_date() {
+    let due = due_date();
+    for backend in backends() {
+        let server = Server::start(backend).await;
+        let key = server
+            .merchant_with_store("acme", "acme-web", "SHADOW")
+            .await;
+        let (status, charged) = server
+            .charge(&key, "invoice-1", &invoice("acme-web", due))
+            .await;
+        assert_eq!(status, 200, "{charged}");
+        let data = &charged["data"];
+        assert_eq!(data["kind"], "DUE_DATE", "{charged}");
+        assert_eq!(data["status"], "SHADOW_ONLY");
+        assert_eq!(data["dueDate"], due.to_string());
+        assert_eq!(data["daysAfterDue"], 15);
+        assert_eq!(data["fine"], json!({"type": "PERCENT", "value": 2.0}));
+        assert_eq!(
+            data["interest"],
+            json!({"type": "PERCENT_PER_CALENDAR_MONTH", "value": 1.0})
+        );
+        assert_eq!(data["discount"]["dates"][0]["value"], 5.0);
+        assert!(data.get("amountPaid").is_none());
+        let id = data["paymentIntentId"].as_str().unwrap();
+
+        // Read back, it is the same invoice.
+        let (status, read) = server.get_payment(&key, id).await;
+        assert_eq!(status, 200, "{read}");
+        for field in [
+            "kind",
+            "dueDate",
+            "daysAfterDue",
+            "fine",
+            "interest",
+            "discount",
+        ] {
+            assert_eq!(read["data"][field], data[field], "{field}");
+        }
+
+        // Early, it costs the discounted amount; on its due date the original; ten days late
+        // the fine and ten days of interest (1 % a month is 1/30 % a day: R$ 0.33).
+        let (status, early) = amount_due(&server, &key, id, Some(due.add_days(-20))).await;
+        assert_eq!(status, 200, "{early}");
+        assert_eq!(
+            early["data"],
+            json!({"date": due.add_days(-20).to_string(), "original": 100.0, "fine": 0.0,
+                   "interest": 0.0, "abatement": 0.0, "discount": 5.0, "total": 95.0,
+                   "payable": true})
+        );
+        let (_, on_time) = amount_due(&server, &key, id, Some(due)).await;
+        assert_eq!(on_time["data"]["total"], 100.0, "{on_time}");
+        let (_, late) = amount_due(&server, &key, id, Some(due.add_days(10))).await;
+        assert_eq!(
+            (
+                &late["data"]["fine"],
+                &late["data"]["interest"],
+                &late["data"]["total"]
+            ),
+            (&json!(2.0), &json!(0.33), &json!(102.33)),
+            "due {due}, asked {}: {late}",
+            due.add_days(10)
+        );
+        // Past the last payable day (the due date plus 15 days, moved to a business day).
+        let (_, too_late) = amount_due(&server, &key, id, Some(due.add_days(40))).await;
+        assert_eq!(too_late["data"]["payable"], false, "{too_late}");
+        // Without a date: today, before the due date.
+        let (status, today) = amount_due(&server, &key, id, None).await;
+        assert_eq!(status, 200, "{today}");
+        assert_eq!(today["data"]["payable"], true);
+
+        // A date that is no date is refused; an immediate charge has no amount due by date.
+        let r = server
+            .client
+            .get(format!(
+                "{}/payments/{id}/amount-due?date=2026-02-30",
+                server.base
+            ))
+            .bearer_auth(&key)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status().as_u16(), 400);
+        let body: Value = r.json().await.unwrap();
+        assert_eq!(
+            (&body["error"]["code"], &body["error"]["field"]),
+            (&json!("invalid_date"), &json!("date"))
+        );
+        let (status, immediate) = server
+            .charge(&key, "order-1", &charge_body("acme-web"))
+            .await;
+        assert_eq!(status, 200, "{immediate}");
+        assert_eq!(immediate["data"]["kind"], "IMMEDIATE");
+        assert!(immediate["data"].get("dueDate").is_none());
+        let other = immediate["data"]["paymentIntentId"].as_str().unwrap();
+        let (status, refused) = amount_due(&server, &key, other, None).await;
+        assert_eq!(status, 409, "{refused}");
+        assert_eq!(refused["error"]["code"], "not_a_due_date_charge");
+
+        // The same key replays the invoice; with other terms it is another request.
+        let (status, again) = server
+            .charge(&key, "invoice-1", &invoice("acme-web", due))
+            .await;
+        assert_eq!(status, 200, "{again}");
+        assert_eq!(again["data"]["idempotentReplay"], true);
+        assert_eq!(again["data"]["paymentIntentId"], data["paymentIntentId"]);
+        let mut changed = invoice("acme-web", due);
+        changed["fine"]["value"] = json!(3);
+        let (status, reused) = server.charge(&key, "invoice-1", &changed).await;
+        assert_eq!(status, 409, "{reused}");
+        assert_eq!(reused["error"]["code"], "idempotency_key_reused");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_rule_of_an_invoice_is_refused_with_a_400_naming_its_field() {
+    let due = due_date();
+    let server = Server::start(pixgate_e2e::server::Backend::Sqlite).await;
+    let key = server
+        .merchant_with_store("acme", "acme-web", "SHADOW")
+        .await;
+    type Change = Box<dyn Fn(&mut Value)>;
+    let cases: Vec<(&str, Change, &str, &str)> = vec![
+        (
+            "a due date in the past",
+            Box::new(|b| b["dueDate"] = json!("2020-01-02")),
+            "invalid_due_date",
+            "dueDate",
+        ),
+        (
+            "a fine without a due date",
+            Box::new(|b| {
+                b.as_object_mut().unwrap().remove("dueDate");
+            }),
+            "missing_field",
+            "dueDate",
+        ),
+        (
+            "a fine of three decimals",
+            Box::new(|b| b["fine"]["value"] = json!(2.351)),
+            "invalid_fine",
+            "fine.value",
+        ),
+        (
+            "an interest type that is not one of the eight",
+            Box::new(|b| b["interest"]["type"] = json!("PERCENT_PER_WEEK")),
+            "invalid_interest",
+            "interest.type",
+        ),
+        (
+            "a discount dated after the due date",
+            Box::new(move |b| {
+                b["discount"]["dates"][0]["date"] = json!(due.add_days(1).to_string())
+            }),
+            "invalid_discount",
+            "discount.dates[0].date",
+        ),
+        (
+            "an abatement of the whole amount",
+            Box::new(|b| b["abatement"] = json!({"type": "FIXED", "value": 100})),
+            "invalid_abatement",
+            "abatement.value",
+        ),
+        (
+            "validity beyond ten years",
+            Box::new(|b| b["daysAfterDue"] = json!(3651)),
+            "invalid_days_after_due",
+            "daysAfterDue",
+        ),
+        (
+            "a state that is no UF",
+            Box::new(|b| b["payer"]["address"]["state"] = json!("XX")),
+            "invalid_address",
+            "payer.address.state",
+        ),
+        (
+            "an unknown member of a rule",
+            Box::new(|b| b["fine"]["percent"] = json!(2)),
+            "unknown_field",
+            "fine.percent",
+        ),
+    ];
+    for (i, (what, change, code, field)) in cases.into_iter().enumerate() {
+        let mut body = invoice("acme-web", due);
+        change(&mut body);
+        let (status, refused) = server.charge(&key, &format!("bad-{i}"), &body).await;
+        assert_eq!(status, 400, "{what}: {refused}");
+        assert_eq!(
+            (
+                refused["error"]["code"].as_str(),
+                refused["error"]["field"].as_str()
+            ),
+            (Some(code), Some(field)),
+            "{what}: {refused}"
+        );
+    }
+    // Nothing was half-written: no payment exists for any of them.
+    let (_, found) = server.admin_get("/payment-intents?store=acme-web").await;
+    assert_eq!(found["data"].as_array().map(Vec::len), Some(0), "{found}");
+}
