@@ -317,6 +317,7 @@ async fn the_openapi_documents_every_route_at_version_1_0_0() {
         [
             "GET /payments",
             "GET /payments/{paymentIntentId}",
+            "GET /payments/{paymentIntentId}/amount-due",
             "GET /payments/{paymentIntentId}/refunds",
             "GET /refunds/{refundId}",
             "GET /webhook-endpoints",

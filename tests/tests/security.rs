@@ -228,6 +228,16 @@ const MERCHANT_ROUTES: &[MerchantRoute] = &[
         }),
     },
     MerchantRoute {
+        op: "GET /payments/{paymentIntentId}/amount-due",
+        isolation: Isolation::ById(|t, _| {
+            vec![probe(
+                "their intent",
+                format!("/payments/{}/amount-due?date=2026-12-01", t.intent),
+                None,
+            )]
+        }),
+    },
+    MerchantRoute {
         op: "POST /payments/{paymentIntentId}/cancel",
         isolation: Isolation::ById(|t, _| {
             vec![probe(
