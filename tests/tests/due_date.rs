@@ -4,6 +4,7 @@
 //! 400 naming its field, and an idempotent retry must carry the same terms.
 
 use pixgate_domain::due::{Date, calendar};
+use pixgate_e2e::docs::fenced_block;
 use pixgate_e2e::server::{Server, backends, charge_body};
 use serde_json::{Value, json};
 
@@ -250,4 +251,43 @@ async fn every_rule_of_an_invoice_is_refused_with_a_400_naming_its_field() {
     // Nothing was half-written: no payment exists for any of them.
     let (_, found) = server.admin_get("/payment-intents?store=acme-web").await;
     assert_eq!(found["data"].as_array().map(Vec::len), Some(0), "{found}");
+}
+
+const INVOICES: &str = "docs/src/merchant-guide/invoices.md";
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_invoice_of_the_merchant_guide_costs_what_the_page_says() {
+    // The page's body as written, but for its dates: the due date moves to a Wednesday in the
+    // weeks ahead and the discount's date keeps its nine days before it.
+    let mut body: Value = serde_json::from_str(&fenced_block(INVOICES, "invoice-body", "json"))
+        .expect("the page's body is JSON");
+    let written = Date::parse(body["dueDate"].as_str().unwrap()).unwrap();
+    let discount_until = Date::parse(body["discount"]["dates"][0]["date"].as_str().unwrap());
+    assert_eq!(discount_until, Some(written.add_days(-9)));
+    let due = due_date();
+    body["dueDate"] = json!(due.to_string());
+    body["discount"]["dates"][0]["date"] = json!(due.add_days(-9).to_string());
+
+    // A fresh install's demo store, as the page's body names it (SHADOW).
+    let server = Server::start(pixgate_e2e::server::Backend::Sqlite).await;
+    let key = server.demo_key.clone();
+    let (status, charged) = server.charge(&key, "rent-1", &body).await;
+    assert_eq!(status, 200, "{charged}");
+    assert_eq!(charged["data"]["kind"], "DUE_DATE");
+    let id = charged["data"]["paymentIntentId"].as_str().unwrap();
+
+    // The page's answer is for ten days after its due date.
+    let mut documented: Value =
+        serde_json::from_str(&fenced_block(INVOICES, "amount-due-answer", "json")).unwrap();
+    let asked = Date::parse(documented["data"]["date"].as_str().unwrap()).unwrap();
+    assert_eq!(written.days_until(asked), 10);
+    documented["data"]["date"] = json!(due.add_days(10).to_string());
+    let (status, answer) = amount_due(&server, &key, id, Some(due.add_days(10))).await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer, documented);
+    // And what the prose says: R$ 430.00 by the discount's date, R$ 450.00 on the due date.
+    let (_, early) = amount_due(&server, &key, id, Some(due.add_days(-9))).await;
+    assert_eq!(early["data"]["total"], 430.0, "{early}");
+    let (_, on_time) = amount_due(&server, &key, id, Some(due)).await;
+    assert_eq!(on_time["data"]["total"], 450.0, "{on_time}");
 }
