@@ -4,8 +4,8 @@
 # (hand-written from the standard's definitions), and pypix-api, a third-party API Pix client,
 # drives a charge, its devoluções and a webhook through it (.ci/psp_sim_pypix.py). Both over
 # https with mTLS, on loopback, with the certificates the simulator generates. The allowances
-# (and the pix the devolução operations are fuzzed on) are explained in
-# .ci/schemathesis-psp-sim.toml.
+# (and the pix the devolução operations are fuzzed on, and the cobv read and revised) are
+# explained in .ci/schemathesis-psp-sim.toml.
 # Usage: .ci/psp-sim-conformance.sh <pixgate binary>
 # SCHEMATHESIS_MAX_EXAMPLES (default 60) bounds the test cases per operation and phase.
 set -euo pipefail
@@ -48,6 +48,18 @@ PSP_SIM_E2EID=$(curl -sSf "${tls[@]}" -X POST "$origin/_sim/cob/$seed/pay" \
   sed -n 's/.*"endToEndId":"\([^"]*\)".*/\1/p')
 [ -n "$PSP_SIM_E2EID" ] || { echo "the seed charge was not paid"; exit 1; }
 export PSP_SIM_E2EID
+
+# The charge with a due date schemathesis reads and revises: due in a year, so that the run
+# never outlives it.
+PSP_SIM_COBV_TXID=pspsimconformance0cobv000001
+due=$(python3 -c 'import datetime; print(datetime.date.today() + datetime.timedelta(days=365))')
+curl -sSf "${tls[@]}" -X PUT "$origin/api/v2/cobv/$PSP_SIM_COBV_TXID" \
+  -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
+  -d '{"calendario": {"dataDeVencimento": "'"$due"'"}, "valor": {"original": "100.00"},
+       "devedor": {"cpf": "12345678909", "nome": "Francisco da Silva"},
+       "chave": "7d9f0335-8dcc-4054-9bf9-0dbd61d36906"}' >/dev/null ||
+  { echo "the seed cobv was not created"; exit 1; }
+export PSP_SIM_COBV_TXID
 
 status=0
 echo "== schemathesis against psp-sim ($origin/api/v2)"

@@ -2,12 +2,14 @@
 
 pypix-api was written against real PSPs (Banco do Brasil, Sicoob, Sicredi, Inter), not against
 pixgate: if it can authenticate over mTLS, create, read, revise and remove a charge, read the pix
-paid, ask for devoluções of it and read them back, and manage a webhook here, the simulator speaks
-the standard as PSPs do, not only as pixgate reads it.
+paid, ask for devoluções of it and read them back, do the same with charges with a due date
+(cobv) and a batch of them (lotecobv), and manage a webhook here, the simulator speaks the
+standard as PSPs do, not only as pixgate reads it.
 
 Usage: python3 psp_sim_pypix.py <origin> <cert dir>
 """
 
+import datetime
 import json
 import os
 import ssl
@@ -80,7 +82,11 @@ oauth = OAuth2Client(
     cert=CERT,
     pvk=KEY,
 )
-api = PspSim(oauth=oauth, scopes="cob.write cob.read pix.write pix.read webhook.write webhook.read")
+api = PspSim(
+    oauth=oauth,
+    scopes="cob.write cob.read cobv.write cobv.read lotecobv.write lotecobv.read"
+    " pix.write pix.read webhook.write webhook.read",
+)
 
 body = {
     "calendario": {"expiracao": 3600},
@@ -165,6 +171,81 @@ try:
     check(False, "a zero amount raises")
 except PixAPIException as e:
     check("400" in str(e) or getattr(e, "status_code", None) == 400, f"zero amount: {e}")
+
+# A charge with a due date (cobv), ten days ahead: created, read, paid on its due date, its
+# payer's view; revised and removed; refused; and a batch of two, one of them denied.
+today = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(hours=3)).date()
+due = (today + datetime.timedelta(days=10)).isoformat()
+COBV = "pypixapi0conformance0cobv00001"
+cobv_body = {
+    "calendario": {"dataDeVencimento": due, "validadeAposVencimento": 30},
+    "devedor": {"cpf": "12345678909", "nome": "Francisco da Silva"},
+    "valor": {
+        "original": "200.00",
+        "multa": {"modalidade": 2, "valorPerc": "2.00"},
+        "juros": {"modalidade": 2, "valorPerc": "1.00"},
+    },
+    "chave": CHAVE,
+    "solicitacaoPagador": "mensalidade",
+}
+created = api.criar_cobv(COBV, cobv_body)
+check(
+    created["status"] == "ATIVA" and created["loc"]["tipoCob"] == "cobv"
+    and created["calendario"]["dataDeVencimento"] == due and "recebedor" in created,
+    "criar_cobv: ATIVA, a cobv location, the receiver",
+)
+check(api.criar_cobv(COBV, cobv_body) == created, "criar_cobv again: the same charge")
+check(api.consultar_cobv(COBV) == created, "consultar_cobv")
+location = created["location"]
+context = ssl.create_default_context(cafile=CA)
+context.load_cert_chain(CERT, KEY)
+with urllib.request.urlopen(
+    f"{origin}{location[location.index('/'):]}?DPP={due}", context=context, timeout=10
+) as response:
+    view = json.load(response)
+check(view["valor"]["final"] == "200.00", "the payer's view on the due date")
+paid = control(f"/cobv/{COBV}/pay", {"date": due})
+read = api.consultar_cobv(COBV)
+check(
+    read["status"] == "CONCLUIDA" and read["pix"][0]["endToEndId"] == paid["endToEndId"]
+    and read["pix"][0]["componentesValor"] == {"original": {"valor": "200.00"}},
+    "consultar_cobv after a payment on the due date: CONCLUIDA, the pix and its parts",
+)
+pix = api.consultar_pix_por_e2eid(paid["endToEndId"])
+check(pix["txid"] == COBV and pix["valor"] == "200.00", "consultar_pix_por_e2eid of a cobv's pix")
+dev = api.solicitar_devolucao_pix(paid["endToEndId"], "pypixcobvdev1", {"valor": "50.00"})
+check(dev["status"] == "DEVOLVIDO", "solicitar_devolucao_pix of a cobv's pix")
+refused(lambda: api.revisar_cobv(COBV, {"status": "REMOVIDA_PELO_USUARIO_RECEBEDOR"}), 400,
+        "CobVOperacaoInvalida")
+
+other_cobv = COBV[:-1] + "2"
+api.criar_cobv(other_cobv, cobv_body)
+revised = api.revisar_cobv(other_cobv, {"solicitacaoPagador": "outra mensalidade"})
+check(revised["revisao"] == 1, "revisar_cobv: revisao incremented")
+removed = api.revisar_cobv(other_cobv, {"status": "REMOVIDA_PELO_USUARIO_RECEBEDOR"})
+check(removed["status"] == "REMOVIDA_PELO_USUARIO_RECEBEDOR", "revisar_cobv: removed")
+refused(
+    lambda: api.criar_cobv(COBV[:-1] + "3", {**cobv_body, "valor": {"original": "0.00"}}),
+    400,
+    "CobVOperacaoInvalida",
+)
+refused(lambda: api.consultar_cobv("z" * 30), 404, "CobVNaoEncontrada")
+
+lote = {
+    "descricao": "pypix-api",
+    "cobsv": [
+        {**cobv_body, "txid": COBV[:-1] + "4"},
+        {**cobv_body, "txid": COBV[:-1] + "5", "valor": {"original": "0.00"}},
+    ],
+}
+check(api.criar_lote_cobv("4242", lote) == {}, "criar_lote_cobv: 202, no body")
+read = api.consultar_lote_cobv("4242")
+check(
+    [item["status"] for item in read["cobsv"]] == ["CRIADA", "NEGADA"]
+    and read["cobsv"][1]["problema"]["violacoes"][0]["propriedade"] == "cobv.valor.original",
+    "consultar_lote_cobv: CRIADA, and NEGADA with its problema",
+)
+check(api.consultar_cobv(COBV[:-1] + "4")["status"] == "ATIVA", "the batch's cobv is a cobv")
 
 api.configurar_webhook(CHAVE, "https://127.0.0.1:9/pix-hooks")
 webhook = api.consultar_webhook(CHAVE)

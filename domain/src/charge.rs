@@ -144,7 +144,7 @@ macro_rules! charge_body {
             /// date on a weekend or national holiday moves to the next business day, and so
             /// do validity, fine, interest and early-payment discounts.
             #[serde(default, skip_serializing_if = "Option::is_none")]
-            #[schema(value_type = Option<String>, format = Date, example = "2026-12-10")]
+            #[schema(value_type = Option<String>, format = Date, pattern = "^(19[0-9]{2}|[2-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$", example = "2030-12-10")]
             pub due_date: Option<Value>,
             /// Calendar days after the (moved) due date the charge can still be paid, the last
             /// one moved to a business day: 0 to 3650, default 30.

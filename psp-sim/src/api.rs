@@ -1,10 +1,12 @@
 //! The API Pix routes of the simulator, as the standard defines them, plus the OAuth2 token
 //! endpoint that guards them, and the middleware that injects the faults `/_sim/faults` asks
 //! for (and loses devolução answers when the switches say so). The `/pix` routes live in
-//! `devolucao.rs`.
+//! `devolucao.rs`, the `/cobv` and `/lotecobv` ones (and the payer's view of a `cobv`) in
+//! `cobv/`.
 //!
 //! Requests are checked against the standard's schema (what its `CobOperacaoInvalida`,
-//! `PixDevolucaoInvalida` and `WebhookOperacaoInvalida` list), every violation reported in
+//! `CobVOperacaoInvalida`, `LoteCobVOperacaoInvalida`, `PixDevolucaoInvalida` and
+//! `WebhookOperacaoInvalida` list), every violation reported in
 //! `violacoes`, so a client bug shows up here rather than at a real PSP. Scopes are not
 //! enforced: every token carries all.
 
@@ -22,6 +24,7 @@ use base64::Engine as _;
 use serde::de::DeserializeOwned;
 use subtle::ConstantTimeEq;
 
+use super::cobv;
 use super::devolucao;
 use super::state::{FaultKind, Faults, Sim, State as SimState, Webhook, now_ms, random_alnum};
 use pixgate_pix::apipix::{
@@ -33,13 +36,24 @@ use pixgate_pix::apipix::{
 /// The API Pix base path; the token endpoint sits beside it, as at most PSPs.
 pub(super) const BASE: &str = "/api/v2";
 /// What every token may do (reported in the token answer; not enforced).
-const SCOPES: &str = "cob.write cob.read pix.write pix.read webhook.write webhook.read";
+const SCOPES: &str = "cob.write cob.read cobv.write cobv.read lotecobv.write lotecobv.read \
+                      pix.write pix.read webhook.write webhook.read";
 /// The route whose answers the `devolucoes.dropAnswer` switch loses, as [`route_label`] names it.
 const PUT_DEVOLUCAO: &str = "PUT /pix/{e2eid}/devolucao/{id}";
 
 pub(super) fn router(sim: Arc<Sim>) -> Router {
     let api = Router::new()
         .route("/cob/{txid}", put(put_cob).get(get_cob).patch(patch_cob))
+        .route(
+            "/cobv/{txid}",
+            put(cobv::put_cobv)
+                .get(cobv::get_cobv)
+                .patch(cobv::patch_cobv),
+        )
+        .route(
+            "/lotecobv/{id}",
+            put(cobv::lote::put_lote).get(cobv::lote::get_lote),
+        )
         .route("/pix/{e2eid}", get(devolucao::get_pix))
         .route(
             "/pix/{e2eid}/devolucao/{id}",
@@ -50,9 +64,13 @@ pub(super) fn router(sim: Arc<Sim>) -> Router {
             put(put_webhook).get(get_webhook).delete(delete_webhook),
         )
         .route_layer(from_fn_with_state(sim.clone(), require_token));
+    // The payer PSP's view of a cobv: at its location's path, with no token (the standard's
+    // `security: []`), faults and latency as for the API.
+    let payload = format!("{}/cobv/{{pixUrlAccessToken}}", sim.settings.payload_path);
     Router::new()
         .nest(BASE, api)
         .route("/oauth/token", post(token))
+        .route(&payload, get(cobv::payload))
         .route_layer(from_fn_with_state(sim.clone(), faults))
         .with_state(sim)
 }
@@ -70,6 +88,12 @@ pub(super) enum ApiError {
     },
     #[error("{detail}")]
     NotFound {
+        name: &'static str,
+        detail: &'static str,
+    },
+    /// 410: what was there is gone for good (a removed charge's payload).
+    #[error("{detail}")]
+    Gone {
         name: &'static str,
         detail: &'static str,
     },
@@ -119,6 +143,65 @@ impl ApiError {
         }
     }
 
+    pub fn invalid_cobv(violacoes: Vec<Violacao>) -> Self {
+        Self::Invalid {
+            name: "CobVOperacaoInvalida",
+            title: "Cobrança inválida.",
+            detail: "A requisição que busca alterar ou criar uma cobrança com vencimento não \
+                     respeita o schema ou está semanticamente errada."
+                .to_owned(),
+            violacoes,
+        }
+    }
+
+    pub fn invalid_lote(violacoes: Vec<Violacao>) -> Self {
+        Self::Invalid {
+            name: "LoteCobVOperacaoInvalida",
+            title: "Lote de cobranças inválido.",
+            detail: "A requisição que busca alterar ou criar um lote de cobranças com \
+                     vencimento não respeita o schema ou está semanticamente errada."
+                .to_owned(),
+            violacoes,
+        }
+    }
+
+    pub fn invalid_payload(violacoes: Vec<Violacao>) -> Self {
+        Self::Invalid {
+            name: "CobPayloadOperacaoInvalida",
+            title: "Requisição inválida.",
+            detail: "A cobrança existe, mas a requisição é inválida.".to_owned(),
+            violacoes,
+        }
+    }
+
+    pub fn cobv_not_found() -> Self {
+        Self::NotFound {
+            name: "CobVNaoEncontrada",
+            detail: "Cobrança com vencimento não encontrada para o txid informado.",
+        }
+    }
+
+    pub fn lote_not_found() -> Self {
+        Self::NotFound {
+            name: "LoteCobVNaoEncontrado",
+            detail: "Lote não encontrado para o id informado.",
+        }
+    }
+
+    pub fn payload_not_found() -> Self {
+        Self::NotFound {
+            name: "CobPayloadNaoEncontrado",
+            detail: "A cobrança em questão não foi encontrada para a location requisitada.",
+        }
+    }
+
+    pub fn payload_gone() -> Self {
+        Self::Gone {
+            name: "CobPayloadNaoEncontrado",
+            detail: "A cobrança desta location foi removida e não será mais exibida.",
+        }
+    }
+
     pub fn cob_not_found() -> Self {
         Self::NotFound {
             name: "CobNaoEncontrado",
@@ -147,8 +230,9 @@ impl From<getrandom::Error> for ApiError {
     }
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
+impl ApiError {
+    /// The standard's problem+json body of this error, and its HTTP status.
+    pub fn problema(self) -> (StatusCode, Problema) {
         let (status, name, title, detail, violacoes) = match self {
             Self::Invalid {
                 name,
@@ -158,6 +242,13 @@ impl IntoResponse for ApiError {
             } => (StatusCode::BAD_REQUEST, name, title, detail, violacoes),
             Self::NotFound { name, detail } => (
                 StatusCode::NOT_FOUND,
+                name,
+                "Não Encontrado",
+                detail.to_owned(),
+                vec![],
+            ),
+            Self::Gone { name, detail } => (
+                StatusCode::GONE,
                 name,
                 "Não Encontrado",
                 detail.to_owned(),
@@ -210,6 +301,13 @@ impl IntoResponse for ApiError {
             correlation_id: None,
             violacoes,
         };
+        (status, body)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, body) = self.problema();
         let mut response = (
             status,
             [(header::CONTENT_TYPE, PROBLEM_JSON)],
@@ -237,7 +335,7 @@ pub(super) fn violation(propriedade: &str, razao: impl Into<String>) -> Violacao
 /// The fields of the standard's request bodies. None of them may be `null` there, though
 /// [`pixgate_pix::apipix`] reads `null` as absent (PSPs answer with it); the simulator, standing in
 /// for a strict PSP, refuses it.
-const STANDARD_FIELDS: &[&str] = &[
+pub(super) const STANDARD_FIELDS: &[&str] = &[
     "calendario",
     "expiracao",
     "devedor",
@@ -262,20 +360,28 @@ const STANDARD_FIELDS: &[&str] = &[
 const OBJECT_FIELDS: &[&str] = &["calendario", "devedor", "valor"];
 
 /// The first place where a body breaks the standard's shapes in a way serde would let pass:
-/// a `null` standard field, an array where an object belongs (`objects`, the body's top-level
-/// fields that are objects); as (`cob.devedor.nome`, why).
+/// a `null` standard field (one of `fields`), an array where an object belongs (`objects`,
+/// paths from the body's root: `valor`, `valor.multa`, `valor.desconto.descontoDataFixa[]` for
+/// the items of an array); as (`cob.devedor.nome`, why). `rel` is `path` from the root.
 fn shape_violation(
     value: &serde_json::Value,
     path: &str,
+    rel: &str,
+    fields: &[&str],
     objects: &[&str],
 ) -> Option<(String, &'static str)> {
     match value {
         serde_json::Value::Object(map) => map.iter().find_map(|(key, v)| {
             let here = format!("{path}.{key}");
-            let known = STANDARD_FIELDS.contains(&key.as_str());
+            let rel_here = if rel.is_empty() {
+                key.clone()
+            } else {
+                format!("{rel}.{key}")
+            };
+            let known = fields.contains(&key.as_str());
             if known && v.is_null() {
                 Some((here, "null não é um valor permitido"))
-            } else if !path.contains('.') && objects.contains(&key.as_str()) && !v.is_object() {
+            } else if objects.contains(&rel_here.as_str()) && !v.is_object() {
                 Some((here, "deve ser um objeto"))
             } else if key == "infoAdicionais"
                 && !v
@@ -284,13 +390,20 @@ fn shape_violation(
             {
                 Some((here, "deve ser uma lista de objetos"))
             } else {
-                shape_violation(v, &here, objects)
+                shape_violation(v, &here, &rel_here, fields, objects)
             }
         }),
-        serde_json::Value::Array(items) => items
-            .iter()
-            .enumerate()
-            .find_map(|(i, v)| shape_violation(v, &format!("{path}[{i}]"), objects)),
+        serde_json::Value::Array(items) => {
+            let rel_item = format!("{rel}[]");
+            items.iter().enumerate().find_map(|(i, v)| {
+                let here = format!("{path}[{i}]");
+                if objects.contains(&rel_item.as_str()) && !v.is_object() {
+                    Some((here, "deve ser um objeto"))
+                } else {
+                    shape_violation(v, &here, &rel_item, fields, objects)
+                }
+            })
+        }
         _ => None,
     }
 }
@@ -304,16 +417,29 @@ pub(super) fn parse_standard<T: DeserializeOwned>(
     error: fn(Vec<Violacao>) -> ApiError,
 ) -> Result<T, ApiError> {
     let value = parse_value(body, root, error)?;
+    check_standard_shape(&value, root, STANDARD_FIELDS, objects, error)?;
+    from_value(value, root, error)
+}
+
+/// What [`parse_standard`] checks before reading a body, for a body already parsed as JSON,
+/// with the list of the standard's fields that body may hold.
+pub(super) fn check_standard_shape(
+    value: &serde_json::Value,
+    root: &str,
+    fields: &[&str],
+    objects: &[&str],
+    error: fn(Vec<Violacao>) -> ApiError,
+) -> Result<(), ApiError> {
     if !value.is_object() {
         return Err(error(vec![violation(
             root,
             "o corpo deve ser um objeto JSON",
         )]));
     }
-    if let Some((path, why)) = shape_violation(&value, root, objects) {
+    if let Some((path, why)) = shape_violation(value, root, "", fields, objects) {
         return Err(error(vec![violation(&path, why)]));
     }
-    from_value(value, root, error)
+    Ok(())
 }
 
 /// Reads a JSON body; a body that is no JSON or does not fit the type is a violation at the
@@ -326,7 +452,7 @@ pub(super) fn parse_json<T: DeserializeOwned>(
     from_value(parse_value(body, root, error)?, root, error)
 }
 
-fn parse_value(
+pub(super) fn parse_value(
     body: &[u8],
     root: &str,
     error: fn(Vec<Violacao>) -> ApiError,
@@ -335,7 +461,7 @@ fn parse_value(
         .map_err(|e| error(vec![violation(root, format!("JSON inválido: {e}"))]))
 }
 
-fn from_value<T: DeserializeOwned>(
+pub(super) fn from_value<T: DeserializeOwned>(
     value: serde_json::Value,
     root: &str,
     error: fn(Vec<Violacao>) -> ApiError,
@@ -476,15 +602,27 @@ async fn require_token(
 
 // ---- Faults -------------------------------------------------------------------------------
 
-/// `PUT /cob/{txid}`: the method and the route as the standard writes it, without the base.
-fn route_label(method: &Method, matched: Option<&MatchedPath>) -> String {
+/// `PUT /cob/{txid}`: the method and the route as the standard writes it, without the base
+/// (the API's, or the location path before `/cobv/{pixUrlAccessToken}`).
+fn route_label(method: &Method, matched: Option<&MatchedPath>, payload_path: &str) -> String {
     let path = matched.map_or("?", MatchedPath::as_str);
-    format!("{method} {}", path.strip_prefix(BASE).unwrap_or(path))
+    let path = match path.strip_prefix(BASE) {
+        Some(api) => api,
+        None => path
+            .strip_prefix(payload_path)
+            .filter(|p| *p == "/cobv/{pixUrlAccessToken}")
+            .unwrap_or(path),
+    };
+    format!("{method} {path}")
 }
 
 /// Counts the request, adds the latency, and injects the next fault if one is due.
 async fn faults(State(sim): State<Arc<Sim>>, request: Request, next: Next) -> Response {
-    let label = route_label(request.method(), request.extensions().get::<MatchedPath>());
+    let label = route_label(
+        request.method(),
+        request.extensions().get::<MatchedPath>(),
+        &sim.settings.payload_path,
+    );
     let (latency_ms, fault, drop_answer) = {
         let mut state = sim.state();
         *state.stats.routes.entry(label.clone()).or_default() += 1;
@@ -672,6 +810,12 @@ async fn put_cob(
         .entry(txid.as_str().to_owned())
         .or_default() += 1;
     let omit_code = state.switches.omit_pix_copia_e_cola;
+    if !state.cobs.contains_key(&txid) && state.txid_taken(&txid) {
+        return Err(ApiError::invalid_cob(vec![violation(
+            "txid",
+            "O txid já identifica uma cobrança com vencimento (ou foi pedido num lote).",
+        )]));
+    }
     if let Some(stored) = state.cobs.get_mut(&txid) {
         if as_request(stored) == request {
             return Ok(json(StatusCode::CREATED, stored));

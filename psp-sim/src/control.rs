@@ -42,6 +42,7 @@ pub(super) fn router(sim: Arc<Sim>) -> Router {
         .route("/_sim/callbacks", get(get_callbacks))
         .route("/_sim/callbacks/flush", post(flush_callbacks))
         .route("/_sim/stats", get(get_stats))
+        .merge(super::cobv::control::router())
         .with_state(sim)
 }
 
@@ -56,7 +57,7 @@ fn invalid(violacoes: Vec<Violacao>) -> ApiError {
 }
 
 /// An empty body reads as `{}`.
-fn parse_optional<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+pub(super) fn parse_optional<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     let body = if body.iter().all(u8::is_ascii_whitespace) {
         b"{}".as_slice()
     } else {
@@ -65,7 +66,7 @@ fn parse_optional<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiE
     parse_json(body, "body", invalid)
 }
 
-fn ok_json<T: Serialize>(value: &T) -> Response {
+pub(super) fn ok_json<T: Serialize>(value: &T) -> Response {
     (StatusCode::OK, axum::Json(value)).into_response()
 }
 

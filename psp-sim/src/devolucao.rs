@@ -219,9 +219,7 @@ pub(super) fn record(
 /// An rtrId no other devolução has.
 fn new_rtr_id(sim: &Sim, state: &SimState, at_ms: i64) -> Result<String, ApiError> {
     let taken: HashSet<&str> = state
-        .cobs
-        .values()
-        .flat_map(|c| &c.pix)
+        .all_pix()
         .flat_map(|p| &p.devolucoes)
         .map(|d| d.rtr_id.as_str())
         .collect();

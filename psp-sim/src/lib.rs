@@ -4,13 +4,17 @@
 //! pixgate must work with any PSP that follows the Central Bank's standard, and its failure
 //! handling (retries, idempotent re-creation, missed or duplicated callbacks, expiry) can only
 //! be proven against a PSP that fails on demand. The simulator is that PSP: it serves
-//! `POST /oauth/token`, and under `/api/v2` `PUT|GET|PATCH /cob/{txid}`, `GET /pix/{e2eid}`,
+//! `POST /oauth/token`, and under `/api/v2` `PUT|GET|PATCH /cob/{txid}`, `PUT|GET|PATCH
+//! /cobv/{txid}`, `PUT|GET /lotecobv/{id}`, `GET /pix/{e2eid}`,
 //! `PUT|GET /pix/{e2eid}/devolucao/{id}` and `PUT|GET|DELETE /webhook/{chave}` with the
-//! standard's bodies ([`pixgate_pix::apipix`]) and problem+json errors, builds each charge's
-//! BR Code with [`pixgate_pix::brcode::dynamic`], and posts `{"pix": [...]}` to
+//! standard's bodies ([`pixgate_pix::apipix`]) and problem+json errors, and the payer PSP's
+//! view of a charge with a due date at its location's path (`GET {path}/cobv/{token}?DPP`,
+//! the amount due computed by pixgate's own [`pixgate_domain::due::amount_due`]); it builds each
+//! charge's BR Code with [`pixgate_pix::brcode::dynamic`], and posts `{"pix": [...]}` to
 //! `{webhookUrl}/pix` when a charge is paid and when a devolução settles. Everything about it
 //! a test needs to steer or observe is under `/_sim/` (see this crate's `README.md`): paying
-//! (with the right or a wrong amount), removing, expiring, devoluções that settle late or not
+//! (with the right or a wrong amount, a charge with a due date on a given date), removing,
+//! expiring, devoluções that settle late or not
 //! at all and the MED's, latency, 5xx, hangs, lost answers, dropped, duplicated, held and
 //! reordered or batched callbacks, and counters that prove "one charge at the PSP" and
 //! "never more given back than was paid".
@@ -23,6 +27,7 @@
 
 mod api;
 mod callbacks;
+mod cobv;
 mod control;
 mod devolucao;
 mod state;
@@ -35,6 +40,11 @@ use std::sync::Arc;
 use tokio::net::TcpListener;
 
 use state::Sim;
+
+/// A `cobv`'s wire terms as pixgate's `DueTerms` and back, and the amount due on the wire
+/// (`componentesValor`, the payload's `valor`): what the simulator computes with, for pixgate's
+/// PSP side to share.
+pub use cobv::terms as cobv_terms;
 
 /// The options of `pixgate psp-sim`.
 #[derive(Debug, Clone, clap::Args)]
@@ -79,8 +89,10 @@ pub struct SimArgs {
     /// Receiver city in the BR Codes (plain ASCII, at most 15 characters).
     #[arg(long, default_value = "SAO PAULO")]
     pub merchant_city: String,
-    /// Host and path under which charges' locations are made up (never served: the BR Code
-    /// only has to carry them).
+    /// Host and path under which charges' locations are made up. A `cob`'s is never served
+    /// (the BR Code only has to carry it); a `cobv`'s, `{base}/cobv/{token}`, is served at its
+    /// path (`/qr/v2/cobv/{token}` by default) on the simulator's own address. The path must be
+    /// plain segments (`[A-Za-z0-9._~-]`) not under `/api`, `/_sim` or `/oauth`.
     #[arg(long, default_value = "pix.example.com/qr/v2")]
     pub location_base: String,
     /// ISPB (8 digits) of the paying PSP, in the endToEndIds of simulated payments.

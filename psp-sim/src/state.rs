@@ -11,7 +11,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 use super::{SimArgs, SimError};
-use pixgate_pix::apipix::{CobCompleta, Pix, Txid};
+use pixgate_pix::apipix::{CobCompleta, CobVCompleta, Pix, Txid};
 
 /// The simulator: its settings, its state and its HTTP client for callbacks.
 pub(super) struct Sim {
@@ -28,6 +28,9 @@ pub(super) struct Settings {
     pub merchant_name: String,
     pub merchant_city: String,
     pub location_base: String,
+    /// The path part of `location_base` (`/qr/v2`, or empty): the payer PSP's view of a
+    /// `cobv` is served at `{payload_path}/cobv/{pixUrlAccessToken}`.
+    pub payload_path: String,
     pub payer_ispb: String,
     /// The simulated PSP's own ISPB, in the rtrIds of its devoluções.
     pub ispb: String,
@@ -44,7 +47,16 @@ pub(super) struct State {
     /// Each charge holds the pix it received, and each pix its devoluções: `GET /cob` shows
     /// them as the standard nests them, with no second copy to keep in step.
     pub cobs: HashMap<Txid, CobCompleta>,
-    /// endToEndId -> the charge whose `pix[]` holds that pix.
+    /// Charges with a due date, held as `cobs` are. A txid names a `cob` or a `cobv`, never
+    /// both.
+    pub cobvs: HashMap<Txid, CobVCompleta>,
+    /// The `pixUrlAccessToken` of each cobv's location -> its txid.
+    pub cobv_tokens: HashMap<String, Txid>,
+    /// `lotecobv` batches by id.
+    pub lotes: BTreeMap<i64, super::cobv::lote::Lote>,
+    /// txid -> the batch that asked for it (whatever became of the request).
+    pub lote_of: HashMap<Txid, i64>,
+    /// endToEndId -> the charge (`cob` or `cobv`) whose `pix[]` holds that pix.
     pub pix_index: HashMap<String, Txid>,
     /// Devoluções answered `EM_PROCESSAMENTO`, by (endToEndId, id): how and when each settles.
     pub pending: BTreeMap<(String, String), Pending>,
@@ -70,6 +82,8 @@ pub(super) struct Switches {
     pub omit_pix_copia_e_cola: bool,
     pub callbacks: CallbackSwitches,
     pub devolucoes: DevolucaoSwitches,
+    #[serde(default)]
+    pub lotecobv: LoteSwitches,
 }
 
 impl Switches {
@@ -117,6 +131,15 @@ pub(super) struct DevolucaoSwitches {
     /// its answer: the PSP acted, the client cannot know it (see [`FaultKind`] for the same
     /// loss on demand, once).
     pub drop_answer: bool,
+}
+
+/// How `PUT /lotecobv/{id}` processes its items.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(super) struct LoteSwitches {
+    /// 0: every item is `CRIADA` or `NEGADA` when the 202 is answered. More: the items stay
+    /// `EM_PROCESSAMENTO` this long (reads show it), then are processed all at once.
+    pub process_after_ms: u64,
 }
 
 /// The end a devolução is given by the switches.
@@ -192,6 +215,12 @@ pub(super) struct Stats {
     /// `cobsCreated` still counts the charge once.
     pub put_cob: BTreeMap<String, u64>,
     pub cobs_created: u64,
+    /// `PUT /cobv/{txid}` requests processed, per txid, as `putCob`.
+    pub put_cobv: BTreeMap<String, u64>,
+    /// Charges with a due date created, by `PUT /cobv/{txid}` or in a batch.
+    pub cobvs_created: u64,
+    /// `PUT /lotecobv/{id}` requests processed, per id (refused ones included).
+    pub put_lotecobv: BTreeMap<String, u64>,
     /// Requests per API route (`PUT /cob/{txid}`, `POST /oauth/token`, ...), faults included.
     pub routes: BTreeMap<String, u64>,
     pub tokens_issued: u64,
@@ -229,6 +258,7 @@ impl Sim {
                 "--location-base must be 1 to 44 characters".to_owned(),
             ));
         }
+        let payload_path = payload_path(&location_base).map_err(SimError::Usage)?;
         let eight_digits = |s: &str| s.len() == 8 && s.bytes().all(|b| b.is_ascii_digit());
         if !eight_digits(&args.payer_ispb) {
             return Err(SimError::Usage("--payer-ispb must be 8 digits".to_owned()));
@@ -251,6 +281,7 @@ impl Sim {
                 merchant_name: args.merchant_name.clone(),
                 merchant_city: args.merchant_city.clone(),
                 location_base,
+                payload_path,
                 payer_ispb: args.payer_ispb.clone(),
                 ispb: args.ispb.clone(),
             },
@@ -269,14 +300,69 @@ impl Sim {
     }
 }
 
+/// The path under which the payer PSP's view of a `cobv` is served: the path part of
+/// `--location-base` (what follows its host), so that a location's path is where its payload
+/// is. Plain segments only (`[A-Za-z0-9._~-]`), and none of the simulator's own prefixes: it
+/// becomes a route.
+fn payload_path(location_base: &str) -> Result<String, String> {
+    let base = location_base
+        .strip_prefix("https://")
+        .unwrap_or(location_base);
+    let path = base.find('/').map_or("", |i| &base[i..]);
+    let plain = |segment: &str| {
+        !segment.is_empty()
+            && segment != "."
+            && segment != ".."
+            && segment
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"._~-".contains(&b))
+    };
+    if !path.is_empty() && !path[1..].split('/').all(plain) {
+        return Err(format!(
+            "--location-base: its path {path} must be plain segments of [A-Za-z0-9._~-]"
+        ));
+    }
+    let first = path.split('/').nth(1).unwrap_or("");
+    if matches!(first, "api" | "_sim" | "oauth") {
+        return Err(format!(
+            "--location-base: its path {path} must not start with /api, /_sim or /oauth"
+        ));
+    }
+    Ok(path.to_owned())
+}
+
 impl State {
-    /// The pix of that endToEndId, and the key of the charge it paid (where callbacks go).
+    /// The pix of that endToEndId, and the key of the charge it paid (where callbacks go):
+    /// a `cob`'s or a `cobv`'s.
     pub fn pix_mut(&mut self, e2eid: &str) -> Option<(&mut Pix, &str)> {
         let txid = self.pix_index.get(e2eid)?;
-        let cob = self.cobs.get_mut(txid)?;
-        let pix = cob.pix.iter_mut().find(|p| p.end_to_end_id == e2eid)?;
-        Some((pix, &cob.chave))
+        if let Some(cob) = self.cobs.get_mut(txid) {
+            let pix = cob.pix.iter_mut().find(|p| p.end_to_end_id == e2eid)?;
+            return Some((pix, &cob.chave));
+        }
+        let cobv = self.cobvs.get_mut(txid)?;
+        let pix = find_pix(&mut cobv.pix, e2eid)?;
+        Some((pix, &cobv.chave))
     }
+
+    /// Every pix received, for `cob`s and `cobv`s.
+    pub fn all_pix(&self) -> impl Iterator<Item = &Pix> {
+        self.cobs
+            .values()
+            .flat_map(|c| &c.pix)
+            .chain(self.cobvs.values().flat_map(|c| &c.pix))
+    }
+
+    /// Whether the txid names a charge of either kind, or one a batch asked for.
+    pub fn txid_taken(&self, txid: &Txid) -> bool {
+        self.cobs.contains_key(txid)
+            || self.cobvs.contains_key(txid)
+            || self.lote_of.contains_key(txid)
+    }
+}
+
+fn find_pix<'a>(pix: &'a mut [Pix], e2eid: &str) -> Option<&'a mut Pix> {
+    pix.iter_mut().find(|p| p.end_to_end_id == e2eid)
 }
 
 pub(super) fn now_ms() -> i64 {
@@ -315,6 +401,26 @@ pub(super) fn random_hex(n: usize) -> Result<String, getrandom::Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_payload_path_is_the_locations_path() {
+        assert_eq!(payload_path("pix.example.com/qr/v2").unwrap(), "/qr/v2");
+        assert_eq!(payload_path("https://pix.example.com/q").unwrap(), "/q");
+        assert_eq!(payload_path("127.0.0.1:8443").unwrap(), "");
+        assert_eq!(payload_path("h/a.b/c-d/e_f~").unwrap(), "/a.b/c-d/e_f~");
+        for bad in [
+            "h/api/v2",
+            "h/_sim",
+            "h/oauth/x",
+            "h/{txid}",
+            "h/a//b",
+            "h/a/../b",
+            "h/a b",
+            "h/*x",
+        ] {
+            assert!(payload_path(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn random_identifiers_have_the_asked_shape() {

@@ -1,7 +1,11 @@
 //! Due-date charges (API Pix `cobv`, DESIGN.md section 16) through the merchant API of the
 //! real `pixgate serve`, on SQLite and PostgreSQL: a SHADOW store resolves and records them
 //! with their terms, the amount due moves with the payment date, every rule is refused with a
-//! 400 naming its field, and an idempotent retry must carry the same terms.
+//! 400 naming its field, an idempotent retry must carry the same terms, and a LIVE store
+//! creates them as a `cobv` at the real `pixgate psp-sim`, settles a late payment with its
+//! parts, leaves a short one for a person and cancels one at the PSP.
+
+use std::time::Duration;
 
 use pixgate_domain::due::{Date, calendar};
 use pixgate_e2e::docs::fenced_block;
@@ -290,4 +294,140 @@ async fn the_invoice_of_the_merchant_guide_costs_what_the_page_says() {
     assert_eq!(early["data"]["total"], 430.0, "{early}");
     let (_, on_time) = amount_due(&server, &key, id, Some(due)).await;
     assert_eq!(on_time["data"]["total"], 450.0, "{on_time}");
+}
+
+/// The invoice of [`invoice`] for the LIVE store of the harness.
+fn live_invoice(due: Date) -> Value {
+    invoice(pixgate_e2e::live::STORE, due)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_live_invoice_is_a_cobv_at_the_psp_paid_late_with_its_fine_and_interest() {
+    let due = due_date();
+    for backend in backends() {
+        let live = pixgate_e2e::live::Live::start(backend, &[]).await;
+        let (status, charged) = live
+            .server
+            .charge(&live.key, "invoice-1", &live_invoice(due))
+            .await;
+        assert_eq!(status, 200, "{charged}\n{}", live.server.logs());
+        let data = &charged["data"];
+        assert_eq!(
+            (&data["kind"], &data["status"]),
+            (&json!("DUE_DATE"), &json!("PENDING")),
+            "{charged}"
+        );
+        let id = data["paymentIntentId"].as_str().unwrap().to_owned();
+        let txid = data["pix"]["txid"].as_str().unwrap().to_owned();
+        // Payable until the end of its last payable day in Brasília (03:00Z the day after).
+        let mut last = due.add_days(15);
+        while !calendar::is_business_day(last) {
+            last = last.add_days(1);
+        }
+        assert_eq!(
+            data["pix"]["expiresAt"],
+            format!("{}T03:00:00.000Z", last.add_days(1)),
+            "{charged}"
+        );
+        let (_, trace) = live
+            .server
+            .admin_get(&format!("/payment-intents/{id}/trace"))
+            .await;
+        assert_eq!(
+            trace["data"]["pspCalls"][0]["operation"], "put_cobv",
+            "{trace}"
+        );
+
+        // Paid ten days late: the simulator prices the cobv it holds with the terms pixgate
+        // sent (R$ 102.33 with its parts), and pixgate checks that amount by its own.
+        let provider = data["routing"]["providerCode"].as_str().unwrap();
+        let sim = live.sim(provider);
+        sim.post(
+            &format!("/cobv/{txid}/pay"),
+            json!({"date": due.add_days(10).to_string()}),
+        )
+        .await;
+        let paid = live
+            .wait_status(&id, "SUCCEEDED", Duration::from_secs(15))
+            .await;
+        assert_eq!(paid["amountPaid"], 102.33, "{paid}");
+        assert_eq!(
+            paid["amountComponents"],
+            json!({"original": 100.0, "fine": 2.0, "interest": 0.33, "abatement": 0.0,
+                   "discount": 0.0}),
+            "{paid}"
+        );
+        live.wait_events(&id, &["payment.pending", "payment.succeeded"])
+            .await;
+        let succeeded = live
+            .receiver
+            .received()
+            .iter()
+            .map(|r| r.json())
+            .find(|e| e["type"] == "payment.succeeded" && e["data"]["paymentIntentId"] == id)
+            .unwrap();
+        assert_eq!(succeeded["data"]["kind"], "DUE_DATE");
+        assert_eq!(succeeded["data"]["amountPaid"], 102.33, "{succeeded}");
+        assert_eq!(succeeded["data"]["amountComponents"]["interest"], 0.33);
+        assert_eq!(succeeded["data"]["dueDate"], due.to_string());
+
+        // Another invoice, paid with less than it costs that day: it stays PENDING for a person.
+        let (_, second) = live
+            .server
+            .charge(&live.key, "invoice-2", &live_invoice(due))
+            .await;
+        let second_id = second["data"]["paymentIntentId"].as_str().unwrap();
+        let second_txid = second["data"]["pix"]["txid"].as_str().unwrap();
+        let provider = second["data"]["routing"]["providerCode"].as_str().unwrap();
+        live.sim(provider)
+            .post(
+                &format!("/cobv/{second_txid}/pay"),
+                json!({"date": due.add_days(10).to_string(), "valor": "100.00"}),
+            )
+            .await;
+        let deadline = std::time::Instant::now() + Duration::from_secs(15);
+        loop {
+            let (_, read) = live.server.get_payment(&live.key, second_id).await;
+            if read["data"]["amountReceived"] == 100.0 {
+                assert_eq!(read["data"]["status"], "PENDING", "{read}");
+                assert!(read["data"].get("amountPaid").is_none(), "{read}");
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{read}\n{}",
+                live.server.logs()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+
+        // A third is canceled: removed at the PSP as a cobv.
+        let (_, third) = live
+            .server
+            .charge(&live.key, "invoice-3", &live_invoice(due))
+            .await;
+        let third_id = third["data"]["paymentIntentId"].as_str().unwrap();
+        let (status, canceled) = live
+            .merchant(
+                reqwest::Method::POST,
+                &format!("/payments/{third_id}/cancel"),
+                &live.key,
+                None,
+                None,
+            )
+            .await;
+        assert_eq!(status, 200, "{canceled}");
+        assert_eq!(canceled["data"]["status"], "CANCELED");
+        let (_, trace) = live
+            .server
+            .admin_get(&format!("/payment-intents/{third_id}/trace"))
+            .await;
+        let ops: Vec<&str> = trace["data"]["pspCalls"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["operation"].as_str().unwrap())
+            .collect();
+        assert_eq!(ops, ["put_cobv", "patch_cobv"], "{trace}");
+    }
 }

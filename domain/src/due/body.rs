@@ -100,7 +100,7 @@ pub struct DueDateFields {
     /// original amount; a due date on a weekend or national holiday moves to the next business
     /// day, and so do validity, fine, interest and early-payment discounts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<String>, format = Date, example = "2026-12-10")]
+    #[schema(value_type = Option<String>, format = Date, pattern = "^(19[0-9]{2}|[2-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$", example = "2030-12-10")]
     pub due_date: Option<Value>,
     /// Calendar days after the (moved) due date during which the charge can still be paid,
     /// with the last one moved to a business day: 0 to 3650, default 30 (API Pix
@@ -219,7 +219,7 @@ pub struct DiscountBody {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DiscountDateBody {
     /// `YYYY-MM-DD`, not after `dueDate`.
-    #[schema(value_type = String, format = Date, example = "2026-12-01")]
+    #[schema(value_type = String, format = Date, pattern = "^(19[0-9]{2}|[2-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$", example = "2030-12-01")]
     pub date: Date,
     #[schema(value_type = f64, minimum = 0.01, multiple_of = 0.01, example = 10.0)]
     pub value: JsonNumber,
@@ -763,6 +763,11 @@ pub const UFS: [&str; 27] = [
     "AC", "AL", "AM", "AP", "BA", "CE", "DF", "ES", "GO", "MA", "MG", "MS", "MT", "PA", "PB", "PE",
     "PI", "PR", "RJ", "RN", "RO", "RR", "RS", "SC", "SE", "SP", "TO",
 ];
+
+/// The shape of a date the API reads (`dueDate`, a discount's `date`, the amount-due route's
+/// `date`): `YYYY-MM-DD` from 1900, which [`Date::parse`] also wants to be a real day.
+pub const DATE_PATTERN: &str =
+    "^(19[0-9]{2}|[2-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$";
 
 /// The shape of `payer.address.state` the document states; [`Address::validate`] also checks
 /// it names one of the 27 UFs.

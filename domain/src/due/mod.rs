@@ -87,9 +87,9 @@ mod tests;
 
 pub use amount::{AmountComponents, AmountDue, amount_due, matches_paid};
 pub use body::{
-    ADDRESS_FIELD_CODES, AbatementBody, Address, DiscountBody, DiscountDateBody, DueDateFields,
-    FineBody, InterestBody, JsonNumber, POSTAL_CODE_PATTERN, UF_PATTERN, UFS, ValidAddress,
-    check_due_literals,
+    ADDRESS_FIELD_CODES, AbatementBody, Address, DATE_PATTERN, DiscountBody, DiscountDateBody,
+    DueDateFields, FineBody, InterestBody, JsonNumber, POSTAL_CODE_PATTERN, UF_PATTERN, UFS,
+    ValidAddress, check_due_literals,
 };
 pub use date::{Date, Weekday};
 pub use percent::{Percent, PercentError};

@@ -1821,3 +1821,31 @@ fn the_documented_address_patterns_are_what_validation_enforces() {
         }
     }
 }
+
+#[test]
+fn the_documented_date_pattern_is_what_date_parse_reads() {
+    let pattern = regex::Regex::new(super::DATE_PATTERN).unwrap();
+    for text in [
+        "2026-12-10",
+        "1900-01-01",
+        "9999-12-31",
+        "1899-12-31",
+        "0558-08-26",
+        "2026-13-01",
+        "2026-00-10",
+        "2026-12-00",
+        "2026-12-32",
+        "2026-1-10",
+        "20261210",
+        "2026-12-10T00:00",
+    ] {
+        // The pattern is the shape; a real day (no 30 February) is the rest of the rule.
+        if super::Date::parse(text).is_some() {
+            assert!(pattern.is_match(text), "{text}");
+        }
+        if !pattern.is_match(text) {
+            assert!(super::Date::parse(text).is_none(), "{text}");
+        }
+    }
+    assert!(pattern.is_match("2026-02-30") && super::Date::parse("2026-02-30").is_none());
+}

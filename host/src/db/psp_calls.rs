@@ -155,3 +155,43 @@ pub async fn for_intent<'e>(
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::Db;
+
+    /// The table's check constraints and the enums name the same calls: every one a charge's
+    /// trace can record is stored and read back (the token and the webhook registration are
+    /// the provider's calls, never a charge's).
+    #[tokio::test]
+    async fn every_call_the_enums_name_is_one_the_table_takes() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("t.db").display());
+        let db = Db::connect(&url, 2).await.unwrap();
+        let operations = CallOperation::ALL
+            .iter()
+            .filter(|o| !matches!(o, CallOperation::Token | CallOperation::PutWebhook));
+        for (i, operation) in operations.enumerate() {
+            for outcome in CallOutcome::ALL {
+                let call = PspCall {
+                    provider_code: "p".into(),
+                    gateway_alias: None,
+                    operation: *operation,
+                    outcome: *outcome,
+                    duration_ms: 1,
+                    error: None,
+                    at: i as i64,
+                };
+                insert(&db.write, Some("intent"), &call)
+                    .await
+                    .unwrap_or_else(|e| panic!("{operation} {outcome}: {e}"));
+            }
+        }
+        let read = for_intent(&db.read, "intent").await.unwrap();
+        assert_eq!(
+            read.len(),
+            (CallOperation::ALL.len() - 2) * CallOutcome::ALL.len()
+        );
+    }
+}

@@ -201,7 +201,7 @@ async fn get_payment(
 #[into_params(parameter_in = Query)]
 struct AmountDueQuery {
     /// The payment date, `YYYY-MM-DD`; today in Brasília when absent.
-    #[param(value_type = Option<String>, format = Date, example = "2026-12-12")]
+    #[param(value_type = Option<String>, format = Date, pattern = "^(19[0-9]{2}|[2-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$", example = "2030-12-12")]
     date: Option<String>,
 }
 

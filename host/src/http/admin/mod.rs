@@ -310,6 +310,7 @@ mod tests {
             // The payer's address of a due-date charge (the evaluate route's body).
             pixgate_domain::due::UF_PATTERN,
             pixgate_domain::due::POSTAL_CODE_PATTERN,
+            pixgate_domain::due::DATE_PATTERN,
         ];
         let no_nul = Regex::new(NO_NUL_PATTERN).unwrap();
         assert!(no_nul.is_match("économie.max-fee-bps") && !no_nul.is_match("a\0b"));

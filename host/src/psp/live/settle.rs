@@ -207,7 +207,10 @@ impl super::LiveExecution {
             provider_payment_id: payment_id.as_deref(),
             failure: None,
             paid,
-            at: completed_at.max(intent.created_at),
+            // Never before the intent, and never ahead of this clock: a PSP's clock that runs
+            // ahead (or a simulated payment date) must not date the event, and schedule its
+            // deliveries, in the future.
+            at: completed_at.min(now).max(intent.created_at),
         };
         self.commit(intent, transition).await
     }
