@@ -151,6 +151,42 @@ async fn a_shadow_store_resolves_an_invoice_records_its_terms_and_prices_it_by_d
         assert_eq!(immediate["data"]["kind"], "IMMEDIATE");
         assert!(immediate["data"].get("dueDate").is_none());
         let other = immediate["data"]["paymentIntentId"].as_str().unwrap();
+
+        // Found by their kind, by the merchant and by the admin.
+        let search = |query: &str| {
+            let request = server
+                .client
+                .get(format!("{}/payments?{query}", server.base))
+                .bearer_auth(&key);
+            async move {
+                let r = request.send().await.unwrap();
+                (r.status().as_u16(), r.json::<Value>().await.unwrap())
+            }
+        };
+        let ids = |page: &Value| -> Vec<String> {
+            page["data"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|i| i["paymentIntentId"].as_str().unwrap().to_owned())
+                .collect()
+        };
+        let (status, invoices) = search("kind=DUE_DATE").await;
+        assert_eq!(status, 200, "{invoices}");
+        assert_eq!(ids(&invoices), [id]);
+        let (_, immediates) = search("kind=IMMEDIATE&store=acme-web").await;
+        assert_eq!(ids(&immediates), [other]);
+        let (status, refused) = search("kind=due_date").await;
+        assert_eq!(status, 400, "{refused}");
+        assert_eq!(
+            (&refused["error"]["code"], &refused["error"]["field"]),
+            (&json!("invalid_kind"), &json!("kind"))
+        );
+        let (status, admin) = server
+            .admin_get("/payment-intents?kind=DUE_DATE&merchant=acme")
+            .await;
+        assert_eq!(status, 200, "{admin}");
+        assert_eq!(ids(&admin), [id]);
         let (status, refused) = amount_due(&server, &key, other, None).await;
         assert_eq!(status, 409, "{refused}");
         assert_eq!(refused["error"]["code"], "not_a_due_date_charge");

@@ -22,12 +22,13 @@ use super::{Backend, Db};
 
 use super::catalog::Store;
 use super::intents::Intent;
-use pixgate_domain::{IntentStatus, StoreMode};
+use pixgate_domain::{ChargeKind, IntentStatus, StoreMode};
 
 /// What a page of intents is filtered by (all optional, combined with AND).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct IntentFilter {
     pub status: Option<IntentStatus>,
+    pub kind: Option<ChargeKind>,
     /// Exact.
     pub reference: Option<String>,
     /// Unix ms, inclusive.
@@ -66,6 +67,10 @@ fn page_statement(
     if let Some(status) = filter.status {
         let p = param(Value::Text(status.as_str().to_owned()));
         conditions.push_str(&format!(" and status = {p}"));
+    }
+    if let Some(kind) = filter.kind {
+        let p = param(Value::Text(kind.as_str().to_owned()));
+        conditions.push_str(&format!(" and kind = {p}"));
     }
     if let Some(reference) = &filter.reference {
         let p = param(Value::Text(reference.clone()));

@@ -20,7 +20,7 @@ use crate::charges::view::PaymentIntent;
 use crate::http::AppState;
 use crate::http::responses::{RateLimited, Unauthorized};
 use crate::search::{IntentQuery, Search, SearchError};
-use pixgate_domain::IntentStatus;
+use pixgate_domain::{ChargeKind, IntentStatus};
 
 pub fn routes() -> OpenApiRouter<Arc<AppState>> {
     OpenApiRouter::new().routes(routes!(search_payments))
@@ -52,6 +52,10 @@ pub struct PaymentSearchParams {
     /// Only intents in this status.
     #[param(value_type = Option<IntentStatus>, nullable = false)]
     status: Option<String>,
+    /// Only intents of this kind: `IMMEDIATE`, `DUE_DATE` (invoices with a due date) or
+    /// `RECURRING`.
+    #[param(value_type = Option<ChargeKind>, nullable = false)]
+    kind: Option<String>,
     /// Only intents with exactly this `reference`.
     #[param(
         min_length = 1,
@@ -91,6 +95,7 @@ impl PaymentSearchParams {
             after: values.remove("after"),
             store: values.remove("store"),
             status: values.remove("status"),
+            kind: values.remove("kind"),
             reference: values.remove("reference"),
             created_from: values.remove("createdFrom"),
             created_to: values.remove("createdTo"),
@@ -106,6 +111,7 @@ impl From<PaymentSearchParams> for IntentQuery {
             after: p.after,
             store: p.store,
             status: p.status,
+            kind: p.kind,
             reference: p.reference,
             created_from: p.created_from,
             created_to: p.created_to,
@@ -116,11 +122,12 @@ impl From<PaymentSearchParams> for IntentQuery {
 }
 
 /// The search's parameters and the code each one's refusal carries.
-pub(crate) const SEARCH_PARAMS: [(&str, &str); 8] = [
+pub(crate) const SEARCH_PARAMS: [(&str, &str); 9] = [
     ("limit", "invalid_limit"),
     ("after", "invalid_after"),
     ("store", "invalid_store"),
     ("status", "invalid_status"),
+    ("kind", "invalid_kind"),
     ("reference", "invalid_reference"),
     ("createdFrom", "invalid_created_from"),
     ("createdTo", "invalid_created_to"),
@@ -190,7 +197,7 @@ impl From<SearchError> for ApiError {
     params(PaymentSearchParams),
     responses(
         (status = 200, description = "A page of PaymentIntents, newest first (createdAt, then paymentIntentId, descending)", body = PaymentIntentListEnvelope),
-        (status = 400, description = "A parameter's value breaks its rule, or it is given twice: `invalid_limit`, `invalid_after`, `invalid_store`, `invalid_status`, `invalid_reference`, `invalid_created_from`, `invalid_created_to`, `invalid_include`; an unknown parameter: `unknown_field`. `field` names the parameter", body = ErrorEnvelope),
+        (status = 400, description = "A parameter's value breaks its rule, or it is given twice: `invalid_limit`, `invalid_after`, `invalid_store`, `invalid_status`, `invalid_kind`, `invalid_reference`, `invalid_created_from`, `invalid_created_to`, `invalid_include`; an unknown parameter: `unknown_field`. `field` names the parameter", body = ErrorEnvelope),
         Unauthorized,
         (status = 403, description = "The key lacks `payments:create` and `payments:read` (`insufficient_scope`), or `store` is a store of the key's merchant it is not granted (`store_not_granted`)", body = ErrorEnvelope),
         (status = 404, description = "`store` is unknown or another merchant's (`store_not_found`), or `after` is not an intent the key can read (`payment_intent_not_found`)", body = ErrorEnvelope),

@@ -30,9 +30,9 @@ use crate::db::intents::Intent;
 use crate::db::search::{self as sql, IntentFilter};
 use crate::db::{Db, DbError};
 use crate::internal::Internal;
-use pixgate_domain::IntentStatus;
 use pixgate_domain::json::{Invalid, bounded};
 use pixgate_domain::valid_code;
+use pixgate_domain::{ChargeKind, IntentStatus};
 
 /// Items per page: 1 to 100, 20 when `limit` is absent.
 pub const MAX_LIMIT: i64 = 100;
@@ -81,6 +81,7 @@ pub struct IntentQuery {
     pub after: Option<String>,
     pub store: Option<String>,
     pub status: Option<String>,
+    pub kind: Option<String>,
     pub reference: Option<String>,
     pub created_from: Option<String>,
     pub created_to: Option<String>,
@@ -223,6 +224,19 @@ impl IntentQuery {
                 })
             })
             .transpose()?;
+        let kind = self
+            .kind
+            .as_deref()
+            .map(|k| {
+                k.parse::<ChargeKind>().map_err(|_| {
+                    Invalid::new(
+                        "invalid_kind",
+                        "kind",
+                        "`kind` must be IMMEDIATE, DUE_DATE or RECURRING",
+                    )
+                })
+            })
+            .transpose()?;
         let reference = self
             .reference
             .as_deref()
@@ -252,6 +266,7 @@ impl IntentQuery {
             merchant,
             filter: IntentFilter {
                 status,
+                kind,
                 reference,
                 created_from,
                 created_to,

@@ -11,6 +11,7 @@ fn query(pairs: &[(&str, &str)]) -> IntentQuery {
             "after" => q.after = value,
             "store" => q.store = value,
             "status" => q.status = value,
+            "kind" => q.kind = value,
             "reference" => q.reference = value,
             "createdFrom" => q.created_from = value,
             "createdTo" => q.created_to = value,

@@ -17,7 +17,7 @@ use crate::http::responses::{AdminUnauthorized, RoleInsufficient};
 use crate::http::search::{Include, SEARCH_PARAMS, query_values};
 use crate::http::{ApiError, ErrorEnvelope};
 use crate::search::{AdminPaymentIntent, IntentQuery, Search, SearchError};
-use pixgate_domain::IntentStatus;
+use pixgate_domain::{ChargeKind, IntentStatus};
 
 pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
     OpenApiRouter::new()
@@ -59,6 +59,10 @@ struct IntentListParams {
     /// Only intents in this status.
     #[param(value_type = Option<IntentStatus>, nullable = false)]
     status: Option<String>,
+    /// Only intents of this kind: `IMMEDIATE`, `DUE_DATE` (invoices with a due date) or
+    /// `RECURRING`.
+    #[param(value_type = Option<ChargeKind>, nullable = false)]
+    kind: Option<String>,
     /// Only intents with exactly this `reference`.
     #[param(
         min_length = 1,
@@ -95,6 +99,7 @@ impl IntentListParams {
             after: values.remove("after"),
             store: values.remove("store"),
             status: values.remove("status"),
+            kind: values.remove("kind"),
             reference: values.remove("reference"),
             created_from: values.remove("createdFrom"),
             created_to: values.remove("createdTo"),
@@ -106,6 +111,7 @@ impl IntentListParams {
             after: p.after,
             store: p.store,
             status: p.status,
+            kind: p.kind,
             reference: p.reference,
             created_from: p.created_from,
             created_to: p.created_to,
@@ -125,7 +131,7 @@ impl IntentListParams {
 #[utoipa::path(get, path = "/payment-intents", tag = "admin", params(IntentListParams),
     responses(
         (status = 200, description = "A page of PaymentIntents, newest first (createdAt, then paymentIntentId, descending)", body = Envelope<Vec<AdminPaymentIntent>>),
-        (status = 400, description = "A parameter's value breaks its rule, or it is given twice: `invalid_limit`, `invalid_after`, `invalid_store`, `invalid_status`, `invalid_reference`, `invalid_created_from`, `invalid_created_to`, `invalid_include`, `invalid_merchant`; an unknown parameter: `unknown_field`. `field` names the parameter", body = ErrorEnvelope),
+        (status = 400, description = "A parameter's value breaks its rule, or it is given twice: `invalid_limit`, `invalid_after`, `invalid_store`, `invalid_status`, `invalid_kind`, `invalid_reference`, `invalid_created_from`, `invalid_created_to`, `invalid_include`, `invalid_merchant`; an unknown parameter: `unknown_field`. `field` names the parameter", body = ErrorEnvelope),
         AdminUnauthorized, RoleInsufficient,
         (status = 404, description = "`merchant` or `store` names nothing (`merchant_not_found`, `store_not_found`), or `after` is no intent (`payment_intent_not_found`)", body = ErrorEnvelope),
     ))]
