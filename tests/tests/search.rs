@@ -894,6 +894,22 @@ async fn the_cli_lists_stores_and_payment_intents_with_the_same_filters() {
             ],
         ));
         assert_eq!(listed.as_array().unwrap().len(), 2);
+        // By kind: these are all immediate charges.
+        for (kind, count) in [("IMMEDIATE", 2), ("DUE_DATE", 0)] {
+            let listed = stdout_json(&cli(
+                &server,
+                &[
+                    "payment-intents",
+                    "list",
+                    "--reference",
+                    "order-0",
+                    "--kind",
+                    kind,
+                    "--json",
+                ],
+            ));
+            assert_eq!(listed.as_array().unwrap().len(), count, "{kind}");
+        }
         let (from, to) = (
             made[1]["createdAt"].as_str().unwrap(),
             made[3]["createdAt"].as_str().unwrap(),

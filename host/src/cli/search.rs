@@ -101,6 +101,9 @@ pub(super) struct IntentListArgs {
     /// Only intents in this status: SHADOW_ONLY, PENDING, SUCCEEDED, FAILED or CANCELED.
     #[arg(long)]
     status: Option<String>,
+    /// Only intents of this kind: IMMEDIATE, DUE_DATE or RECURRING.
+    #[arg(long)]
+    kind: Option<String>,
     /// Only intents with exactly this reference.
     #[arg(long)]
     reference: Option<String>,
@@ -148,6 +151,7 @@ pub(super) fn run_intents(command: PaymentIntentsCommand) -> Result<(), CliError
         ("merchant", &args.merchant),
         ("store", &args.store),
         ("status", &args.status),
+        ("kind", &args.kind),
         ("reference", &args.reference),
         ("createdFrom", &args.created_from),
         ("createdTo", &args.created_to),
