@@ -6,8 +6,11 @@ import { ErrorBox, JsonView, Loaded, STEPS, Version, can, centavos, html, money,
 
 const STATUSES = ['SHADOW_ONLY', 'PENDING', 'SUCCEEDED', 'FAILED', 'CANCELED'];
 
+/** The kinds of charge (`kind`), as a person reads them. */
+const KINDS = { IMMEDIATE: 'Immediate', DUE_DATE: 'Due date', RECURRING: 'Recurring' };
+
 /** The search form's fields, kept while the tab lives so "back" returns to the results. */
-let lastSearch = { reference: '', store: '', merchant: '', status: '', createdFrom: '', createdTo: '' };
+let lastSearch = { reference: '', store: '', merchant: '', status: '', kind: '', createdFrom: '', createdTo: '' };
 
 export function Payments() {
   const [form, setForm] = useState(lastSearch);
@@ -37,6 +40,12 @@ export function Payments() {
         <select value=${form.status} onChange=${field('status')}>
           <option value="">any</option>
           ${STATUSES.map((s) => html`<option value=${s}>${s}</option>`)}
+        </select>
+      </label>
+      <label>Kind
+        <select value=${form.kind} onChange=${field('kind')}>
+          <option value="">All</option>
+          ${Object.entries(KINDS).map(([k, label]) => html`<option value=${k}>${label}</option>`)}
         </select>
       </label>
       <label>Created from <input type="datetime-local" value=${form.createdFrom} onInput=${field('createdFrom')} /></label>
@@ -113,7 +122,8 @@ export function Payment({ id, me }) {
   const reference = intent.data?.reference;
   return html`<h1>Payment ${reference ? html`<q>${reference}</q>` : html`<code>${id}</code>`}</h1>
     <p><a href="#/payments">Back to the search</a></p>
-    <${Loaded} state=${intent} what="the payment">${(i) => html`<${IntentFacts} intent=${i} />`}<//>
+    <${Loaded} state=${intent} what="the payment">${(i) => html`<${IntentFacts} intent=${i} />
+      ${i.kind === 'DUE_DATE' ? html`<${Invoice} intent=${i} />` : null}`}<//>
     <section aria-labelledby="trace-title">
       <h2 id="trace-title">Decision trace</h2>
       <${Loaded} state=${trace} what="the trace">${(t) => html`<${Trace} trace=${t} />`}<//>
@@ -146,6 +156,7 @@ function IntentFacts({ intent: i }) {
     <dl class="facts">
       <dt>Id</dt><dd><code>${i.paymentIntentId}</code></dd>
       <dt>Status</dt><dd><span class=${`badge ${i.status}`}>${i.status}</span></dd>
+      <dt>Kind</dt><dd>${KINDS[i.kind] ?? i.kind ?? '—'}</dd>
       <dt>Amount</dt><dd>${money(i.amount)}${i.amountRefunded ? ` (refunded ${money(i.amountRefunded)})` : ''}</dd>
       <dt>Store</dt><dd>${i.store?.code} · ${i.merchant}</dd>
       <dt>Route</dt><dd>${i.routing ? `${i.routing.policy ?? ''} → ${i.routing.gatewayAlias ?? '—'} (${i.routing.releaseClass ?? ''})` : '—'}</dd>
@@ -155,6 +166,55 @@ function IntentFacts({ intent: i }) {
       ${i.failure ? html`<dt>Failure</dt><dd><code>${i.failure.code}</code> ${i.failure.message}</dd>` : null}
       <dt>Created</dt><dd>${when(i.createdAt)}</dd>
       ${i.completedAt ? html`<dt>Completed</dt><dd>${when(i.completedAt)}</dd>` : null}
+    </dl>
+  </section>`;
+}
+
+/** A rule's value: a percentage for the PERCENT_* types, reais for the others. */
+function ruleValue(type, value) {
+  return String(type).startsWith('PERCENT') ? `${value} %` : money(value);
+}
+
+/** A rule's type after its unit, as words: `PERCENT_PER_CALENDAR_MONTH` → `per calendar month`. */
+function rulePeriod(type) {
+  return String(type).replace(/^(PERCENT|AMOUNT|FIXED)_?/, '').toLowerCase().replace(/_/g, ' ');
+}
+
+/** A fine or an abatement: `2 % (PERCENT)`. */
+function flatRule(rule) {
+  return `${ruleValue(rule.type, rule.value)} (${rule.type})`;
+}
+
+/** Interest: `1 % per calendar month`. */
+function interestRule(rule) {
+  return `${ruleValue(rule.type, rule.value)} ${rulePeriod(rule.type)}`;
+}
+
+/** A discount: `R$ 20,00 until 2027-03-01` per date, or `0.5 % per calendar day early`. */
+function discountRule(rule) {
+  if (Array.isArray(rule.dates)) {
+    return rule.dates.map((d) => `${ruleValue(rule.type, d.value)} until ${d.date}`).join('; ');
+  }
+  return `${ruleValue(rule.type, rule.value)} ${rulePeriod(rule.type)}`;
+}
+
+/** A charge with a due date (`DUE_DATE`): its due date, its rules and, once paid, what the
+ * amount paid is made of. */
+function Invoice({ intent: i }) {
+  const c = i.amountComponents;
+  const part = (n) => money(n ?? 0);
+  return html`<section aria-labelledby="invoice-title">
+    <h2 id="invoice-title">Invoice</h2>
+    <dl class="facts">
+      <dt>Due date</dt><dd>${i.dueDate ?? '—'}</dd>
+      <dt>Payable after it</dt><dd>${i.daysAfterDue ?? 0} days</dd>
+      ${i.fine ? html`<dt>Fine</dt><dd>${flatRule(i.fine)}</dd>` : null}
+      ${i.interest ? html`<dt>Interest</dt><dd>${interestRule(i.interest)}</dd>` : null}
+      ${i.abatement ? html`<dt>Abatement</dt><dd>${flatRule(i.abatement)}</dd>` : null}
+      ${i.discount ? html`<dt>Discount</dt><dd>${discountRule(i.discount)}</dd>` : null}
+      ${i.amountPaid !== undefined && i.amountPaid !== null ? html`<dt>Paid</dt><dd>${money(i.amountPaid)}${c
+        ? ` = original ${part(c.original)} + fine ${part(c.fine)} + interest ${part(c.interest)} − abatement ${part(c.abatement)} − discount ${part(c.discount)}`
+        : ''}</dd>` : null}
     </dl>
   </section>`;
 }

@@ -769,9 +769,9 @@ pub const UFS: [&str; 27] = [
 pub const DATE_PATTERN: &str =
     "^(19[0-9]{2}|[2-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$";
 
-/// The shape of `payer.address.state` the document states; [`Address::validate`] also checks
-/// it names one of the 27 UFs.
-pub const UF_PATTERN: &str = "^[A-Za-z]{2}$";
+/// `payer.address.state` as the document states it: one of the 27 UFs in either case, as
+/// [`Address::validate`] reads it (a test derives it from [`UFS`]).
+pub const UF_PATTERN: &str = "^([Aa][Cc]|[Aa][Ll]|[Aa][Mm]|[Aa][Pp]|[Bb][Aa]|[Cc][Ee]|[Dd][Ff]|[Ee][Ss]|[Gg][Oo]|[Mm][Aa]|[Mm][Gg]|[Mm][Ss]|[Mm][Tt]|[Pp][Aa]|[Pp][Bb]|[Pp][Ee]|[Pp][Ii]|[Pp][Rr]|[Rr][Jj]|[Rr][Nn]|[Rr][Oo]|[Rr][Rr]|[Rr][Ss]|[Ss][Cc]|[Ss][Ee]|[Ss][Pp]|[Tt][Oo])$";
 /// The shape of `payer.address.postalCode`, which [`Address::validate`] enforces.
 pub const POSTAL_CODE_PATTERN: &str = "^[0-9]{5}-?[0-9]{3}$";
 
@@ -796,7 +796,10 @@ pub struct Address {
     )]
     pub city: Option<String>,
     /// One of the 27 UFs (`SP`, `DF`, ...), in either case; kept in capitals.
-    #[schema(pattern = "^[A-Za-z]{2}$", example = "SP")]
+    #[schema(
+        pattern = "^([Aa][Cc]|[Aa][Ll]|[Aa][Mm]|[Aa][Pp]|[Bb][Aa]|[Cc][Ee]|[Dd][Ff]|[Ee][Ss]|[Gg][Oo]|[Mm][Aa]|[Mm][Gg]|[Mm][Ss]|[Mm][Tt]|[Pp][Aa]|[Pp][Bb]|[Pp][Ee]|[Pp][Ii]|[Pp][Rr]|[Rr][Jj]|[Rr][Nn]|[Rr][Oo]|[Rr][Rr]|[Rr][Ss]|[Ss][Cc]|[Ss][Ee]|[Ss][Pp]|[Tt][Oo])$",
+        example = "SP"
+    )]
     pub state: Option<String>,
     /// CEP: 8 digits, with or without a `-` after the fifth; kept as 8 digits.
     #[schema(pattern = "^[0-9]{5}-?[0-9]{3}$", example = "01310-100")]

@@ -1777,7 +1777,7 @@ fn the_address_patterns_are_what_validate_enforces() {
         .is_ok();
         assert_eq!(postal.is_match(code), ok, "{code}");
     }
-    // The state's pattern is its shape; the UF list is checked beyond it.
+    // The state's pattern is the UF list, in either case.
     for uf in UFS {
         assert!(state.is_match(uf) && state.is_match(&uf.to_lowercase()));
     }
@@ -1806,19 +1806,27 @@ fn the_documented_address_patterns_are_what_validation_enforces() {
             "{code}"
         );
     }
-    // The pattern is the shape; validation also wants one of the 27 UFs.
+    // Each UF in either case, and nothing else: the pattern is UFS written out.
+    let derived: Vec<String> = super::UFS
+        .iter()
+        .map(|uf| {
+            uf.chars()
+                .map(|c| format!("[{c}{}]", c.to_ascii_lowercase()))
+                .collect()
+        })
+        .collect();
+    assert_eq!(UF_PATTERN, format!("^({})$", derived.join("|")));
     let uf = regex::Regex::new(UF_PATTERN).unwrap();
-    for state in ["SP", "sp", "Df", "XX", "S", "SPA", "S1"] {
+    for state in ["SP", "sp", "Df", "tO", "XX", "WL", "S", "SPA", "S1"] {
         let address = Address {
             state: Some(state.to_owned()),
             ..Address::default()
         };
-        if address.validate("payer.address").is_ok() {
-            assert!(uf.is_match(state), "{state}");
-        }
-        if !uf.is_match(state) {
-            assert!(address.validate("payer.address").is_err(), "{state}");
-        }
+        assert_eq!(
+            uf.is_match(state),
+            address.validate("payer.address").is_ok(),
+            "{state}"
+        );
     }
 }
 

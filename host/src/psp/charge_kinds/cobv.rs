@@ -238,6 +238,93 @@ fn valor(original: u64, terms: &DueTerms) -> Result<CobVValor, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pixgate_domain::charge::CreatePaymentRequest;
+    use serde_json::json;
+
+    /// A due-date charge as the merchant API takes it, validated on 2026-11-27.
+    fn invoice(extra: serde_json::Value) -> pixgate_domain::charge::ChargeRequest {
+        let mut body = json!({
+            "store": "shop", "amount": 100.0, "reference": "rent-1",
+            "payer": {"name": "Ana Souza", "taxId": "529.982.247-25", "email": "ana@example.com",
+                      "address": {"street": "Av. Paulista, 1000", "city": "São Paulo",
+                                  "state": "sp", "postalCode": "01310-100"}},
+            "dueDate": "2027-03-10",
+        });
+        for (k, v) in extra.as_object().unwrap() {
+            body[k] = v.clone();
+        }
+        let (store, charge) = CreatePaymentRequest::from_json(body).unwrap().split();
+        charge
+            .validate(store, "", Date::parse("2026-11-27").unwrap())
+            .unwrap()
+    }
+
+    fn request(charge: &pixgate_domain::charge::ChargeRequest) -> serde_json::Value {
+        let new = NewCharge {
+            request: charge,
+            expiry_seconds: 3600,
+            chave: "pix@psp.test",
+        };
+        Cobv.request(&new).unwrap()
+    }
+
+    #[test]
+    fn the_terms_reach_the_psp_as_api_pix_modalities() {
+        let charge = invoice(json!({
+            "daysAfterDue": 15,
+            "fine": {"type": "PERCENT", "value": 2},
+            "interest": {"type": "PERCENT_PER_CALENDAR_MONTH", "value": 1},
+            "abatement": {"type": "FIXED", "value": 5},
+            "discount": {"type": "FIXED_UNTIL_DATES",
+                         "dates": [{"date": "2027-03-01", "value": 10},
+                                   {"date": "2027-03-05", "value": 5}]},
+        }));
+        let body = request(&charge);
+        assert_eq!(
+            body["calendario"],
+            json!({"dataDeVencimento": "2027-03-10", "validadeAposVencimento": 15})
+        );
+        assert_eq!(
+            body["valor"],
+            json!({
+                "original": "100.00",
+                "multa": {"modalidade": 2, "valorPerc": "2.00"},
+                "juros": {"modalidade": 3, "valorPerc": "1.00"},
+                "abatimento": {"modalidade": 1, "valorPerc": "5.00"},
+                "desconto": {"modalidade": 1, "descontoDataFixa": [
+                    {"data": "2027-03-01", "valorPerc": "10.00"},
+                    {"data": "2027-03-05", "valorPerc": "5.00"}]},
+            })
+        );
+        assert_eq!(
+            body["devedor"],
+            json!({"cpf": "52998224725", "nome": "Ana Souza", "email": "ana@example.com",
+                   "logradouro": "Av. Paulista, 1000", "cidade": "São Paulo", "uf": "SP",
+                   "cep": "01310100"})
+        );
+        assert_eq!(body["chave"], "pix@psp.test");
+        // What the simulator (and any PSP) reads back is the standard's own type.
+        serde_json::from_value::<CobVSolicitada>(body).unwrap();
+    }
+
+    #[test]
+    fn an_early_payment_discount_is_one_value_per_day() {
+        let charge = invoice(json!({
+            "discount": {"type": "PERCENT_PER_BUSINESS_DAY_EARLY", "value": 0.5},
+            "interest": {"type": "AMOUNT_PER_BUSINESS_DAY", "value": 0.25},
+        }));
+        let body = request(&charge);
+        assert_eq!(
+            body["valor"]["desconto"],
+            json!({"modalidade": 6, "valorPerc": "0.50"})
+        );
+        assert_eq!(
+            body["valor"]["juros"],
+            json!({"modalidade": 5, "valorPerc": "0.25"})
+        );
+        // The default validity is written out.
+        assert_eq!(body["calendario"]["validadeAposVencimento"], 30);
+    }
 
     #[test]
     fn a_day_ends_at_three_utc_the_next_morning() {
