@@ -508,3 +508,20 @@ impl Live {
         }
     }
 }
+
+/// The standard's error name of a problem+json answer, and the properties its violations name.
+pub fn problem(value: &Value) -> (String, Vec<String>) {
+    let problem: pixgate_pix::apipix::Problema =
+        serde_json::from_value(value.clone()).unwrap_or_else(|e| panic!("{e}: {value}"));
+    let name = problem
+        .kind
+        .strip_prefix("https://pix.bcb.gov.br/api/v2/error/")
+        .unwrap_or_else(|| panic!("{value}"))
+        .to_owned();
+    let fields = problem
+        .violacoes
+        .into_iter()
+        .filter_map(|v| v.propriedade)
+        .collect();
+    (name, fields)
+}

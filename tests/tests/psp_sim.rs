@@ -10,7 +10,7 @@ use std::process::{Child, Command};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use pixgate_e2e::live::{launch_sim as launch, sim_client as client};
+use pixgate_e2e::live::{launch_sim as launch, problem, sim_client as client};
 use pixgate_e2e::receiver::{Receiver, TestCa};
 use pixgate_e2e::{install_tls_provider, pixgate_bin};
 use pixgate_pix::apipix::{
@@ -198,23 +198,6 @@ fn cob_body(original: &str) -> Value {
 
 fn devolucao(value: &Value) -> Devolucao {
     serde_json::from_value(value.clone()).unwrap_or_else(|e| panic!("{e}: {value}"))
-}
-
-/// The standard's error name of a problem+json answer, and the properties its violations name.
-fn problem(value: &Value) -> (String, Vec<String>) {
-    let problem: Problema =
-        serde_json::from_value(value.clone()).unwrap_or_else(|e| panic!("{e}: {value}"));
-    let name = problem
-        .kind
-        .strip_prefix("https://pix.bcb.gov.br/api/v2/error/")
-        .unwrap_or_else(|| panic!("{value}"))
-        .to_owned();
-    let fields = problem
-        .violacoes
-        .into_iter()
-        .filter_map(|v| v.propriedade)
-        .collect();
-    (name, fields)
 }
 
 /// What the pix's devoluções that did not fail add up to, in centavos.

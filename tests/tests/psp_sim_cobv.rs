@@ -15,11 +15,11 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use pixgate_domain::due::Date;
 use pixgate_domain::due::calendar::is_business_day;
-use pixgate_e2e::live::{launch_sim as launch, sim_client as client};
+use pixgate_e2e::live::{launch_sim as launch, problem, sim_client as client};
 use pixgate_e2e::receiver::{Receiver, TestCa};
 use pixgate_pix::apipix::{
-    CobStatus, CobVCompleta, LoteCobVConsultado, LoteItemStatus, Pix, Problema, TipoCob,
-    TokenResponse, txid_for,
+    CobStatus, CobVCompleta, LoteCobVConsultado, LoteItemStatus, Pix, TipoCob, TokenResponse,
+    txid_for,
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -199,23 +199,6 @@ fn cobv(value: &Value) -> CobVCompleta {
 
 fn pix(value: &Value) -> Pix {
     serde_json::from_value(value.clone()).unwrap_or_else(|e| panic!("{e}: {value}"))
-}
-
-/// The standard's error name of a problem+json answer, and the properties its violations name.
-fn problem(value: &Value) -> (String, Vec<String>) {
-    let problem: Problema =
-        serde_json::from_value(value.clone()).unwrap_or_else(|e| panic!("{e}: {value}"));
-    let name = problem
-        .kind
-        .strip_prefix("https://pix.bcb.gov.br/api/v2/error/")
-        .unwrap_or_else(|| panic!("{value}"))
-        .to_owned();
-    let fields = problem
-        .violacoes
-        .into_iter()
-        .filter_map(|v| v.propriedade)
-        .collect();
-    (name, fields)
 }
 
 async fn register_webhook(sim: &Sim, receiver: &Receiver) {
