@@ -7,20 +7,21 @@
 // attempts (default 20); the rest is ordered by health tier (healthy: at least 95 % success or
 // too few samples), then under `d0-first` by the policy's release-class preference, then by
 // fee, median latency and alias. Without cross-release-class failover only the primary's
-// release class stays in the failover order.
+// release class stays in the failover order. A charge pinned to one gateway (`pinnedGateway`, a
+// recurring charge's mandate) is only confirmed or refused, as the bundled step does.
 //
 // It also reads the clock and randomness, `Date.now()` and `Math.random()`, and writes both
 // into the primary's reason and the log: the sandbox serves them from the charge's `env`, so a
 // replay of a recorded charge must reproduce them exactly, and the tests check that it does.
 
-import { log } from 'pixgate:chain/host-log@1.0.0';
+import { log } from 'pixgate:chain/host-log@1.1.0';
 
 /**
- * @typedef {import('pixgate:chain/provider-selection@1.0.0').ProviderInput} ProviderInput
- * @typedef {import('pixgate:chain/types@1.0.0').ProviderDecision} ProviderDecision
- * @typedef {import('pixgate:chain/types@1.0.0').FeeTerms} FeeTerms
- * @typedef {import('pixgate:chain/types@1.0.0').StoreContext} StoreContext
- * @typedef {import('pixgate:chain/types@1.0.0').Gateway} Gateway
+ * @typedef {import('pixgate:chain/provider-selection@1.1.0').ProviderInput} ProviderInput
+ * @typedef {import('pixgate:chain/types@1.1.0').ProviderDecision} ProviderDecision
+ * @typedef {import('pixgate:chain/types@1.1.0').FeeTerms} FeeTerms
+ * @typedef {import('pixgate:chain/types@1.1.0').StoreContext} StoreContext
+ * @typedef {import('pixgate:chain/types@1.1.0').Gateway} Gateway
  */
 
 const HEALTHY_BPS = 9500;
@@ -43,6 +44,7 @@ export const providerSelection = {
    * @returns {ProviderDecision}
    */
   rank(input) {
+    if (input.pinnedGateway !== undefined) return confirmPinned(input, input.pinnedGateway);
     const { store, policy } = input;
     const floor = configOr(store, 'routing.min-success-rate-bps', 8000n);
     const minSamples = configOr(store, 'routing.min-health-samples', 20n);
@@ -115,6 +117,43 @@ export const providerSelection = {
     return { ranking, excluded };
   },
 };
+
+/**
+ * The bundled step's answer for a pinned charge: the pinned gateway alone, unless it is not
+ * among the store's gateways or the host reports it unavailable; no other rule applies.
+ *
+ * @param {ProviderInput} input
+ * @param {string} pinned
+ * @returns {ProviderDecision}
+ */
+function confirmPinned(input, pinned) {
+  const g = input.gateways.find((o) => o.gatewayAlias === pinned);
+  if (g === undefined) {
+    throw new StepRefusal(
+      'pinned_gateway_unknown',
+      `the charge is pinned to ${pinned}, which is not among the store's gateways`,
+    );
+  }
+  if (!g.health.available) {
+    throw new StepRefusal(
+      'pinned_gateway_unavailable',
+      `the charge is pinned to ${pinned}, which is unavailable`,
+    );
+  }
+  return {
+    ranking: [
+      {
+        gatewayAlias: g.gatewayAlias,
+        providerCode: g.providerCode,
+        releaseClass: g.releaseClass,
+        reason: 'pinned',
+      },
+    ],
+    excluded: input.gateways
+      .filter((o) => o.gatewayAlias !== pinned)
+      .map((o) => ({ gatewayAlias: o.gatewayAlias, reason: `the charge is pinned to ${pinned}` })),
+  };
+}
 
 /**
  * The bundled economics' fee: MDR in basis points rounded half up, plus the fixed fee, raised

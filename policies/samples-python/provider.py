@@ -7,7 +7,9 @@ is below `routing.min-success-rate-bps` (default 8000) over at least
 `routing.min-health-samples` attempts (default 20); the rest is ordered by health tier
 (healthy: at least 95 % success or too few samples), then under `d0-first` by the policy's
 release-class preference, then by fee, median latency and alias. Without cross-release-class
-failover only the primary's release class stays in the failover order.
+failover only the primary's release class stays in the failover order. A charge pinned to one
+gateway (`pinned_gateway`, a recurring charge's mandate) is only confirmed or refused, as the
+bundled step does.
 
 It also reads the clock and randomness, `time.time()` and `random.random()`, and writes both
 into the primary's reason and the log: the sandbox serves them from the charge's `env`, so a
@@ -39,6 +41,8 @@ D0_FIRST = "d0-first"
 
 class ProviderSelection(exports.ProviderSelection):
     def rank(self, input: ProviderInput) -> ProviderDecision:
+        if input.pinned_gateway is not None:
+            return confirm_pinned(input, input.pinned_gateway)
         store, policy = input.store, input.policy
         floor = config_or(store, "routing.min-success-rate-bps", 8_000)
         min_samples = config_or(store, "routing.min-health-samples", 20)
@@ -119,6 +123,46 @@ class ProviderSelection(exports.ProviderSelection):
             )
         host_log.log(host_log.Level.INFO, f"python: ranked at {ranked_at_text}, draw {draw}")
         return ProviderDecision(ranking=ranking, excluded=excluded)
+
+
+def confirm_pinned(input: ProviderInput, pinned: str) -> ProviderDecision:
+    """The bundled step's answer for a pinned charge: the pinned gateway alone, unless it is not
+    among the store's gateways or the host reports it unavailable; no other rule applies."""
+    g = next((o for o in input.gateways if o.gateway_alias == pinned), None)
+    if g is None:
+        raise Err(
+            StepError(
+                code="pinned_gateway_unknown",
+                message=(
+                    f"the charge is pinned to {pinned}, which is not among the store's "
+                    "gateways"
+                ),
+            )
+        )
+    if not g.health.available:
+        raise Err(
+            StepError(
+                code="pinned_gateway_unavailable",
+                message=f"the charge is pinned to {pinned}, which is unavailable",
+            )
+        )
+    return ProviderDecision(
+        ranking=[
+            RankedGateway(
+                gateway_alias=g.gateway_alias,
+                provider_code=g.provider_code,
+                release_class=g.release_class,
+                reason="pinned",
+            )
+        ],
+        excluded=[
+            ExcludedGateway(
+                gateway_alias=o.gateway_alias, reason=f"the charge is pinned to {pinned}"
+            )
+            for o in input.gateways
+            if o.gateway_alias != pinned
+        ],
+    )
 
 
 def fee_for(amount: int, terms: FeeTerms) -> int:

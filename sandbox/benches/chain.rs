@@ -40,6 +40,7 @@ fn native_chain(input: &ChainInput) -> usize {
         policy: decision.clone(),
         gateways: input.gateways.clone(),
         env: input.env.clone(),
+        pinned_gateway: None,
     };
     let ranking = provider::rank(&provider_input).unwrap();
     let candidates: Vec<_> = ranking
@@ -92,6 +93,7 @@ fn store_per_step_chain(sandbox: &Sandbox, components: &Components, input: &Chai
             policy: policy.output.clone(),
             gateways: input.gateways.clone(),
             env: input.env.clone(),
+            pinned_gateway: None,
         },
     )
     .unwrap();

@@ -16,7 +16,7 @@ use pixgate_policy_logic::{
 use serde::{Deserialize, Serialize};
 
 use crate::worlds::{Economics, Policy, Provider};
-use crate::{Budget, LoadedComponent, Sandbox, SandboxError, Session, World};
+use crate::{Budget, ChainVersion, LoadedComponent, Sandbox, SandboxError, Session, World};
 
 /// The component each step runs for one charge.
 #[derive(Debug, Clone)]
@@ -62,6 +62,9 @@ pub struct ChainInput {
     /// The active gateways the store may use, with their health.
     pub gateways: Vec<Gateway>,
     pub env: StepEnv,
+    /// The only gateway the charge may go to (a recurring charge's mandate holder), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pinned_gateway: Option<String>,
 }
 
 /// One step as it ran: exactly what went in and came out, with its cost.
@@ -143,6 +146,7 @@ impl DecisionTrace {
             store: policy.store.clone(),
             gateways: self.provider.input.gateways.clone(),
             env: policy.env.clone(),
+            pinned_gateway: self.provider.input.pinned_gateway.clone(),
         }
     }
 
@@ -348,12 +352,24 @@ pub fn resolve_traced(
     let policy = run_step_keeping::<Policy>(session, &components.policy, policy_input)
         .map_err(|(e, i)| stop(partial.clone(), &components.policy, (e, Some(i))))?;
 
+    // A 1.0.0 provider step cannot see a pin: it is offered the pinned gateway alone, so it
+    // can only confirm or refuse it, as a 1.1.0 step must.
+    let gateways = match &input.pinned_gateway {
+        Some(pinned) if components.provider.chain_version() == ChainVersion::V1_0 => input
+            .gateways
+            .iter()
+            .filter(|g| &g.gateway_alias == pinned)
+            .cloned()
+            .collect(),
+        _ => input.gateways.clone(),
+    };
     let provider_input = ProviderInput {
         charge: input.charge.clone(),
         store: input.store.clone(),
         policy: policy.output.clone(),
-        gateways: input.gateways.clone(),
+        gateways,
         env: input.env.clone(),
+        pinned_gateway: input.pinned_gateway.clone(),
     };
     let provider = match run_step_keeping::<Provider>(session, &components.provider, provider_input)
     {
@@ -555,6 +571,14 @@ fn validate_provider(input: &ProviderInput, d: &ProviderDecision) -> Result<(), 
         if !seen.insert(&r.gateway_alias) {
             return Err(format!("ranking names `{}` twice", r.gateway_alias));
         }
+    }
+    if let Some(pinned) = &input.pinned_gateway
+        && (d.ranking.len() != 1 || &d.ranking[0].gateway_alias != pinned)
+    {
+        return Err(format!(
+            "the charge is pinned to `{pinned}`: the ranking may hold it alone, or the step \
+             must return an error"
+        ));
     }
     Ok(())
 }

@@ -87,8 +87,8 @@ mod tests {
 
     /// What `jco wit` lists for the JavaScript kit's component as componentize-js builds it.
     const JAVASCRIPT: &[&str] = &[
-        "pixgate:chain/host-log@1.0.0",
-        "pixgate:chain/types@1.0.0",
+        "pixgate:chain/host-log@1.1.0",
+        "pixgate:chain/types@1.1.0",
         "wasi:io/error@0.2.3",
         "wasi:io/poll@0.2.3",
         "wasi:io/streams@0.2.3",

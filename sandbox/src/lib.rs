@@ -125,22 +125,51 @@ impl Budget {
     }
 }
 
-/// The WIT world a component of `step` implements.
-pub fn world(step: Step) -> &'static str {
-    match step {
-        Step::Policy => "pixgate:chain/policy-step@1.0.0",
-        Step::Provider => "pixgate:chain/provider-step@1.0.0",
-        Step::Economics => "pixgate:chain/economics-step@1.0.0",
+/// The version of `pixgate:chain` a component was built against. The host runs both: a 1.0.0
+/// component sees the charge without its kind and the provider input without the pinned
+/// gateway, exactly what it was built for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ChainVersion {
+    V1_0,
+    V1_1,
+}
+
+impl ChainVersion {
+    /// The newest first: a component exporting both is run as the newest.
+    const ALL: [ChainVersion; 2] = [ChainVersion::V1_1, ChainVersion::V1_0];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChainVersion::V1_0 => "1.0.0",
+            ChainVersion::V1_1 => "1.1.0",
+        }
     }
 }
 
-/// The interface `step`'s world exports.
-fn export(step: Step) -> &'static str {
-    match step {
-        Step::Policy => "pixgate:chain/policy@1.0.0",
-        Step::Provider => "pixgate:chain/provider-selection@1.0.0",
-        Step::Economics => "pixgate:chain/economics@1.0.0",
+impl fmt::Display for ChainVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
+}
+
+/// The WIT world a new component of `step` implements (the current version's).
+pub fn world(step: Step) -> String {
+    let name = match step {
+        Step::Policy => "policy-step",
+        Step::Provider => "provider-step",
+        Step::Economics => "economics-step",
+    };
+    format!("pixgate:chain/{name}@{}", ChainVersion::V1_1)
+}
+
+/// The interface `step`'s world exports in `version`.
+fn export(step: Step, version: ChainVersion) -> String {
+    let name = match step {
+        Step::Policy => "policy",
+        Step::Provider => "provider-selection",
+        Step::Economics => "economics",
+    };
+    format!("pixgate:chain/{name}@{version}")
 }
 
 /// The component compiled into the binary for `step`.
@@ -159,6 +188,9 @@ enum PreKind {
     Policy(bindings::PolicyStepPre<CallState>),
     Provider(bindings::provider::ProviderStepPre<CallState>),
     Economics(bindings::economics::EconomicsStepPre<CallState>),
+    PolicyV1_0(bindings::v1_0::PolicyStepPre<CallState>),
+    ProviderV1_0(bindings::v1_0::provider::ProviderStepPre<CallState>),
+    EconomicsV1_0(bindings::v1_0::economics::EconomicsStepPre<CallState>),
 }
 
 /// A component's pre-instantiation, opaque outside the sandbox.
@@ -172,6 +204,9 @@ impl Pre {
             PreKind::Policy(pre) => pre.instantiate(store).map(drop),
             PreKind::Provider(pre) => pre.instantiate(store).map(drop),
             PreKind::Economics(pre) => pre.instantiate(store).map(drop),
+            PreKind::PolicyV1_0(pre) => pre.instantiate(store).map(drop),
+            PreKind::ProviderV1_0(pre) => pre.instantiate(store).map(drop),
+            PreKind::EconomicsV1_0(pre) => pre.instantiate(store).map(drop),
         }
     }
 }
@@ -219,10 +254,52 @@ pub mod worlds {
     #[derive(Debug)]
     pub struct Economics;
 
+    /// What chain 1.1.0 added to a step's input, which a 1.0.0 component does not take: taken
+    /// out before the call and put back after it, so the caller gets its input back whole.
+    trait Since1_1 {
+        type Added;
+        fn take_added(&mut self) -> Self::Added;
+        fn put_added(&mut self, added: Self::Added);
+    }
+
+    impl Since1_1 for logic::PolicyInput {
+        type Added = logic::ChargeKind;
+        fn take_added(&mut self) -> Self::Added {
+            std::mem::take(&mut self.charge.kind)
+        }
+        fn put_added(&mut self, added: Self::Added) {
+            self.charge.kind = added;
+        }
+    }
+
+    impl Since1_1 for logic::ProviderInput {
+        type Added = (logic::ChargeKind, Option<String>);
+        fn take_added(&mut self) -> Self::Added {
+            (
+                std::mem::take(&mut self.charge.kind),
+                self.pinned_gateway.take(),
+            )
+        }
+        fn put_added(&mut self, (kind, pinned): Self::Added) {
+            self.charge.kind = kind;
+            self.pinned_gateway = pinned;
+        }
+    }
+
+    impl Since1_1 for logic::EconomicsInput {
+        type Added = logic::ChargeKind;
+        fn take_added(&mut self) -> Self::Added {
+            std::mem::take(&mut self.charge.kind)
+        }
+        fn put_added(&mut self, added: Self::Added) {
+            self.charge.kind = added;
+        }
+    }
+
     /// One world's impl: its step, types, the export's accessor and function, and how the
-    /// bindings' output becomes the logic crate's.
+    /// bindings' output becomes the logic crate's; the same for the current version and 1.0.0.
     macro_rules! world {
-        ($name:ident, $kind:ident, $input:ty, $output:ty, $export:ident, $func:ident, $convert:expr) => {
+        ($name:ident, $kind:ident, $v1_0:ident, $input:ty, $output:ty, $export:ident, $func:ident, $convert:expr) => {
             impl World for $name {
                 const STEP: Step = Step::$kind;
                 type Input = $input;
@@ -235,20 +312,36 @@ pub mod worlds {
                 fn call(
                     pre: &Pre,
                     CallStore(store): CallStore<'_>,
-                    input: Self::Input,
+                    mut input: Self::Input,
                 ) -> Called<Self::Input, Self::Output> {
-                    let PreKind::$kind(pre) = &pre.0 else {
-                        return (input, None);
-                    };
-                    let arg = input.into();
-                    let result = (|| {
-                        let out = pre
-                            .instantiate(&mut *store)?
-                            .$export()
-                            .$func(&mut *store, &arg)?;
-                        Ok(out.map($convert).map_err(Into::into))
-                    })();
-                    (arg.into(), Some(result))
+                    match &pre.0 {
+                        PreKind::$kind(pre) => {
+                            let arg = input.into();
+                            let result = (|| {
+                                let out = pre
+                                    .instantiate(&mut *store)?
+                                    .$export()
+                                    .$func(&mut *store, &arg)?;
+                                Ok(out.map($convert).map_err(Into::into))
+                            })();
+                            (arg.into(), Some(result))
+                        }
+                        PreKind::$v1_0(pre) => {
+                            let added = input.take_added();
+                            let arg = input.into();
+                            let result = (|| {
+                                let out = pre
+                                    .instantiate(&mut *store)?
+                                    .$export()
+                                    .$func(&mut *store, &arg)?;
+                                Ok(out.map($convert).map_err(Into::into))
+                            })();
+                            let mut input: Self::Input = arg.into();
+                            input.put_added(added);
+                            (input, Some(result))
+                        }
+                        _ => (input, None),
+                    }
                 }
             }
         };
@@ -257,6 +350,7 @@ pub mod worlds {
     world!(
         Policy,
         Policy,
+        PolicyV1_0,
         logic::PolicyInput,
         logic::PolicyDecision,
         pixgate_chain_policy,
@@ -266,6 +360,7 @@ pub mod worlds {
     world!(
         Provider,
         Provider,
+        ProviderV1_0,
         logic::ProviderInput,
         logic::ProviderDecision,
         pixgate_chain_provider_selection,
@@ -275,6 +370,7 @@ pub mod worlds {
     world!(
         Economics,
         Economics,
+        EconomicsV1_0,
         logic::EconomicsInput,
         Vec<logic::CandidateEconomics>,
         pixgate_chain_economics,
@@ -286,6 +382,8 @@ pub mod worlds {
 /// A validated, compiled and pre-instantiated component, ready for calls.
 pub struct LoadedComponent {
     step: Step,
+    /// The `pixgate:chain` version it was built against.
+    version: ChainVersion,
     sha256: String,
     size: usize,
     imports: Vec<String>,
@@ -297,6 +395,11 @@ pub struct LoadedComponent {
 impl LoadedComponent {
     pub fn step(&self) -> Step {
         self.step
+    }
+
+    /// The `pixgate:chain` version the component was built against.
+    pub fn chain_version(&self) -> ChainVersion {
+        self.version
     }
 
     /// Hex sha256 of the component's bytes: its immutable version name.
@@ -330,6 +433,7 @@ impl LoadedComponent {
     pub fn with_budget(&self, budget: Option<Budget>) -> Self {
         Self {
             step: self.step,
+            version: self.version,
             sha256: self.sha256.clone(),
             size: self.size,
             imports: self.imports.clone(),
@@ -506,6 +610,12 @@ impl Sandbox {
         wasmtime_wasi::p2::add_to_linker_sync(&mut linker).map_err(internal)?;
         bindings::PolicyStep::add_to_linker::<CallState, HasSelf<CallState>>(&mut linker, |s| s)
             .map_err(internal)?;
+        // Chain 1.0.0's `host-log`, for components built before 1.1.0.
+        bindings::v1_0::PolicyStep::add_to_linker::<CallState, HasSelf<CallState>>(
+            &mut linker,
+            |s| s,
+        )
+        .map_err(internal)?;
         refuse_blocking(&mut linker).map_err(internal)?;
 
         let ticker_stop = Arc::new(AtomicBool::new(false));
@@ -605,13 +715,16 @@ impl Sandbox {
             ty.imports(&self.engine).map(|(name, _)| name),
             imports::Admission::Stored,
         )?;
-        if ty.get_export(&self.engine, export(step)).is_none() {
+        let Some(version) = ChainVersion::ALL
+            .into_iter()
+            .find(|v| ty.get_export(&self.engine, &export(step, *v)).is_some())
+        else {
             let found: Vec<&str> = ty.exports(&self.engine).map(|(name, _)| name).collect();
             return Err(SandboxError::WrongWorld {
                 step,
                 detail: format!(
-                    "it does not export `{}` (it exports: {})",
-                    export(step),
+                    "it does not export `{}` (nor the 1.0.0 one; it exports: {})",
+                    export(step, ChainVersion::V1_1),
                     if found.is_empty() {
                         "nothing".to_owned()
                     } else {
@@ -619,7 +732,7 @@ impl Sandbox {
                     }
                 ),
             });
-        }
+        };
         let imports = ty
             .imports(&self.engine)
             .map(|(name, _)| name.to_owned())
@@ -632,13 +745,26 @@ impl Sandbox {
             step,
             detail: format!("{e:#}"),
         };
-        let pre = Pre(match step {
-            Step::Policy => PreKind::Policy(bindings::PolicyStepPre::new(pre).map_err(wrong)?),
-            Step::Provider => {
+        use ChainVersion::{V1_0, V1_1};
+        use bindings::v1_0;
+        let pre = Pre(match (step, version) {
+            (Step::Policy, V1_1) => {
+                PreKind::Policy(bindings::PolicyStepPre::new(pre).map_err(wrong)?)
+            }
+            (Step::Provider, V1_1) => {
                 PreKind::Provider(bindings::provider::ProviderStepPre::new(pre).map_err(wrong)?)
             }
-            Step::Economics => {
+            (Step::Economics, V1_1) => {
                 PreKind::Economics(bindings::economics::EconomicsStepPre::new(pre).map_err(wrong)?)
+            }
+            (Step::Policy, V1_0) => {
+                PreKind::PolicyV1_0(v1_0::PolicyStepPre::new(pre).map_err(wrong)?)
+            }
+            (Step::Provider, V1_0) => {
+                PreKind::ProviderV1_0(v1_0::provider::ProviderStepPre::new(pre).map_err(wrong)?)
+            }
+            (Step::Economics, V1_0) => {
+                PreKind::EconomicsV1_0(v1_0::economics::EconomicsStepPre::new(pre).map_err(wrong)?)
             }
         });
         // Only now, accepted, is its compiled form worth keeping.
@@ -647,6 +773,7 @@ impl Sandbox {
         }
         Ok(LoadedComponent {
             step,
+            version,
             sha256,
             size: wasm.len(),
             imports,

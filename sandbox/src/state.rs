@@ -16,6 +16,7 @@ use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 use super::Limits;
 use super::bindings::pixgate::chain::{host_log, types};
+use super::bindings::v1_0::pixgate::chain as v1_0;
 
 /// A guest tried to wait; raised from the host functions that would block.
 #[derive(Debug)]
@@ -227,6 +228,7 @@ impl WasiView for CallState {
 }
 
 impl types::Host for CallState {}
+impl v1_0::types::Host for CallState {}
 
 impl host_log::Host for CallState {
     fn log(&mut self, level: host_log::Level, message: String) -> wasmtime::Result<()> {
@@ -236,6 +238,26 @@ impl host_log::Host for CallState {
             host_log::Level::Warn => "warn",
             host_log::Level::Error => "error",
         };
+        self.keep_log(level, &message)
+    }
+}
+
+/// Chain 1.0.0's `host-log`, the same function.
+impl v1_0::host_log::Host for CallState {
+    fn log(&mut self, level: v1_0::host_log::Level, message: String) -> wasmtime::Result<()> {
+        let level = match level {
+            v1_0::host_log::Level::Debug => "debug",
+            v1_0::host_log::Level::Info => "info",
+            v1_0::host_log::Level::Warn => "warn",
+            v1_0::host_log::Level::Error => "error",
+        };
+        self.keep_log(level, &message)
+    }
+}
+
+impl CallState {
+    /// Keeps a guest's log line with the decision, within the call's log budget.
+    fn keep_log(&mut self, level: &str, message: &str) -> wasmtime::Result<()> {
         let used = self.log.len() + self.written_len();
         if used + level.len() + message.len() + 3 > self.log_limit {
             self.log_exceeded = true;
@@ -243,7 +265,7 @@ impl host_log::Host for CallState {
         }
         self.log.push_str(level);
         self.log.push_str(": ");
-        self.log.push_str(&message);
+        self.log.push_str(message);
         self.log.push('\n');
         Ok(())
     }

@@ -6,10 +6,13 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use pixgate_domain::Step;
-use pixgate_policy_logic::{PolicyInput, ProviderInput};
+use pixgate_policy_logic::{
+    ChargeKind, DiscountDate, DiscountModality, DiscountRule, DueTerms, FixedOrPercent,
+    FixedOrPercentRule, InterestModality, InterestRule, PolicyInput, ProviderInput,
+};
 use pixgate_sandbox::chain::{self, ChainError, ChainInput, Components};
 use pixgate_sandbox::{
-    Budget, Limits, LoadedComponent, MemoryReset, Sandbox, SandboxError, bundled_wasm,
+    Budget, ChainVersion, Limits, LoadedComponent, MemoryReset, Sandbox, SandboxError, bundled_wasm,
 };
 
 fn guest(name: &str) -> Vec<u8> {
@@ -99,6 +102,113 @@ fn the_wasm_chain_decides_exactly_like_the_native_logic() {
     assert_eq!(ranking, resolution.provider.output);
     let quotes = pixgate_policy_logic::economics::evaluate(&resolution.economics.input).unwrap();
     assert_eq!(quotes, resolution.economics.output);
+}
+
+/// The sample charge as a due-date charge (chain 1.1.0's `due-date` kind).
+fn due_date_sample() -> ChainInput {
+    let mut input: ChainInput = sample("chain");
+    input.charge.kind = ChargeKind::DueDate(DueTerms {
+        due_date: "2026-12-10".into(),
+        days_after_due: 30,
+        fine: Some(FixedOrPercentRule {
+            kind: FixedOrPercent::Percent,
+            value: 200,
+        }),
+        interest: Some(InterestRule {
+            modality: InterestModality::PercentPerCalendarMonth,
+            value: 100,
+        }),
+        abatement: None,
+        discount: Some(DiscountRule {
+            modality: DiscountModality::FixedUntilDates,
+            value: 0,
+            dates: vec![DiscountDate {
+                date: "2026-12-01".into(),
+                value: 500,
+            }],
+        }),
+    });
+    input
+}
+
+#[test]
+fn a_due_date_charge_reaches_the_bundled_steps_with_its_terms() {
+    let components = Components::bundled(sandbox()).unwrap();
+    for step in Step::ALL {
+        assert_eq!(components.get(step).chain_version(), ChainVersion::V1_1);
+    }
+    let input = due_date_sample();
+    let resolution = chain::resolve(sandbox(), &components, &input).unwrap();
+    // The policy component saw the kind: due-date charges have a policy of their own.
+    assert_eq!(resolution.policy.output.policy, "due-date");
+    assert_eq!(resolution.policy.input.charge.kind, input.charge.kind);
+    // And decided as the native logic does on the same input, terms included.
+    let policy = pixgate_policy_logic::policy::decide(&resolution.policy.input).unwrap();
+    assert_eq!(policy, resolution.policy.output);
+    let ranking = pixgate_policy_logic::provider::rank(&resolution.provider.input).unwrap();
+    assert_eq!(ranking, resolution.provider.output);
+}
+
+#[test]
+fn a_1_0_0_component_runs_beside_1_1_0_ones_without_the_kind() {
+    let costliest = sandbox()
+        .load(Step::Provider, &guest("pixgate_fixture_costliest_first"))
+        .unwrap();
+    assert_eq!(costliest.chain_version(), ChainVersion::V1_0);
+    let mut components = Components::bundled(sandbox()).unwrap();
+    components.set(Step::Provider, std::sync::Arc::new(costliest));
+    let input = due_date_sample();
+    let resolution = chain::resolve(sandbox(), &components, &input).unwrap();
+    assert_eq!(resolution.policy.output.policy, "due-date");
+    // The 1.0.0 step ranked (most expensive first, its own rule) ...
+    let fees: Vec<_> = resolution
+        .routes
+        .iter()
+        .map(|r| r.quote.fee_centavos)
+        .collect();
+    assert!(fees.windows(2).all(|w| w[0] >= w[1]), "{fees:?}");
+    // ... and the trace records the input whole, kind included, for replay.
+    assert_eq!(resolution.provider.input.charge.kind, input.charge.kind);
+    assert_eq!(resolution.chain_input(), input);
+}
+
+#[test]
+fn a_pinned_charge_is_only_confirmed_or_refused_by_either_version() {
+    let mut input: ChainInput = sample("chain");
+    input.pinned_gateway = Some("sandbox-a-d1".into());
+    let bundled = Components::bundled(sandbox()).unwrap();
+    let mut old = Components::bundled(sandbox()).unwrap();
+    old.set(
+        Step::Provider,
+        std::sync::Arc::new(
+            sandbox()
+                .load(Step::Provider, &guest("pixgate_fixture_costliest_first"))
+                .unwrap(),
+        ),
+    );
+    for components in [&bundled, &old] {
+        let resolution = chain::resolve(sandbox(), components, &input).unwrap();
+        let aliases: Vec<_> = resolution
+            .routes
+            .iter()
+            .map(|r| r.gateway.gateway_alias.as_str())
+            .collect();
+        assert_eq!(aliases, ["sandbox-a-d1"]);
+        assert_eq!(
+            resolution.chain_input().pinned_gateway,
+            input.pinned_gateway
+        );
+    }
+    // The 1.0.0 step, which cannot read the pin, was offered the pinned gateway alone.
+    let resolution = chain::resolve(sandbox(), &old, &input).unwrap();
+    assert_eq!(resolution.provider.input.gateways.len(), 1);
+    // Pinned to a gateway the store does not have: the bundled step refuses the charge.
+    input.pinned_gateway = Some("elsewhere".into());
+    let failure = chain::resolve(sandbox(), &bundled, &input).unwrap_err();
+    assert!(
+        failure.to_string().contains("pinned_gateway_unknown"),
+        "{failure}"
+    );
 }
 
 #[test]
@@ -340,7 +450,7 @@ fn a_component_of_another_world_is_refused_at_load() {
     match sandbox().load(Step::Policy, &guest("pixgate_fixture_wrong_world")) {
         Err(SandboxError::WrongWorld { step, detail }) => {
             assert_eq!(step, Step::Policy);
-            assert!(detail.contains("pixgate:chain/policy@1.0.0"), "{detail}");
+            assert!(detail.contains("pixgate:chain/policy@1.1.0"), "{detail}");
             assert!(
                 detail.contains("pixgate-fixtures:greeter/greet"),
                 "{detail}"
@@ -415,7 +525,7 @@ fn the_bundled_components_import_no_wasi_and_the_fixtures_do() {
         assert!(
             component
                 .imports()
-                .contains(&"pixgate:chain/host-log@1.0.0".to_owned()),
+                .contains(&"pixgate:chain/host-log@1.1.0".to_owned()),
             "{step}: {:?}",
             component.imports()
         );

@@ -694,3 +694,78 @@ async fn a_repeated_activation_changes_nothing_and_a_rollback_skips_a_deleted_ve
         assert_eq!(status, 200, "{body}");
     }
 }
+
+/// Chain 1.1.0 beside 1.0.0 (issue 32): the bundled policy and economics steps (1.1.0) and the
+/// `costliest-first` provider step (built against 1.0.0) resolve invoices and immediate charges
+/// of one store together; the policy step sees the invoice's kind, the 1.0.0 step ranks without
+/// it, the trace keeps the kind, and a replay with the recorded versions changes nothing.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_1_0_0_component_resolves_invoices_beside_1_1_0_ones_and_replays_unchanged() {
+    for backend in backends() {
+        let server = Server::start(backend).await;
+        let costliest = upload_guest(&server, "provider", "pixgate_fixture_costliest_first").await;
+        activate(&server, "demo-store", "provider", &costliest).await;
+        let due = {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_secs() as i64;
+            pixgate_domain::due::Date::from_unix_seconds_brasilia(now).add_days(20)
+        };
+        let mut ids = Vec::new();
+        for (i, invoice) in [false, true, false, true].into_iter().enumerate() {
+            let mut body = charge("demo-store", &format!("order-{i}"), 129.9);
+            if invoice {
+                body["dueDate"] = json!(due.to_string());
+                body["fine"] = json!({"type": "PERCENT", "value": 2});
+            }
+            let (status, answer) = server
+                .charge(&server.demo_key, &format!("mixed-{i}"), &body)
+                .await;
+            assert_eq!(status, 200, "{backend:?} {answer}");
+            ids.push((
+                invoice,
+                answer["data"]["paymentIntentId"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned(),
+            ));
+        }
+        for (invoice, id) in &ids {
+            let (status, trace) = server
+                .admin_get(&format!("/payment-intents/{id}/trace"))
+                .await;
+            assert_eq!(status, 200, "{trace}");
+            let trace = &trace["data"];
+            assert_eq!(trace["provider"]["component"], costliest.as_str());
+            let kind = &trace["policy"]["input"]["charge"]["kind"];
+            if *invoice {
+                assert_eq!(trace["policy"]["output"]["policy"], "due-date", "{trace}");
+                assert_eq!(kind["dueDate"]["dueDate"], due.to_string(), "{trace}");
+                assert_eq!(
+                    kind["dueDate"]["fine"],
+                    json!({"kind": "PERCENT", "value": 200})
+                );
+                // Recorded with the provider step's input as the host holds it: kind included.
+                assert_eq!(&trace["provider"]["input"]["charge"]["kind"], kind);
+            } else {
+                assert_eq!(trace["policy"]["output"]["policy"], "d0-first", "{trace}");
+                assert!(
+                    kind.is_null(),
+                    "an immediate charge reads as under 1.0.0: {trace}"
+                );
+            }
+            // costliest-first's order: the dearest gateway first, whatever the kind.
+            let fees: Vec<u64> = trace["routes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r["quote"]["feeCentavos"].as_u64().unwrap())
+                .collect();
+            assert!(fees.windows(2).all(|w| w[0] >= w[1]), "{fees:?}");
+        }
+        let report = replay(&server, json!({"store": "demo-store"})).await;
+        assert_eq!(report["replayed"], ids.len(), "{report}");
+        assert_eq!(report["changed"], 0, "{report}");
+    }
+}

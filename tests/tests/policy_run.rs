@@ -261,7 +261,7 @@ fn a_component_of_the_wrong_world_is_refused_by_name() {
         out["error"]["message"]
             .as_str()
             .unwrap()
-            .contains("does not export `pixgate:chain/policy@1.0.0`")
+            .contains("does not export `pixgate:chain/policy@1.1.0`")
     );
 }
 

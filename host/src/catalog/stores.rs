@@ -59,6 +59,11 @@ pub(crate) const BUNDLED_KEYS: &[(&str, &str, &str)] = &[
         "release classes `D0` to `D365` separated by commas, such as `D0,D1`",
     ),
     (
+        "routing.due-date.release-classes",
+        concat!("^ *", release_class!(), " *(, *", release_class!(), " *)*$"),
+        "release classes `D0` to `D365` separated by commas, for charges with a due date",
+    ),
+    (
         "routing.cross-class-failover",
         "^(true|false)$",
         "`true` or `false`",
@@ -584,6 +589,11 @@ mod tests {
                 "routing.release-classes",
                 &["D0", "d1,D30", " D0 , D2 ", "D365", "D007"],
                 &["", "D0,", "T+1", "D366", "D", "D0,,D1", "D1000"],
+            ),
+            (
+                "routing.due-date.release-classes",
+                &["D1,D30", "d2"],
+                &["", "D1;D2", "T+30"],
             ),
             (
                 "routing.cross-class-failover",

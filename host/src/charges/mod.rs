@@ -7,6 +7,7 @@
 //! charge in flight), then the intent, its trace and its idempotency record in one
 //! transaction. After the commit: metrics, the kill switch's count, the shadow candidates.
 
+mod kind;
 mod live;
 pub mod slots;
 pub mod view;
@@ -735,6 +736,7 @@ pub fn chain_input(
             },
             metadata_json: request.metadata.clone(),
             created_at_ms: now,
+            kind: kind::charge_kind(request),
         },
         store: logic::StoreContext {
             code: store.code.clone(),
@@ -753,6 +755,8 @@ pub fn chain_input(
             .map(|g| to_logic_gateway(g, health(&g.provider_code)))
             .collect(),
         env: logic::StepEnv { now_ms: now, seed },
+        // Recurring charges (pinned to their mandate's gateway) come with Pix Automático.
+        pinned_gateway: None,
     }
 }
 

@@ -410,7 +410,7 @@ mod tests {
             let world = pixgate_sandbox::world(step);
             let world = world
                 .trim_start_matches("pixgate:chain/")
-                .trim_end_matches("@1.0.0");
+                .trim_end_matches("@1.1.0");
             assert!(
                 get("src/lib.rs").contains(&format!("world: \"{world}\"")),
                 "{step:?}"
@@ -501,9 +501,10 @@ mod tests {
                 Step::Economics => "export const economics = {",
             };
             assert!(source.contains(export), "{step:?}");
-            let world = pixgate_sandbox::world(step)
+            let world = pixgate_sandbox::world(step);
+            let world = world
                 .trim_start_matches("pixgate:chain/")
-                .trim_end_matches("@1.0.0");
+                .trim_end_matches("@1.1.0");
             assert!(get(&files, &format!("types/{world}.d.ts")).contains(world));
             let readme = get(&files, "README.md");
             assert!(readme.contains(&format!(

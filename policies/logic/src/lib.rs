@@ -35,6 +35,7 @@ mod testing {
             payer_kind: PayerKind::Cpf,
             metadata_json: "{}".into(),
             created_at_ms: 1_795_000_000_000,
+            kind: ChargeKind::Immediate,
         }
     }
 

@@ -37,6 +37,74 @@ pub enum StoreMode {
     Live,
 }
 
+/// Fixed amount or percentage (a fine, an abatement).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "SCREAMING_SNAKE_CASE"))]
+pub enum FixedOrPercent {
+    Fixed,
+    Percent,
+}
+
+/// API Pix `juros` modalities 1 to 8, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "SCREAMING_SNAKE_CASE"))]
+pub enum InterestModality {
+    AmountPerCalendarDay,
+    PercentPerCalendarDay,
+    PercentPerCalendarMonth,
+    PercentPerCalendarYear,
+    AmountPerBusinessDay,
+    PercentPerBusinessDay,
+    PercentPerBusinessMonth,
+    PercentPerBusinessYear,
+}
+
+/// API Pix `desconto` modalities 1 to 6, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "SCREAMING_SNAKE_CASE"))]
+pub enum DiscountModality {
+    FixedUntilDates,
+    PercentUntilDates,
+    AmountPerCalendarDayEarly,
+    AmountPerBusinessDayEarly,
+    PercentPerCalendarDayEarly,
+    PercentPerBusinessDayEarly,
+}
+
+/// How often a mandate charges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "SCREAMING_SNAKE_CASE"))]
+pub enum MandateFrequency {
+    Weekly,
+    Monthly,
+    Quarterly,
+    Semiannual,
+    Annual,
+}
+
+/// What kind of PIX charge is resolved (`charge-kind`, chain 1.1.0). Recorded inputs from
+/// before 1.1.0 have none: they are immediate charges.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub enum ChargeKind {
+    #[default]
+    Immediate,
+    DueDate(DueTerms),
+    Recurring(MandateTerms),
+}
+
+impl ChargeKind {
+    /// True for an immediate charge, the only kind before chain 1.1.0.
+    pub fn is_immediate(&self) -> bool {
+        matches!(self, ChargeKind::Immediate)
+    }
+}
+
 /// A step's verdict on one economics candidate.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
@@ -54,6 +122,51 @@ records! {
         pub payer_kind: PayerKind,
         pub metadata_json: String,
         pub created_at_ms: i64,
+        /// Left out of the JSON of an immediate charge, which then reads exactly as a trace
+        /// recorded under chain 1.0.0.
+        #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "ChargeKind::is_immediate"))]
+        pub kind: ChargeKind,
+    }
+
+    pub struct FixedOrPercentRule {
+        pub kind: FixedOrPercent,
+        pub value: u64,
+    }
+
+    pub struct InterestRule {
+        pub modality: InterestModality,
+        pub value: u64,
+    }
+
+    pub struct DiscountDate {
+        pub date: String,
+        pub value: u64,
+    }
+
+    pub struct DiscountRule {
+        pub modality: DiscountModality,
+        pub value: u64,
+        pub dates: Vec<DiscountDate>,
+    }
+
+    pub struct DueTerms {
+        pub due_date: String,
+        pub days_after_due: u32,
+        #[cfg_attr(feature = "serde", serde(default))]
+        pub fine: Option<FixedOrPercentRule>,
+        #[cfg_attr(feature = "serde", serde(default))]
+        pub interest: Option<InterestRule>,
+        #[cfg_attr(feature = "serde", serde(default))]
+        pub abatement: Option<FixedOrPercentRule>,
+        #[cfg_attr(feature = "serde", serde(default))]
+        pub discount: Option<DiscountRule>,
+    }
+
+    pub struct MandateTerms {
+        pub mandate_id: String,
+        pub frequency: MandateFrequency,
+        pub cycle: u32,
+        pub due_date: String,
     }
 
     pub struct ConfigEntry {
@@ -149,6 +262,8 @@ records! {
         pub policy: PolicyDecision,
         pub gateways: Vec<Gateway>,
         pub env: StepEnv,
+        #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+        pub pinned_gateway: Option<String>,
     }
 
     pub struct EconomicsInput {

@@ -1,11 +1,17 @@
-//! The bundled policy step: chooses between `d0-first` and `lowest-cost` routing.
+//! The bundled policy step: chooses between `d0-first`, `lowest-cost` and `due-date` routing.
 //!
 //! Store configuration read (all optional):
 //! - `routing.policy`: `auto` (default), `d0-first` or `lowest-cost`.
-//! - `routing.lowest-cost-from-centavos` (default 50000, i.e. R$ 500.00): under `auto`, charges
-//!   from this amount use `lowest-cost`, smaller ones `d0-first`. On a small ticket the fee
-//!   difference between release classes is a few centavos and getting the money today is
+//! - `routing.lowest-cost-from-centavos` (default 50000, i.e. R$ 500.00): under `auto`, immediate
+//!   charges from this amount use `lowest-cost`, smaller ones `d0-first`. On a small ticket the
+//!   fee difference between release classes is a few centavos and getting the money today is
 //!   worth more; on a large ticket the fee difference is real money.
+//! - Under `auto`, a charge with a due date (chain 1.1.0's `due-date` kind) uses `due-date`: the
+//!   merchant waits for the due date anyway, so a release a day or a month after payment costs
+//!   little and the fee decides, as under `lowest-cost`, among the classes in
+//!   `routing.due-date.release-classes` (default: every class). A recurring charge's gateway
+//!   is pinned by its mandate: the policy is `d0-first`'s or `lowest-cost`'s as for an
+//!   immediate charge and the provider step only confirms the pinned gateway.
 //! - `routing.release-classes`: comma-separated classes allowed, most preferred first.
 //!   Default for `d0-first`: D0,D1,D2; for `lowest-cost`: every class (empty list).
 //! - `routing.cross-class-failover` (default true): may a LIVE charge fail over to a gateway
@@ -20,10 +26,11 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::config::{bool_or, invalid, opt_u64, release_classes, u64_or};
-use crate::{PolicyDecision, PolicyInput, StepError};
+use crate::{ChargeKind, PolicyDecision, PolicyInput, StepError};
 
 pub const D0_FIRST: &str = "d0-first";
 pub const LOWEST_COST: &str = "lowest-cost";
+pub const DUE_DATE: &str = "due-date";
 const DEFAULT_LOWEST_COST_FROM: u64 = 50_000;
 
 pub fn decide(input: &PolicyInput) -> Result<PolicyDecision, StepError> {
@@ -53,6 +60,7 @@ pub fn decide(input: &PolicyInput) -> Result<PolicyDecision, StepError> {
     }
 
     let policy = match store.config("routing.policy").map(str::trim) {
+        None | Some("auto") if matches!(charge.kind, ChargeKind::DueDate(_)) => DUE_DATE,
         None | Some("auto") => {
             let from = u64_or(
                 store,
@@ -76,7 +84,12 @@ pub fn decide(input: &PolicyInput) -> Result<PolicyDecision, StepError> {
         }
     };
 
-    let eligible = match release_classes(store, "routing.release-classes")? {
+    let classes_key = if policy == DUE_DATE {
+        "routing.due-date.release-classes"
+    } else {
+        "routing.release-classes"
+    };
+    let eligible = match release_classes(store, classes_key)? {
         Some(classes) => classes,
         None if policy == D0_FIRST => vec!["D0".into(), "D1".into(), "D2".into()],
         None => Vec::new(),
@@ -177,6 +190,51 @@ mod tests {
                 "{cfg:?}"
             );
         }
+    }
+
+    fn due_date_charge(amount: u64) -> crate::Charge {
+        crate::Charge {
+            kind: ChargeKind::DueDate(crate::DueTerms {
+                due_date: "2027-03-10".into(),
+                days_after_due: 30,
+                fine: None,
+                interest: None,
+                abatement: None,
+                discount: None,
+            }),
+            ..charge(amount)
+        }
+    }
+
+    #[test]
+    fn due_date_charges_have_a_policy_of_their_own_under_auto() {
+        let input = |config: &[(&str, &str)]| PolicyInput {
+            charge: due_date_charge(100),
+            store: store(config),
+            env: crate::StepEnv { now_ms: 0, seed: 0 },
+        };
+        let d = decide(&input(&[])).unwrap();
+        assert_eq!(d.policy, DUE_DATE);
+        assert!(
+            d.eligible_release_classes.is_empty(),
+            "every class, cheapest first"
+        );
+        let d = decide(&input(&[
+            ("routing.due-date.release-classes", "D1,D30"),
+            ("routing.release-classes", "D0"),
+        ]))
+        .unwrap();
+        assert_eq!(d.eligible_release_classes, ["D1", "D30"]);
+        // A policy the store names applies to every kind.
+        let d = decide(&input(&[("routing.policy", "d0-first")])).unwrap();
+        assert_eq!(d.policy, D0_FIRST);
+        assert_eq!(d.eligible_release_classes, ["D0", "D1", "D2"]);
+        assert_eq!(
+            decide(&input(&[("routing.due-date.release-classes", "T+1")]))
+                .unwrap_err()
+                .code,
+            "invalid_store_config"
+        );
     }
 
     #[test]

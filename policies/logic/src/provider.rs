@@ -8,6 +8,12 @@
 //! release-class preference, then by the fee for this amount, then by median latency, then
 //! by alias so that the order is total. Without cross-release-class failover only the
 //! primary's release class stays in the failover order.
+//!
+//! A charge with a `pinned-gateway` (a recurring charge, which must go to the PSP that holds
+//! its mandate) is only confirmed or refused: the pinned gateway is ranked alone unless the
+//! host reports it unavailable (`pinned_gateway_unavailable`) or it is not among the store's
+//! gateways (`pinned_gateway_unknown`); the release-class and health rules do not apply, since
+//! no other gateway could take the charge.
 
 use alloc::borrow::ToOwned;
 use alloc::format;
@@ -24,6 +30,9 @@ const HEALTHY_BPS: u32 = 9_500;
 type SortKey = (u8, usize, u64, u32);
 
 pub fn rank(input: &ProviderInput) -> Result<ProviderDecision, StepError> {
+    if let Some(pinned) = &input.pinned_gateway {
+        return confirm_pinned(input, pinned);
+    }
     let store = &input.store;
     let policy = &input.policy;
     let floor = u64_or(store, "routing.min-success-rate-bps", 8_000)?;
@@ -111,6 +120,39 @@ pub fn rank(input: &ProviderInput) -> Result<ProviderDecision, StepError> {
     Ok(ProviderDecision { ranking, excluded })
 }
 
+fn confirm_pinned(input: &ProviderInput, pinned: &str) -> Result<ProviderDecision, StepError> {
+    let Some(g) = input.gateways.iter().find(|g| g.gateway_alias == pinned) else {
+        return Err(StepError::new(
+            "pinned_gateway_unknown",
+            format!("the charge is pinned to {pinned}, which is not among the store's gateways"),
+        ));
+    };
+    if !g.health.available {
+        return Err(StepError::new(
+            "pinned_gateway_unavailable",
+            format!("the charge is pinned to {pinned}, which is unavailable"),
+        ));
+    }
+    let excluded = input
+        .gateways
+        .iter()
+        .filter(|o| o.gateway_alias != pinned)
+        .map(|o| ExcludedGateway {
+            gateway_alias: o.gateway_alias.clone(),
+            reason: format!("the charge is pinned to {pinned}"),
+        })
+        .collect();
+    Ok(ProviderDecision {
+        ranking: alloc::vec![RankedGateway {
+            gateway_alias: g.gateway_alias.clone(),
+            provider_code: g.provider_code.clone(),
+            release_class: g.release_class.clone(),
+            reason: "pinned".to_owned(),
+        }],
+        excluded,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,7 +179,49 @@ mod tests {
             policy,
             gateways,
             env: StepEnv { now_ms: 0, seed: 0 },
+            pinned_gateway: None,
         })
+    }
+
+    fn run_pinned(pinned: &str, gateways: Vec<Gateway>) -> Result<ProviderDecision, StepError> {
+        rank(&ProviderInput {
+            charge: charge(10_000),
+            store: store(&[]),
+            policy: policy("d0-first", &["D0"], true),
+            gateways,
+            env: StepEnv { now_ms: 0, seed: 0 },
+            pinned_gateway: Some(pinned.into()),
+        })
+    }
+
+    #[test]
+    fn a_pinned_gateway_is_confirmed_alone_whatever_its_class_or_cost() {
+        let gws = vec![
+            gateway("a-d0", "D0", 10, 0),
+            gateway("b-d30", "D30", 900, 0),
+        ];
+        let d = run_pinned("b-d30", gws).unwrap();
+        assert_eq!(aliases(&d), ["b-d30"]);
+        assert_eq!(d.ranking[0].reason, "pinned");
+        assert_eq!(d.excluded.len(), 1);
+        assert_eq!(d.excluded[0].reason, "the charge is pinned to b-d30");
+    }
+
+    #[test]
+    fn a_pinned_gateway_that_is_down_or_unknown_refuses_the_charge() {
+        let mut down = gateway("a-d0", "D0", 10, 0);
+        down.health.available = false;
+        let healthy = gateway("b-d0", "D0", 10, 0);
+        assert_eq!(
+            run_pinned("a-d0", vec![down, healthy.clone()])
+                .unwrap_err()
+                .code,
+            "pinned_gateway_unavailable"
+        );
+        assert_eq!(
+            run_pinned("z", vec![healthy]).unwrap_err().code,
+            "pinned_gateway_unknown"
+        );
     }
 
     #[test]

@@ -15,14 +15,14 @@
 // `input.env.seed`, so both replay exactly; there is no network, no files, no environment.
 // Money is integer centavos: WIT's u64 and s64 are BigInt here (`12990n`), never a float.
 
-import { log } from 'pixgate:chain/host-log@1.0.0';
+import { log } from 'pixgate:chain/host-log@1.1.0';
 
 /**
- * @typedef {import('pixgate:chain/economics@1.0.0').EconomicsInput} EconomicsInput
- * @typedef {import('pixgate:chain/types@1.0.0').CandidateEconomics} CandidateEconomics
- * @typedef {import('pixgate:chain/types@1.0.0').CandidateOutcome} CandidateOutcome
- * @typedef {import('pixgate:chain/types@1.0.0').FeeTerms} FeeTerms
- * @typedef {import('pixgate:chain/types@1.0.0').StoreContext} StoreContext
+ * @typedef {import('pixgate:chain/economics@1.1.0').EconomicsInput} EconomicsInput
+ * @typedef {import('pixgate:chain/types@1.1.0').CandidateEconomics} CandidateEconomics
+ * @typedef {import('pixgate:chain/types@1.1.0').CandidateOutcome} CandidateOutcome
+ * @typedef {import('pixgate:chain/types@1.1.0').FeeTerms} FeeTerms
+ * @typedef {import('pixgate:chain/types@1.1.0').StoreContext} StoreContext
  */
 
 /** The store configuration key this component reads. Pick keys of your own for your settings. */

@@ -4,8 +4,8 @@
 //
 // This example keeps same-day money for ordinary tickets and saves fees on large ones:
 // - a charge above the store's `limits.max-amount-centavos` is refused;
-// - from `policy.lowest-cost-from-centavos` (default R$ 1,000.00) up, `lowest-cost` in any
-//   release class;
+// - from `policy.lowest-cost-from-centavos` (default R$ 1,000.00) up, and for a charge with a
+//   due date (`charge.kind` is `due-date`) of any amount, `lowest-cost` in any release class;
 // - below it, `d0-first` over D0 then D1 only.
 //
 // The policy names `d0-first` and `lowest-cost` are the ones pixgate's bundled provider step
@@ -16,12 +16,12 @@
 // `input.env.seed`, so both replay exactly; there is no network, no files, no environment.
 // Money is integer centavos: WIT's u64 and s64 are BigInt here (`12990n`), never a float.
 
-import { log } from 'pixgate:chain/host-log@1.0.0';
+import { log } from 'pixgate:chain/host-log@1.1.0';
 
 /**
- * @typedef {import('pixgate:chain/policy@1.0.0').PolicyInput} PolicyInput
- * @typedef {import('pixgate:chain/types@1.0.0').PolicyDecision} PolicyDecision
- * @typedef {import('pixgate:chain/types@1.0.0').StoreContext} StoreContext
+ * @typedef {import('pixgate:chain/policy@1.1.0').PolicyInput} PolicyInput
+ * @typedef {import('pixgate:chain/types@1.1.0').PolicyDecision} PolicyDecision
+ * @typedef {import('pixgate:chain/types@1.1.0').StoreContext} StoreContext
  */
 
 /** The store configuration keys this component reads. Pick keys of your own for your settings. */
@@ -62,9 +62,13 @@ export const policy = {
     const lowestCostFrom =
       configBigInt(input.store, LOWEST_COST_FROM_KEY) ?? DEFAULT_LOWEST_COST_FROM;
 
+    // The merchant waits for the due date anyway: a later release class costs little there.
+    // (A variant is `{ tag, val }`: here `val` holds the due terms, `val.dueDate`, ...)
+    const dueDate = input.charge.kind.tag === 'due-date';
+
     /** @type {PolicyDecision} */
     const decision =
-      amount >= lowestCostFrom
+      dueDate || amount >= lowestCostFrom
         ? {
             policy: 'lowest-cost',
             // Empty: every release class is eligible.

@@ -5,21 +5,23 @@
 //
 // This example ranks the gateways cheapest first for the charge's amount. It leaves out a
 // gateway that is down, whose release class the policy step did not allow, or whose fee is
-// above the store's `ranking.max-fee-centavos` (when the store sets it).
+// above the store's `ranking.max-fee-centavos` (when the store sets it). A charge pinned to one
+// gateway (`input.pinnedGateway`) leaves every other one out: it goes to that gateway if the
+// rules above keep it, and is refused otherwise.
 //
 // The rules every component lives by: the same input must give the same output. `Date.now()`
 // is the charge's time (`input.env.nowMs`) and `Math.random()` is seeded from
 // `input.env.seed`, so both replay exactly; there is no network, no files, no environment.
 // Money is integer centavos: WIT's u64 and s64 are BigInt here (`12990n`), never a float.
 
-import { log } from 'pixgate:chain/host-log@1.0.0';
+import { log } from 'pixgate:chain/host-log@1.1.0';
 
 /**
- * @typedef {import('pixgate:chain/provider-selection@1.0.0').ProviderInput} ProviderInput
- * @typedef {import('pixgate:chain/types@1.0.0').ProviderDecision} ProviderDecision
- * @typedef {import('pixgate:chain/types@1.0.0').FeeTerms} FeeTerms
- * @typedef {import('pixgate:chain/types@1.0.0').StoreContext} StoreContext
- * @typedef {import('pixgate:chain/types@1.0.0').Gateway} Gateway
+ * @typedef {import('pixgate:chain/provider-selection@1.1.0').ProviderInput} ProviderInput
+ * @typedef {import('pixgate:chain/types@1.1.0').ProviderDecision} ProviderDecision
+ * @typedef {import('pixgate:chain/types@1.1.0').FeeTerms} FeeTerms
+ * @typedef {import('pixgate:chain/types@1.1.0').StoreContext} StoreContext
+ * @typedef {import('pixgate:chain/types@1.1.0').Gateway} Gateway
  */
 
 /** The store configuration key this component reads. Pick keys of your own for your settings. */
@@ -50,6 +52,9 @@ export const providerSelection = {
     // A malformed setting refuses the charge with a clear code rather than guessing.
     const maxFee = configBigInt(input.store, MAX_FEE_KEY);
     const classes = input.policy.eligibleReleaseClasses;
+    // A recurring charge must go to the gateway that holds its mandate: pixgate accepts that
+    // gateway ranked alone, or a refusal.
+    const pinned = input.pinnedGateway;
 
     /** @type {Array<{ fee: bigint, gateway: Gateway }>} */
     const ranked = [];
@@ -58,7 +63,9 @@ export const providerSelection = {
     for (const gateway of input.gateways) {
       const fee = feeFor(amount, gateway.feeTerms);
       let reason = null;
-      if (!gateway.health.available) {
+      if (pinned !== undefined && gateway.gatewayAlias !== pinned) {
+        reason = `the charge is pinned to ${pinned}`;
+      } else if (!gateway.health.available) {
         reason = 'gateway unavailable';
       } else if (classes.length > 0 && !classes.includes(gateway.releaseClass)) {
         reason = `release class ${gateway.releaseClass} not eligible under ${input.policy.policy}`;

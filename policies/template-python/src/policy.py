@@ -3,8 +3,9 @@ release classes it may go to, cross-class failover, how many gateways to try).
 
 This example keeps same-day money for ordinary tickets and saves fees on large ones:
 - a charge above the store's `limits.max-amount-centavos` is refused;
-- from `policy.lowest-cost-from-centavos` (default R$ 1,000.00) up, `lowest-cost` in any
-  release class;
+- from `policy.lowest-cost-from-centavos` (default R$ 1,000.00) up, and for a charge with a due
+  date (`charge.kind` is `ChargeKind_DueDate`) of any amount, `lowest-cost` in any release
+  class;
 - below it, `d0-first` over D0 then D1 only.
 
 The policy names `d0-first` and `lowest-cost` are the ones pixgate's bundled provider step
@@ -22,7 +23,7 @@ from componentize_py_types import Err
 from wit_world import exports
 from wit_world.exports.policy import PolicyInput
 from wit_world.imports import host_log
-from wit_world.imports.types import PolicyDecision, StepError, StoreContext
+from wit_world.imports.types import ChargeKind_DueDate, PolicyDecision, StepError, StoreContext
 
 # The store configuration keys this component reads. Pick keys of your own for your settings.
 MAX_AMOUNT_KEY = "limits.max-amount-centavos"
@@ -47,7 +48,11 @@ class Policy(exports.Policy):
         if lowest_cost_from is None:
             lowest_cost_from = DEFAULT_LOWEST_COST_FROM
 
-        if amount >= lowest_cost_from:
+        # The merchant waits for the due date anyway: a later release class costs little there.
+        # (`input.charge.kind.value` holds the due terms: `due_date`, `fine`, ...)
+        due_date = isinstance(input.charge.kind, ChargeKind_DueDate)
+
+        if due_date or amount >= lowest_cost_from:
             decision = PolicyDecision(
                 policy="lowest-cost",
                 # Empty: every release class is eligible.

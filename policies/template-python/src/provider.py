@@ -5,7 +5,9 @@ order of a LIVE charge.
 
 This example ranks the gateways cheapest first for the charge's amount. It leaves out a
 gateway that is down, whose release class the policy step did not allow, or whose fee is above
-the store's `ranking.max-fee-centavos` (when the store sets it).
+the store's `ranking.max-fee-centavos` (when the store sets it). A charge pinned to one gateway
+(`input.pinned_gateway`) leaves every other one out: it goes to that gateway if the rules above
+keep it, and is refused otherwise.
 
 The rules every component lives by: the same input must give the same output. `time.time()`
 is the charge's time (`input.env.now_ms`) and `random` is seeded from `input.env.seed`, so
@@ -39,13 +41,18 @@ class ProviderSelection(exports.ProviderSelection):
         # A malformed setting refuses the charge with a clear code rather than guessing.
         max_fee = config_int(input.store, MAX_FEE_KEY)
         classes = input.policy.eligible_release_classes
+        # A recurring charge must go to the gateway that holds its mandate: pixgate accepts that
+        # gateway ranked alone, or a refusal.
+        pinned = input.pinned_gateway
 
         ranked: List[Tuple[int, Gateway]] = []
         excluded: List[ExcludedGateway] = []
         for gateway in input.gateways:
             fee = fee_for(amount, gateway.fee_terms)
             reason = None
-            if not gateway.health.available:
+            if pinned is not None and gateway.gateway_alias != pinned:
+                reason = f"the charge is pinned to {pinned}"
+            elif not gateway.health.available:
                 reason = "gateway unavailable"
             elif classes and gateway.release_class not in classes:
                 reason = (

@@ -3,8 +3,8 @@
 //!
 //! This example keeps same-day money for ordinary tickets and saves fees on large ones:
 //! - a charge above the store's `limits.max-amount-centavos` is refused;
-//! - from `policy.lowest-cost-from-centavos` (default R$ 1,000.00) up, `lowest-cost` in any
-//!   release class;
+//! - from `policy.lowest-cost-from-centavos` (default R$ 1,000.00) up, and for a charge with a
+//!   due date (`charge.kind` is `due-date`) of any amount, `lowest-cost` in any release class;
 //! - below it, `d0-first` over D0 then D1 only.
 //!
 //! The policy names `d0-first` and `lowest-cost` are the ones pixgate's bundled provider step
@@ -18,7 +18,7 @@ wit_bindgen::generate!({ path: "wit", world: "policy-step" });
 
 use exports::pixgate::chain::policy::{Guest, PolicyInput};
 use pixgate::chain::host_log::{Level, log};
-use pixgate::chain::types::{PolicyDecision, StepError, StoreContext};
+use pixgate::chain::types::{ChargeKind, PolicyDecision, StepError, StoreContext};
 
 /// The store configuration keys this component reads (set them with the admin API's store
 /// `config`). Pick keys of your own for your own settings.
@@ -44,7 +44,9 @@ impl Guest for Component {
         let lowest_cost_from =
             config_u64(&input.store, LOWEST_COST_FROM_KEY)?.unwrap_or(DEFAULT_LOWEST_COST_FROM);
 
-        let decision = if amount >= lowest_cost_from {
+        // The merchant waits for the due date anyway: a later release class costs little there.
+        let due_date = matches!(input.charge.kind, ChargeKind::DueDate(_));
+        let decision = if due_date || amount >= lowest_cost_from {
             PolicyDecision {
                 policy: "lowest-cost".to_string(),
                 // Empty: every release class is eligible.

@@ -4,7 +4,9 @@
 //!
 //! This example ranks the gateways cheapest first for the charge's amount. It leaves out a
 //! gateway that is down, whose release class the policy step did not allow, or whose fee is
-//! above the store's `ranking.max-fee-centavos` (when the store sets it).
+//! above the store's `ranking.max-fee-centavos` (when the store sets it). A charge pinned to
+//! one gateway (`input.pinned_gateway`) leaves every other one out: it goes to that gateway if
+//! the rules above keep it, and is refused otherwise.
 //!
 //! The rules every component lives by: the same input must give the same output, so there is
 //! no clock (use `input.env.now_ms`), no randomness (derive it from `input.env.seed`), no
@@ -30,12 +32,19 @@ impl Guest for Component {
         // A malformed setting refuses the charge with a clear code rather than guessing.
         let max_fee = config_u64(&input.store, MAX_FEE_KEY)?;
         let classes = &input.policy.eligible_release_classes;
+        // A recurring charge must go to the gateway that holds its mandate: pixgate accepts that
+        // gateway ranked alone, or a refusal.
+        let pinned = input.pinned_gateway.as_deref();
 
         let mut ranked = Vec::new();
         let mut excluded = Vec::new();
         for gateway in input.gateways {
             let fee = fee_for(amount, &gateway.fee_terms);
-            let reason = if !gateway.health.available {
+            let reason = if let Some(pinned) = pinned
+                && pinned != gateway.gateway_alias
+            {
+                Some(format!("the charge is pinned to {pinned}"))
+            } else if !gateway.health.available {
                 Some("gateway unavailable".to_string())
             } else if !classes.is_empty() && !classes.contains(&gateway.release_class) {
                 Some(format!(

@@ -1,4 +1,4 @@
-declare module 'pixgate:chain/host-log@1.0.0' {
+declare module 'pixgate:chain/host-log@1.1.0' {
   export function log(level: Level, message: string): void;
   /**
    * # Variants

@@ -1,4 +1,4 @@
-declare module 'pixgate:chain/types@1.0.0' {
+declare module 'pixgate:chain/types@1.1.0' {
   /**
    * Kind of the payer's tax id. The number itself never reaches a component.
    * # Variants
@@ -24,6 +24,163 @@ declare module 'pixgate:chain/types@1.0.0' {
    */
   export type StoreMode = 'shadow' | 'live';
   /**
+   * A fine or an abatement: a fixed amount or a percentage of the amount.
+   * # Variants
+   * 
+   * ## `"fixed"`
+   * 
+   * ## `"percent"`
+   */
+  export type FixedOrPercent = 'fixed' | 'percent';
+  /**
+   * A fine or an abatement. `value` is centavos when `kind` is `fixed`, hundredths of a
+   * percent when it is `percent` (250 = 2.50 %).
+   */
+  export interface FixedOrPercentRule {
+    kind: FixedOrPercent,
+    value: bigint,
+  }
+  /**
+   * How interest accrues after the due date (API Pix `juros` modalities 1 to 8, in order).
+   * # Variants
+   * 
+   * ## `"amount-per-calendar-day"`
+   * 
+   * ## `"percent-per-calendar-day"`
+   * 
+   * ## `"percent-per-calendar-month"`
+   * 
+   * ## `"percent-per-calendar-year"`
+   * 
+   * ## `"amount-per-business-day"`
+   * 
+   * ## `"percent-per-business-day"`
+   * 
+   * ## `"percent-per-business-month"`
+   * 
+   * ## `"percent-per-business-year"`
+   */
+  export type InterestModality = 'amount-per-calendar-day' | 'percent-per-calendar-day' | 'percent-per-calendar-month' | 'percent-per-calendar-year' | 'amount-per-business-day' | 'percent-per-business-day' | 'percent-per-business-month' | 'percent-per-business-year';
+  /**
+   * Interest after the due date. `value` is centavos per day for the `amount-...`
+   * modalities, hundredths of a percent per period for the `percent-...` ones.
+   */
+  export interface InterestRule {
+    modality: InterestModality,
+    value: bigint,
+  }
+  /**
+   * How a discount for paying early is granted (API Pix `desconto` modalities 1 to 6).
+   * # Variants
+   * 
+   * ## `"fixed-until-dates"`
+   * 
+   * ## `"percent-until-dates"`
+   * 
+   * ## `"amount-per-calendar-day-early"`
+   * 
+   * ## `"amount-per-business-day-early"`
+   * 
+   * ## `"percent-per-calendar-day-early"`
+   * 
+   * ## `"percent-per-business-day-early"`
+   */
+  export type DiscountModality = 'fixed-until-dates' | 'percent-until-dates' | 'amount-per-calendar-day-early' | 'amount-per-business-day-early' | 'percent-per-calendar-day-early' | 'percent-per-business-day-early';
+  /**
+   * A discount granted on payments up to `date` (YYYY-MM-DD). `value` as in `discount-rule`.
+   */
+  export interface DiscountDate {
+    date: string,
+    value: bigint,
+  }
+  /**
+   * A discount. `-until-dates` modalities: `dates` holds 1 to 3 dates in order and `value`
+   * is 0. Per-day modalities: `dates` is empty and `value` is per day paid early. Values
+   * are centavos (`fixed-...`, `amount-...`) or hundredths of a percent (`percent-...`).
+   */
+  export interface DiscountRule {
+    modality: DiscountModality,
+    value: bigint,
+    dates: Array<DiscountDate>,
+  }
+  /**
+   * The terms of a charge with a due date (API Pix `cobv`). Percentages of the fine,
+   * interest and discount are of the amount minus the abatement.
+   */
+  export interface DueTerms {
+    /**
+     * The due date as the merchant set it, YYYY-MM-DD (Brasília). A due date on a
+     * weekend or a national holiday moves to the next business day.
+     */
+    dueDate: string,
+    /**
+     * Calendar days after the due date the charge can still be paid.
+     */
+    daysAfterDue: number,
+    fine?: FixedOrPercentRule,
+    interest?: InterestRule,
+    abatement?: FixedOrPercentRule,
+    discount?: DiscountRule,
+  }
+  /**
+   * How often a mandate (Pix Automático) charges.
+   * # Variants
+   * 
+   * ## `"weekly"`
+   * 
+   * ## `"monthly"`
+   * 
+   * ## `"quarterly"`
+   * 
+   * ## `"semiannual"`
+   * 
+   * ## `"annual"`
+   */
+  export type MandateFrequency = 'weekly' | 'monthly' | 'quarterly' | 'semiannual' | 'annual';
+  /**
+   * The mandate a recurring charge is made under.
+   */
+  export interface MandateTerms {
+    /**
+     * pixgate's id of the mandate.
+     */
+    mandateId: string,
+    frequency: MandateFrequency,
+    /**
+     * The cycle this charge is for, from 1.
+     */
+    cycle: number,
+    /**
+     * The charge's due date, YYYY-MM-DD (Brasília).
+     */
+    dueDate: string,
+  }
+  /**
+   * What kind of PIX charge this is.
+   */
+  export type ChargeKind = ChargeKindImmediate | ChargeKindDueDate | ChargeKindRecurring;
+  /**
+   * An immediate charge (API Pix `cob`), paid within its expiry.
+   */
+  export interface ChargeKindImmediate {
+    tag: 'immediate',
+  }
+  /**
+   * A charge with a due date (API Pix `cobv`).
+   */
+  export interface ChargeKindDueDate {
+    tag: 'due-date',
+    val: DueTerms,
+  }
+  /**
+   * A charge of a mandate the payer authorised once (Pix Automático, API Pix `cobr`);
+   * it must go to the gateway that holds the mandate (`pinned-gateway`).
+   */
+  export interface ChargeKindRecurring {
+    tag: 'recurring',
+    val: MandateTerms,
+  }
+  /**
    * The charge being resolved.
    */
   export interface Charge {
@@ -48,6 +205,10 @@ declare module 'pixgate:chain/types@1.0.0' {
      * When the charge was created, Unix time in milliseconds (UTC).
      */
     createdAtMs: bigint,
+    /**
+     * Immediate, due date or recurring, with the kind's terms. (Since 1.1.0.)
+     */
+    kind: ChargeKind,
   }
   /**
    * One entry of the store's configuration. Keys are dotted names such as
