@@ -467,3 +467,67 @@ async fn a_live_invoice_is_a_cobv_at_the_psp_paid_late_with_its_fine_and_interes
         assert_eq!(ops, ["put_cobv", "patch_cobv"], "{trace}");
     }
 }
+
+/// An unpaid invoice past its last payable day: the PSP would keep a `cobv` payable forever,
+/// so pixgate removes it there (`PATCH /cobv`) and only then cancels the intent. The
+/// simulator ages the charge (its creation, due date and discount dates move back: 35 days,
+/// still within the 15 days after its due date, then 60, past them); pixgate's next read sees
+/// the expiry.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_unpaid_invoice_past_its_last_payable_day_is_removed_at_the_psp_and_canceled() {
+    let due = due_date();
+    for backend in backends() {
+        let live =
+            pixgate_e2e::live::Live::start(backend, &[("PIXGATE_RECONCILE_INTERVAL", "300ms")])
+                .await;
+        let (status, charged) = live
+            .server
+            .charge(&live.key, "invoice-expires", &live_invoice(due))
+            .await;
+        assert_eq!(status, 200, "{charged}");
+        let id = charged["data"]["paymentIntentId"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let txid = charged["data"]["pix"]["txid"].as_str().unwrap().to_owned();
+        let provider = charged["data"]["routing"]["providerCode"].as_str().unwrap();
+        let sim = live.sim(provider);
+        // Still within its days after the due date: it stays payable and PENDING.
+        sim.post(&format!("/cobv/{txid}/age"), json!({"days": 35}))
+            .await;
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let (_, read) = live.server.get_payment(&live.key, &id).await;
+        assert_eq!(read["data"]["status"], "PENDING", "{read}");
+        // Past it: the due date is now 24 to 30 days back, its last payable day 9 or more.
+        sim.post(&format!("/cobv/{txid}/age"), json!({"days": 25}))
+            .await;
+        let canceled = live
+            .wait_status(&id, "CANCELED", Duration::from_secs(15))
+            .await;
+        assert_eq!(canceled["kind"], "DUE_DATE", "{canceled}");
+        let (_, trace) = live
+            .server
+            .admin_get(&format!("/payment-intents/{id}/trace"))
+            .await;
+        let ops: Vec<&str> = trace["data"]["pspCalls"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["operation"].as_str().unwrap())
+            .filter(|op| *op != "token")
+            .collect();
+        assert_eq!(ops.first(), Some(&"put_cobv"), "{trace}");
+        assert_eq!(ops.last(), Some(&"patch_cobv"), "{trace}");
+        live.wait_events(&id, &["payment.pending", "payment.canceled"])
+            .await;
+        // The PSP holds it removed: no payer can pay it any more.
+        let (status, _) = sim
+            .control(
+                reqwest::Method::POST,
+                &format!("/cobv/{txid}/pay"),
+                json!({}),
+            )
+            .await;
+        assert_eq!(status, 409);
+    }
+}

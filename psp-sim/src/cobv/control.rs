@@ -23,6 +23,7 @@ pub(crate) fn router() -> Router<Arc<Sim>> {
     Router::new()
         .route("/_sim/cobv/{txid}/pay", post(pay))
         .route("/_sim/cobv/{txid}/remove", post(remove))
+        .route("/_sim/cobv/{txid}/age", post(age))
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -128,6 +129,58 @@ async fn remove(
         )));
     }
     cobv.status = CobStatus::RemovidaPeloPsp;
+    Ok(ok_json(cobv))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct AgeRequest {
+    /// Days, 1 to 3650.
+    days: u16,
+}
+
+/// `POST /_sim/cobv/{txid}/age` `{"days"}`: the charge as if it had been created `days` days
+/// earlier: its creation instant, due date and discount dates move back together, the rules
+/// stay. What a test of expiry needs without waiting for the calendar (a due date cannot be
+/// set in the past). Answers the charge. 409 when it is not `ATIVA` or `days` is out of range.
+async fn age(
+    State(sim): State<Arc<Sim>>,
+    Path(txid): Path<String>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let txid = Txid::parse(&txid).map_err(|_| ApiError::cobv_not_found())?;
+    let request: AgeRequest = parse_optional(&body)?;
+    if !(1..=3650).contains(&request.days) {
+        return Err(ApiError::Conflict(format!(
+            "a charge cannot be aged by {} days: 1 to 3650",
+            request.days
+        )));
+    }
+    let days = i64::from(request.days);
+    let mut state = sim.state();
+    let cobv = state
+        .cobvs
+        .get_mut(&txid)
+        .ok_or_else(ApiError::cobv_not_found)?;
+    if cobv.status != CobStatus::Ativa {
+        return Err(ApiError::Conflict(format!(
+            "the charge is {:?}, not ATIVA: it cannot be aged",
+            cobv.status
+        )));
+    }
+    let back = |text: &str| Date::parse(text).map(|d| d.add_days(-days).to_string());
+    cobv.calendario.criacao =
+        Timestamp::from_unix_ms(cobv.calendario.criacao.unix_ms() - days * 86_400_000);
+    if let Some(due) = back(&cobv.calendario.data_de_vencimento) {
+        cobv.calendario.data_de_vencimento = due;
+    }
+    if let Some(desconto) = &mut cobv.valor.desconto {
+        for fixa in &mut desconto.desconto_data_fixa {
+            if let Some(date) = back(&fixa.data) {
+                fixa.data = date;
+            }
+        }
+    }
     Ok(ok_json(cobv))
 }
 
