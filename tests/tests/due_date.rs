@@ -531,3 +531,166 @@ async fn an_unpaid_invoice_past_its_last_payable_day_is_removed_at_the_psp_and_c
         assert_eq!(status, 409);
     }
 }
+
+/// Every rule of API Pix's `cobv` (2 fines, 8 interest modalities, 2 abatements, 6 discounts),
+/// LIVE against the simulator, paid five days before, on and seven days after the due date:
+/// the payer's PSP prices the cobv from what pixgate sent, and pixgate takes exactly what it
+/// says is due that day, with the same parts. Then a due date on a Saturday and one on
+/// Carnival Monday: paid on the business day they move to, no fine; the day after, the fine.
+#[tokio::test(flavor = "multi_thread")]
+async fn every_rule_is_priced_alike_by_pixgate_and_the_payers_psp_before_on_and_after_the_due_date()
+{
+    let due = due_date();
+    let until = |v: f64| {
+        json!([{"date": due.add_days(-10).to_string(), "value": v},
+               {"date": due.add_days(-3).to_string(), "value": v / 2.0}])
+    };
+    let rules: Vec<(&str, Value)> = vec![
+        ("fine", json!({"type": "FIXED", "value": 5})),
+        ("fine", json!({"type": "PERCENT", "value": 2.5})),
+        (
+            "interest",
+            json!({"type": "AMOUNT_PER_CALENDAR_DAY", "value": 0.5}),
+        ),
+        (
+            "interest",
+            json!({"type": "PERCENT_PER_CALENDAR_DAY", "value": 0.1}),
+        ),
+        (
+            "interest",
+            json!({"type": "PERCENT_PER_CALENDAR_MONTH", "value": 1}),
+        ),
+        (
+            "interest",
+            json!({"type": "PERCENT_PER_CALENDAR_YEAR", "value": 12}),
+        ),
+        (
+            "interest",
+            json!({"type": "AMOUNT_PER_BUSINESS_DAY", "value": 0.5}),
+        ),
+        (
+            "interest",
+            json!({"type": "PERCENT_PER_BUSINESS_DAY", "value": 0.1}),
+        ),
+        (
+            "interest",
+            json!({"type": "PERCENT_PER_BUSINESS_MONTH", "value": 1}),
+        ),
+        (
+            "interest",
+            json!({"type": "PERCENT_PER_BUSINESS_YEAR", "value": 12}),
+        ),
+        ("abatement", json!({"type": "FIXED", "value": 10})),
+        ("abatement", json!({"type": "PERCENT", "value": 5})),
+        (
+            "discount",
+            json!({"type": "FIXED_UNTIL_DATES", "dates": until(8.0)}),
+        ),
+        (
+            "discount",
+            json!({"type": "PERCENT_UNTIL_DATES", "dates": until(4.0)}),
+        ),
+        (
+            "discount",
+            json!({"type": "AMOUNT_PER_CALENDAR_DAY_EARLY", "value": 0.3}),
+        ),
+        (
+            "discount",
+            json!({"type": "AMOUNT_PER_BUSINESS_DAY_EARLY", "value": 0.3}),
+        ),
+        (
+            "discount",
+            json!({"type": "PERCENT_PER_CALENDAR_DAY_EARLY", "value": 0.2}),
+        ),
+        (
+            "discount",
+            json!({"type": "PERCENT_PER_BUSINESS_DAY_EARLY", "value": 0.2}),
+        ),
+    ];
+    for backend in backends() {
+        let live = pixgate_e2e::live::Live::start(backend, &[]).await;
+        let mut n = 0;
+        // Creates an invoice due on `due` with `rule`, has it paid on `paid_on` at the PSP and
+        // answers what pixgate recorded as paid and what it says is due that day.
+        let mut pay = async |due: Date, rule: (&str, &Value), paid_on: Date| -> (Value, Value) {
+            n += 1;
+            let mut body = charge_body(pixgate_e2e::live::STORE);
+            body["amount"] = json!(200.0);
+            body["reference"] = json!(format!("rule-{n}"));
+            body["dueDate"] = json!(due.to_string());
+            body["daysAfterDue"] = json!(30);
+            body[rule.0] = rule.1.clone();
+            let (status, charged) = live
+                .server
+                .charge(&live.key, &format!("rule-{n}"), &body)
+                .await;
+            assert_eq!(status, 200, "{body}: {charged}");
+            let id = charged["data"]["paymentIntentId"]
+                .as_str()
+                .unwrap()
+                .to_owned();
+            let (_, expected) = amount_due(&live.server, &live.key, &id, Some(paid_on)).await;
+            let txid = charged["data"]["pix"]["txid"].as_str().unwrap();
+            let provider = charged["data"]["routing"]["providerCode"].as_str().unwrap();
+            live.sim(provider)
+                .post(
+                    &format!("/cobv/{txid}/pay"),
+                    json!({"date": paid_on.to_string()}),
+                )
+                .await;
+            let paid = live
+                .wait_status(&id, "SUCCEEDED", Duration::from_secs(15))
+                .await;
+            (paid, expected["data"].clone())
+        };
+        for (field, rule) in &rules {
+            for paid_on in [due.add_days(-5), due, due.add_days(7)] {
+                let (paid, expected) = pay(due, (field, rule), paid_on).await;
+                let context = format!("{backend:?} {field} {rule} paid on {paid_on} (due {due})");
+                assert_eq!(paid["amountPaid"], expected["total"], "{context}: {paid}");
+                for part in ["original", "fine", "interest", "abatement", "discount"] {
+                    assert_eq!(
+                        paid["amountComponents"][part], expected[part],
+                        "{context}: {part} of {paid}"
+                    );
+                }
+                // The rule did something where it should: a fine or interest only late, a
+                // discount only early, an abatement always.
+                let part = |name: &str| expected[name].as_f64().unwrap();
+                let acted = match *field {
+                    "fine" | "interest" => part(field) > 0.0,
+                    other => part(other) > 0.0,
+                };
+                let should = match *field {
+                    "fine" | "interest" => paid_on > due,
+                    "discount" => paid_on < due,
+                    _ => true,
+                };
+                assert_eq!(acted, should, "{context}: {expected}");
+            }
+        }
+
+        // A due date on a Saturday moves to Monday, one on Carnival Monday to Ash Wednesday:
+        // paid then, no fine; the next day, the fine.
+        let fine = json!({"type": "PERCENT", "value": 2});
+        let mut saturday = due;
+        while saturday.weekday() != pixgate_domain::due::Weekday::Saturday {
+            saturday = saturday.add_days(1);
+        }
+        let carnival_monday = Date::parse("2027-02-08").unwrap();
+        assert!(!calendar::is_business_day(carnival_monday));
+        for (due, moved) in [
+            (saturday, saturday.add_days(2)),
+            (carnival_monday, carnival_monday.add_days(2)),
+        ] {
+            assert!(calendar::is_business_day(moved), "{moved}");
+            let (paid, _) = pay(due, ("fine", &fine), moved).await;
+            assert_eq!(paid["amountPaid"], 200.0, "due {due}, paid {moved}: {paid}");
+            let (paid, _) = pay(due, ("fine", &fine), moved.add_days(1)).await;
+            assert_eq!(
+                paid["amountPaid"], 204.0,
+                "due {due}, paid the day after: {paid}"
+            );
+        }
+    }
+}
