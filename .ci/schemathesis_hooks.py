@@ -41,8 +41,11 @@ def before_call(context, case, kwargs):
             url = _HOST.sub(r"\g<1>127.0.0.1", body[field], count=1)
             # A short host grew: trim the path or query so the URL stays as long as allowed.
             body[field] = url[:_MAX_CHARS]
-    # A charge's payer (the merchant route's body, and the evaluate route's `charge`).
-    for charge in (body, body.get("charge")):
+    # A charge's payer (the merchant route's body, the evaluate route's `charge`, and each
+    # charge of a batch).
+    batch = body.get("charges")
+    items = batch if isinstance(batch, list) else []
+    for charge in (body, body.get("charge"), *items):
         payer = charge.get("payer") if isinstance(charge, dict) else None
         if isinstance(payer, dict) and isinstance(payer.get("taxId"), str):
             payer["taxId"] = with_check_digits(payer["taxId"])

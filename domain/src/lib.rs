@@ -8,6 +8,7 @@
 //! without wasmtime, sqlx or tokio.
 #![forbid(unsafe_code)]
 
+pub mod batch;
 pub mod charge;
 pub mod due;
 pub mod evaluate;

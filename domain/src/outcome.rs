@@ -24,7 +24,6 @@ pub enum Outcome {
     /// A step refused the charge (a business rule), or no gateway was acceptable.
     #[serde(rename_all = "camelCase")]
     Refused {
-        #[schema(value_type = String)]
         step: Step,
         code: String,
         message: String,
@@ -32,7 +31,6 @@ pub enum Outcome {
     /// A step failed in the sandbox (trap, fuel, memory, invalid output, ...).
     #[serde(rename_all = "camelCase")]
     Failed {
-        #[schema(value_type = String)]
         step: Step,
         code: String,
         message: String,

@@ -49,7 +49,7 @@ mod tests {
     #[test]
     fn names_round_trip() {
         for s in IntentStatus::ALL {
-            assert_eq!(s.as_str().parse::<IntentStatus>(), Ok(*s));
+            assert_eq!(s.as_str().parse::<IntentStatus>(), Ok(s));
             assert_eq!(serde_json::to_value(s).unwrap(), s.as_str());
         }
         // The OpenAPI documents list the same names.
@@ -63,7 +63,7 @@ mod tests {
         assert_eq!(schema["enum"], serde_json::json!(["SHADOW", "LIVE"]));
         for m in StoreMode::ALL {
             assert!(IntentStatus::try_from(m.as_str().to_owned()).is_err());
-            assert_eq!(StoreMode::try_from(m.as_str().to_owned()), Ok(*m));
+            assert_eq!(StoreMode::try_from(m.as_str().to_owned()), Ok(m));
         }
         assert!("shadow".parse::<StoreMode>().is_err());
     }

@@ -2,58 +2,28 @@
 //! a version chosen per step.
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-/// The three decision steps of the chain.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Step {
-    Policy,
-    Provider,
-    Economics,
-}
+use crate::text_enum;
+
+text_enum!(
+    /// The three decision steps of the chain.
+    Step {
+        Policy = "policy",
+        Provider = "provider",
+        Economics = "economics",
+    }
+);
 
 impl Step {
-    pub const ALL: [Step; 3] = [Step::Policy, Step::Provider, Step::Economics];
-
     /// The step before this one in the chain.
     pub fn previous(self) -> Option<Step> {
         match self {
             Step::Policy => None,
             Step::Provider => Some(Step::Policy),
             Step::Economics => Some(Step::Provider),
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Step::Policy => "policy",
-            Step::Provider => "provider",
-            Step::Economics => "economics",
-        }
-    }
-}
-
-impl fmt::Display for Step {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl std::str::FromStr for Step {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "policy" => Ok(Step::Policy),
-            "provider" => Ok(Step::Provider),
-            "economics" => Ok(Step::Economics),
-            other => Err(format!(
-                "unknown step `{other}`; expected policy, provider or economics"
-            )),
         }
     }
 }

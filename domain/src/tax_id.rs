@@ -1,10 +1,14 @@
 //! CPF and CNPJ, including the alphanumeric CNPJ valid from July 2026.
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TaxIdKind {
-    Cpf,
-    Cnpj,
-}
+use crate::text_enum;
+
+text_enum!(
+    /// Which tax id a payer has, by the name a PaymentIntent's `payer_kind` stores.
+    TaxIdKind {
+        Cpf = "CPF",
+        Cnpj = "CNPJ",
+    }
+);
 
 /// A Brazilian tax id with valid check digits, kept without punctuation. Its `Debug` hides
 /// the number so that it cannot reach a log by accident.

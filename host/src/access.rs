@@ -224,7 +224,7 @@ impl Access {
             return Err(AccessError::RevokedAdminToken);
         }
         Ok(Actor {
-            role: operator.role()?,
+            role: operator.role,
             id: operator.id,
             name: operator.name,
         })

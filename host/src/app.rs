@@ -15,7 +15,7 @@ use tokio::net::TcpListener;
 use crate::access::Access;
 use crate::bootstrap::{self, Generated, Prepared};
 use crate::catalog::Catalog;
-use crate::charges::slots::MerchantSlots;
+use crate::charges::batches::ChargeBatches;
 use crate::charges::{ChargeDeps, Charges};
 use crate::components::{ComponentService, Registry};
 use crate::config::ServeConfig;
@@ -27,6 +27,8 @@ use crate::psp::live::LiveExecution;
 use crate::psp::providers::{ProviderAdmin, Providers};
 use crate::refunds::Refunds;
 use crate::retention::RetentionArgs;
+use crate::routing::slots::MerchantSlots;
+use crate::routing::{Routing, RoutingDeps};
 use crate::search::Search;
 use crate::webhooks::endpoints::Endpoints;
 use crate::webhooks::{Delivery, Wake, Webhooks};
@@ -127,20 +129,25 @@ impl App {
             metrics.clone(),
             config.retention.trace_retention,
         );
-        let charges = Charges::new(ChargeDeps {
+        let routing = Routing::new(RoutingDeps {
             db: db.clone(),
-            stores: stores.clone(),
-            commits,
-            master_key: master_key.clone(),
-            components: components.clone(),
             registry,
             sandbox,
-            sandbox_slots: Arc::new(MerchantSlots::new(
+            slots: Arc::new(MerchantSlots::new(
                 config
                     .sandbox_calls_per_merchant
                     .map_or_else(MerchantSlots::default_limit, |n| n as usize),
             )),
             providers: providers.clone(),
+            components: components.clone(),
+            metrics: metrics.clone(),
+        });
+        let charges = Charges::new(ChargeDeps {
+            db: db.clone(),
+            stores: stores.clone(),
+            commits,
+            master_key: master_key.clone(),
+            routing,
             metrics: metrics.clone(),
             live: live.clone(),
             wake: webhooks.wake(),
@@ -160,10 +167,12 @@ impl App {
             webhooks.wake(),
         );
         let refunds = Refunds::new(db.clone(), live.clone(), webhooks.wake());
+        let batches = ChargeBatches::new(charges.clone());
         let state = AppState {
             access: Access::new(db.clone(), keys.clone(), admin_token_hash, rate_limiter),
             catalog: Catalog::new(db.clone(), stores, keys),
             charges,
+            batches,
             refunds,
             components,
             providers: ProviderAdmin::new(db.clone(), master_key, live.clone()),
@@ -213,6 +222,9 @@ impl App {
         let shadow = state.components.spawn_shadow_worker();
         let preloader = state.components.spawn_preloader();
         let reconciler = state.live.spawn_reconciler();
+        // Batches written before a restart, or by another instance, are resumed from the
+        // database.
+        let batch_worker = state.batches.spawn_worker();
         // The callback URL carries this instance's public address: registered on every start.
         state.live.register_callbacks(None);
         let merchant = crate::http::merchant_router(state.clone());
@@ -243,6 +255,7 @@ impl App {
         shadow.abort();
         preloader.abort();
         reconciler.abort();
+        batch_worker.abort();
         Ok(())
     }
 }

@@ -34,5 +34,6 @@ pub mod operators;
 pub mod psp;
 pub mod refunds;
 pub mod retention;
+pub mod routing;
 pub mod search;
 pub mod webhooks;

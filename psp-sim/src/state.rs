@@ -140,6 +140,12 @@ pub(super) struct LoteSwitches {
     /// 0: every item is `CRIADA` or `NEGADA` when the 202 is answered. More: the items stay
     /// `EM_PROCESSAMENTO` this long (reads show it), then are processed all at once.
     pub process_after_ms: u64,
+    /// Payers' documents (a CPF's 11 digits or a CNPJ's 14 characters, without punctuation)
+    /// the PSP will not bill in a batch: an item whose `devedor` has one is `NEGADA`
+    /// (`CobVOperacaoInvalida` naming `cobv.devedor.cpf` or `.cnpj`), as a PSP denies a payer
+    /// its own rules refuse; the other items go on.
+    #[serde(default)]
+    pub deny_documents: Vec<String>,
 }
 
 /// The end a devolução is given by the switches.

@@ -289,6 +289,58 @@ impl Server {
         (r.status().as_u16(), r.json().await.unwrap_or(Value::Null))
     }
 
+    /// `POST /payments/charge-batches` with `key` and `idempotency_key`.
+    pub async fn charge_batch(
+        &self,
+        key: &str,
+        idempotency_key: &str,
+        body: &Value,
+    ) -> (u16, Value) {
+        let r = self
+            .client
+            .post(format!("{}/payments/charge-batches", self.base))
+            .bearer_auth(key)
+            .header("Idempotency-Key", idempotency_key)
+            .json(body)
+            .send()
+            .await
+            .unwrap();
+        (r.status().as_u16(), r.json().await.unwrap_or(Value::Null))
+    }
+
+    /// `GET /payments/charge-batches/{id}` with `key`.
+    pub async fn get_charge_batch(&self, key: &str, id: &str) -> (u16, Value) {
+        let r = self
+            .client
+            .get(format!("{}/payments/charge-batches/{id}", self.base))
+            .bearer_auth(key)
+            .send()
+            .await
+            .unwrap();
+        (r.status().as_u16(), r.json().await.unwrap_or(Value::Null))
+    }
+
+    /// Waits until batch `id` is `DONE`; its `data`.
+    pub async fn wait_charge_batch(&self, key: &str, id: &str, timeout: Duration) -> Value {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let (status, body) = self.get_charge_batch(key, id).await;
+            assert_eq!(status, 200, "{body}");
+            if body["data"]["status"] == "DONE" {
+                return body["data"].clone();
+            }
+            assert!(
+                Instant::now() < deadline,
+                "batch {id} not DONE: created {}, rejected {} of {}\n{}",
+                body["data"]["created"],
+                body["data"]["rejected"],
+                body["data"]["total"],
+                self.logs()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
     pub async fn get_payment(&self, key: &str, id: &str) -> (u16, Value) {
         let r = self
             .client

@@ -126,7 +126,7 @@ pub async fn pending_intent(db: &pixgate::db::Db, store: &str, reference: &str) 
         amount_centavos: 12_990,
         reference: reference.into(),
         description: Some("Order".into()),
-        payer_kind: "CPF".into(),
+        payer_kind: pixgate_domain::TaxIdKind::Cpf,
         payer_sealed: "not-read-by-these-tests".into(),
         metadata: r#"{"orderId":"10042","attribution":{"utm_source":"newsletter"}}"#.into(),
         idempotency_key: uuid::Uuid::new_v4().to_string(),

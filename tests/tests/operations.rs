@@ -316,6 +316,7 @@ async fn the_openapi_documents_every_route_at_version_1_0_0() {
         described,
         [
             "GET /payments",
+            "GET /payments/charge-batches/{batchId}",
             "GET /payments/{paymentIntentId}",
             "GET /payments/{paymentIntentId}/amount-due",
             "GET /payments/{paymentIntentId}/refunds",
@@ -323,6 +324,7 @@ async fn the_openapi_documents_every_route_at_version_1_0_0() {
             "GET /webhook-endpoints",
             "GET /webhook-endpoints/{endpointId}/deliveries",
             "POST /payments/charge",
+            "POST /payments/charge-batches",
             "POST /payments/{paymentIntentId}/cancel",
             "POST /payments/{paymentIntentId}/refunds",
             "POST /webhook-endpoints",
@@ -344,6 +346,16 @@ async fn the_openapi_documents_every_route_at_version_1_0_0() {
             "get",
             &["401", "403", "404"][..],
         ),
+        (
+            "/payments/charge-batches",
+            "post",
+            &["202", "400", "401", "403", "404", "409", "413"][..],
+        ),
+        (
+            "/payments/charge-batches/{batchId}",
+            "get",
+            &["200", "401", "403", "404"][..],
+        ),
     ] {
         for status in statuses {
             assert!(
@@ -361,6 +373,7 @@ async fn the_openapi_documents_every_route_at_version_1_0_0() {
             path.replace("{paymentIntentId}", "0193a4f0-0000-7000-8000-000000000000")
                 .replace("{endpointId}", "0193a4f0-0000-7000-8000-000000000001")
                 .replace("{deliveryId}", "0193a4f0-0000-7000-8000-000000000002")
+                .replace("{batchId}", "0193a4f0-0000-7000-8000-000000000003")
         );
         let r = server
             .client

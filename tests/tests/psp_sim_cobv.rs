@@ -823,6 +823,34 @@ async fn a_lote_of_five_with_two_bad_items_answers_202_then_reads_back_created_a
     let (_, read) = sim.api(reqwest::Method::GET, "/lotecobv/2000", None).await;
     assert_eq!(read["cobsv"][0]["status"], "CRIADA", "{read}");
     assert_eq!(sim.get_cobv(&txid_for("store-1", "later-1")).await.0, 200);
+
+    // A payer the PSP will not bill: its item is denied, naming the document; the others go on.
+    let (status, _) = sim
+        .control(
+            reqwest::Method::PUT,
+            "/switches",
+            json!({"lotecobv": {"processAfterMs": 0, "denyDocuments": ["529.982.247-25"]}}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let mut denied_payer = cobv_body(due, 30);
+    denied_payer["devedor"]["cpf"] = json!("52998224725");
+    let lote = json!({"descricao": "negados", "cobsv": [
+        item("deny-1", cobv_body(due, 30)), item("deny-2", denied_payer)]});
+    let (status, _) = sim
+        .api(reqwest::Method::PUT, "/lotecobv/3000", Some(&lote))
+        .await;
+    assert_eq!(status, 202);
+    let (_, read) = sim.api(reqwest::Method::GET, "/lotecobv/3000", None).await;
+    assert_eq!(read["cobsv"][0]["status"], "CRIADA", "{read}");
+    assert_eq!(read["cobsv"][1]["status"], "NEGADA", "{read}");
+    assert_eq!(
+        problem(&read["cobsv"][1]["problema"]),
+        (
+            "CobVOperacaoInvalida".to_owned(),
+            vec!["cobv.devedor.cpf".to_owned()]
+        )
+    );
 }
 
 #[tokio::test]

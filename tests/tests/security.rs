@@ -75,6 +75,7 @@ fn comparable_error(body: &Value, named: &Theirs) -> Value {
     for id in [
         &named.store,
         &named.intent,
+        &named.batch,
         &named.endpoint,
         &named.revoked_endpoint,
         &named.delivery,
@@ -145,6 +146,7 @@ fn never_existing_code(prefix: &str) -> String {
 struct Theirs {
     store: String,
     intent: String,
+    batch: String,
     endpoint: String,
     revoked_endpoint: String,
     delivery: String,
@@ -222,6 +224,36 @@ const MERCHANT_ROUTES: &[MerchantRoute] = &[
                 probe(
                     "their intent as the cursor",
                     format!("/payments?after={}", t.intent),
+                    None,
+                ),
+            ]
+        }),
+    },
+    MerchantRoute {
+        op: "POST /payments/charge-batches",
+        isolation: Isolation::ById(|t, _| {
+            let mut charge = charge_body(&t.store);
+            charge.as_object_mut().unwrap().remove("store");
+            charge["dueDate"] = json!("2099-12-09");
+            vec![probe(
+                "a batch for their store",
+                "/payments/charge-batches".into(),
+                Some(json!({"store": t.store, "charges": [charge]})),
+            )]
+        }),
+    },
+    MerchantRoute {
+        op: "GET /payments/charge-batches/{batchId}",
+        isolation: Isolation::ById(|t, _| {
+            vec![
+                probe(
+                    "their batch",
+                    format!("/payments/charge-batches/{}", t.batch),
+                    None,
+                ),
+                probe(
+                    "their batch's id in capitals",
+                    format!("/payments/charge-batches/{}", t.batch.to_uppercase()),
                     None,
                 ),
             ]
@@ -460,6 +492,17 @@ async fn another_merchants_ids_answer_on_every_merchant_route_as_ids_that_never_
             .charge(&their_key, "theirs-1", &charge_body("acme-store"))
             .await;
         assert_eq!(status, 200, "{charged}");
+        let mut their_charge = charge_body("acme-store");
+        their_charge.as_object_mut().unwrap().remove("store");
+        their_charge["dueDate"] = json!("2099-12-09");
+        let (status, their_batch) = server
+            .charge_batch(
+                &their_key,
+                "theirs-batch",
+                &json!({"store": "acme-store", "charges": [their_charge]}),
+            )
+            .await;
+        assert_eq!(status, 202, "{their_batch}");
         let their_url = receiver.url("/hooks/acme");
         let (their_endpoint, _) = endpoint(&server, &their_key, &their_url).await;
         let their_delivery = test_delivery(&server, &their_key, &their_endpoint).await;
@@ -475,6 +518,7 @@ async fn another_merchants_ids_answer_on_every_merchant_route_as_ids_that_never_
                 .as_str()
                 .unwrap()
                 .to_owned(),
+            batch: their_batch["data"]["batchId"].as_str().unwrap().to_owned(),
             endpoint: their_endpoint.clone(),
             revoked_endpoint: their_revoked.clone(),
             delivery: their_delivery.clone(),
@@ -483,6 +527,7 @@ async fn another_merchants_ids_answer_on_every_merchant_route_as_ids_that_never_
         let never = Theirs {
             store: never_existing_code("gone"),
             intent: uuid::Uuid::new_v4().to_string(),
+            batch: uuid::Uuid::new_v4().to_string(),
             endpoint: uuid::Uuid::new_v4().to_string(),
             revoked_endpoint: uuid::Uuid::new_v4().to_string(),
             delivery: uuid::Uuid::new_v4().to_string(),
@@ -698,6 +743,7 @@ async fn admin_routes_refuse_merchant_keys_and_merchant_routes_refuse_the_admin_
             ("alias", "sandbox-a-d0"),
             ("keyId", &key_id),
             ("paymentIntentId", &intent),
+            ("batchId", &uuid::Uuid::new_v4().to_string()),
             ("endpointId", &my_endpoint),
             ("deliveryId", &uuid::Uuid::new_v4().to_string()),
             ("refundId", &uuid::Uuid::new_v4().to_string()),

@@ -27,7 +27,7 @@ use pixgate_sandbox::chain::DecisionTrace;
 
 /// The city a BR Code built from a location names when the store's configuration sets none
 /// (`pix.merchant-city`); the payer's bank shows the payload at the location instead.
-const DEFAULT_CITY: &str = "BRASILIA";
+pub(super) const DEFAULT_CITY: &str = "BRASILIA";
 
 impl super::Charges {
     pub(super) async fn create_live(
@@ -70,14 +70,14 @@ impl super::Charges {
             }
             None => {
                 let id = uuid::Uuid::now_v7().to_string();
-                let super::Resolved {
+                let crate::routing::Resolved {
                     components,
                     trace,
                     canaries,
                 } = self
                     .resolve(route, principal, key, &request, &id, now)
                     .await?;
-                let decision = super::recorded_trace(&trace, &canaries)?;
+                let decision = crate::routing::recorded_trace(&trace, &canaries)?;
                 let claimed = idempotency::claim(
                     &self.deps.db.write,
                     &idempotency::NewRecord {

@@ -7,18 +7,15 @@
 //! charge in flight), then the intent, its trace and its idempotency record in one
 //! transaction. After the commit: metrics, the kill switch's count, the shadow candidates.
 
-mod kind;
+pub mod batches;
 mod live;
-pub mod slots;
 pub mod view;
 
 #[cfg(test)]
 mod tests;
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use pixgate_policy_logic as logic;
 use serde_json::Value;
 
 use pixgate_domain::Money;
@@ -28,10 +25,8 @@ use pixgate_domain::json::Invalid;
 use view::{PaymentIntent, PaymentIntentEnvelope};
 
 use crate::access::{MissingScope, Principal};
-use crate::components::canary::{self, Arm, CanaryArm};
-use crate::components::{ComponentService, Registry, shadow};
+use crate::components::canary::CanaryArm;
 use crate::crypto::{CryptoError, MasterKey};
-use crate::db::components::{BUNDLED, StoreStep};
 use crate::db::group_commit::GroupCommit;
 use crate::db::store_cache::{StoreCache, StoreRoute};
 use crate::db::{self, Db, DbError, catalog, group_commit, idempotency, intents};
@@ -39,13 +34,11 @@ use crate::internal::Internal;
 use crate::metrics::Metrics;
 use crate::psp::live::LiveExecution;
 use crate::psp::live::cancel::CancelOutcome;
-use crate::psp::providers::Providers;
+use crate::routing::{Resolved, Routing, RoutingError, recorded_trace};
 use crate::webhooks::Wake;
 use pixgate_domain::Step;
-use pixgate_domain::{IdempotencyKey, IntentStatus, StoreMode, TaxIdKind};
-use pixgate_sandbox::Sandbox;
-use pixgate_sandbox::chain::{self, ChainError, ChainInput, Components, DecisionTrace};
-use slots::MerchantSlots;
+use pixgate_domain::{IdempotencyKey, IntentStatus, StoreMode};
+use pixgate_sandbox::chain::{Components, DecisionTrace};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ChargeError {
@@ -96,6 +89,15 @@ impl From<sqlx::Error> for ChargeError {
     }
 }
 
+impl From<RoutingError> for ChargeError {
+    fn from(e: RoutingError) -> Self {
+        match e {
+            RoutingError::Refused { code, message } => Self::Refused { code, message },
+            RoutingError::Unavailable(step) => Self::RoutingUnavailable(step),
+        }
+    }
+}
+
 impl From<CryptoError> for ChargeError {
     fn from(e: CryptoError) -> Self {
         Self::Internal(e.into())
@@ -133,13 +135,8 @@ pub struct ChargeDeps {
     pub commits: GroupCommit,
     /// Seals the payer's PII in the intent row.
     pub master_key: MasterKey,
-    pub components: ComponentService,
-    pub registry: Arc<Registry>,
-    pub sandbox: Arc<Sandbox>,
-    /// Each merchant's share of concurrent chain runs.
-    pub sandbox_slots: Arc<MerchantSlots>,
-    /// The providers' recent health, an input of the chain.
-    pub providers: Arc<Providers>,
+    /// The chain with the store's versions, canaries, the kill switch and shadow candidates.
+    pub routing: Routing,
     pub metrics: Arc<Metrics>,
     /// A LIVE store's charge is created at its PSP through it.
     pub live: LiveExecution,
@@ -288,7 +285,7 @@ impl Charges {
             amount_centavos: request.amount.centavos() as i64,
             reference: request.reference.clone(),
             description: request.description.clone(),
-            payer_kind: payer_kind(request.payer.kind()).into(),
+            payer_kind: request.payer.kind(),
             payer_sealed: self
                 .deps
                 .master_key
@@ -311,10 +308,7 @@ impl Charges {
         }))
     }
 
-    /// Runs the chain for a charge with the versions the store runs (taken once, so an
-    /// activation never changes a charge in flight), or a running canary's version where the
-    /// charge's key falls in the canary's share, and counts it for the kill switch or the
-    /// canary.
+    /// The chain for a charge, through the routing handle (see [`crate::routing`]).
     async fn resolve(
         &self,
         route: &StoreRoute,
@@ -324,76 +318,11 @@ impl Charges {
         intent_id: &str,
         now: i64,
     ) -> Result<Resolved, ChargeError> {
-        let store = &route.store;
-        let mut components = self
-        .deps.registry
-        .for_store(&self.deps.db, &self.deps.sandbox, &route.steps)
-        .await
-        .map_err(|e| {
-            tracing::error!(store = %store.code, error = %e, "the store's components did not load");
-            ChargeError::RoutingUnavailable(Step::Policy)
-        })?;
-        let canaries = canary::arms(&route.canaries, &store.id, key.as_str());
-        for arm in canaries.iter().filter(|a| a.arm == Arm::Canary) {
-            match self
-                .deps
-                .registry
-                .load(&self.deps.db, &self.deps.sandbox, arm.step, &arm.version)
-                .await
-            {
-                Ok(loaded) => components.set(arm.step, loaded),
-                Err(e) => {
-                    tracing::error!(store = %store.code, step = %arm.step, error = %e,
-                        "the canary's version did not load");
-                    self.canary_failed(route, arm, "component_unavailable");
-                    return Err(ChargeError::RoutingUnavailable(arm.step));
-                }
-            }
-        }
-        let input = chain_input(
-            |provider| self.deps.providers.health(provider),
-            store,
-            &route.gateways,
-            &principal.merchant_code,
-            request,
-            intent_id,
-            now,
-        );
-        // On the request's own thread, told to tokio as blocking: the chain is ~0.1 ms of CPU
-        // with the bundled components, and the blocking pool's hand-off cost two thread switches
-        // per charge, which the load profile showed dominating. `block_in_place` (not a plain
-        // call) because wasmtime-wasi's synchronous streams (a guest's stderr, where a Rust
-        // panic message goes) call `Handle::block_on`, which panics on a runtime worker.
-        let slot = self
+        Ok(self
             .deps
-            .sandbox_slots
-            .acquire(&principal.merchant_id)
-            .await;
-        let result =
-            tokio::task::block_in_place(|| chain::resolve(&self.deps.sandbox, &components, &input));
-        drop(slot);
-        self.observe_kill_switch(route, &result, &canaries, now);
-        if let Err(ChainError::Sandbox { step, error }) = &result
-            && error.is_guest_fault()
-            && let Some(arm) = canaries
-                .iter()
-                .find(|a| a.step == *step && a.arm == Arm::Canary)
-        {
-            self.canary_failed(route, arm, error.code());
-        }
-        let trace = result.map_err(|e| chain_error(&store.code, e))?;
-        Ok(Resolved {
-            components,
-            trace,
-            canaries,
-        })
-    }
-
-    /// Counts a canary charge whose step failed against its canary (off the request path).
-    fn canary_failed(&self, route: &StoreRoute, arm: &CanaryArm, code: &str) {
-        if let Some(c) = route.canaries.iter().find(|c| c.id == arm.canary_id) {
-            self.deps.components.canary_failed(c.clone(), code);
-        }
+            .routing
+            .resolve(route, principal, key, request, intent_id, now)
+            .await?)
     }
 
     /// After a charge's commit: the step metrics and the shadow candidates' comparison.
@@ -405,98 +334,9 @@ impl Charges {
         components: Components,
         canaries: &[CanaryArm],
     ) {
-        for (step, took, fuel) in [
-            (Step::Policy, trace.policy.duration, trace.policy.fuel_used),
-            (
-                Step::Provider,
-                trace.provider.duration,
-                trace.provider.fuel_used,
-            ),
-            (
-                Step::Economics,
-                trace.economics.duration,
-                trace.economics.fuel_used,
-            ),
-        ] {
-            self.deps
-                .metrics
-                .observe_step(step.as_str(), took.as_secs_f64(), fuel);
-        }
-        // A canary charge is compared with the active version, not with a shadow candidate
-        // (a candidate is measured against what the store runs).
-        let canaries: Vec<_> = canaries
-            .iter()
-            .filter(|a| a.arm == Arm::Canary)
-            .filter_map(|a| {
-                let c = route.canaries.iter().find(|c| c.id == a.canary_id)?;
-                Some((c.clone(), active_version(&route.steps, a.step).0.to_owned()))
-            })
-            .collect();
-        let candidates = if canaries.is_empty() {
-            shadow::candidates(&route.steps)
-        } else {
-            Vec::new()
-        };
-        if !candidates.is_empty() || !canaries.is_empty() {
-            let offered = self.deps.registry.shadow.offer(shadow::Job {
-                store_id: route.store.id.clone(),
-                payment_intent_id: intent_id.to_owned(),
-                trace: Arc::new(trace),
-                active: components,
-                candidates,
-                canaries,
-            });
-            if !offered {
-                self.deps.metrics.observe_shadow("all", "skipped");
-            }
-        }
-    }
-
-    /// Counts this charge's calls of each step for the kill switch, and fires it when a
-    /// version's failures reach the store's threshold.
-    fn observe_kill_switch(
-        &self,
-        route: &StoreRoute,
-        result: &Result<DecisionTrace, ChainError>,
-        canaries: &[CanaryArm],
-        now: i64,
-    ) {
-        let (last, failed) = match result {
-            Ok(_) | Err(ChainError::NoAcceptableGateway) => (Some(Step::Economics), false),
-            Err(ChainError::Refused { step, .. }) => (Some(*step), false),
-            // Only what the component is to blame for: a full instance pool or a backstop hit on
-            // a saturated machine says nothing about the version.
-            Err(ChainError::Sandbox { step, error }) if !error.is_guest_fault() => {
-                (step.previous(), false)
-            }
-            Err(ChainError::Sandbox { step, .. }) => (Some(*step), true),
-        };
-        let Some(last) = last else { return };
-        for step in Step::ALL.into_iter().filter(|s| *s <= last) {
-            // A canary's call is judged by the canary's thresholds, not the active version's.
-            if canaries
-                .iter()
-                .any(|a| a.step == step && a.arm == Arm::Canary)
-            {
-                continue;
-            }
-            let (version, activated_at) = active_version(&route.steps, step);
-            let this_failed = failed && step == last;
-            let Some(verdict) = self.deps.registry.kill_switch.observe(
-                &route.store.id,
-                step,
-                version,
-                activated_at,
-                this_failed,
-                &route.kill_switch,
-                now,
-            ) else {
-                continue;
-            };
-            self.deps
-                .components
-                .fire_kill_switch(&route.store, step, version, verdict.reason);
-        }
+        self.deps
+            .routing
+            .after_commit(route, intent_id, trace, components, canaries);
     }
 
     /// Reads a PaymentIntent the caller's key may see.
@@ -591,30 +431,6 @@ impl Charges {
     }
 }
 
-/// A charge's decision: the versions that made it, its trace, and its canary arms.
-struct Resolved {
-    components: Components,
-    trace: DecisionTrace,
-    canaries: Vec<CanaryArm>,
-}
-
-/// The trace as recorded: the chain's trace, with the charge's canary arms when its store
-/// runs a canary (replay reads the chain's fields and re-runs the versions the trace names).
-fn recorded_trace(trace: &DecisionTrace, canaries: &[CanaryArm]) -> Result<String, ChargeError> {
-    let internal = |e: serde_json::Error| ChargeError::from(Internal::caused("trace", e));
-    if canaries.is_empty() {
-        return serde_json::to_string(trace).map_err(internal);
-    }
-    let mut value = serde_json::to_value(trace).map_err(internal)?;
-    if let Value::Object(map) = &mut value {
-        map.insert(
-            "canaries".to_owned(),
-            serde_json::to_value(canaries).map_err(internal)?,
-        );
-    }
-    Ok(value.to_string())
-}
-
 fn same_request(
     record: &idempotency::Record,
     fingerprint: &str,
@@ -654,125 +470,6 @@ fn as_replay(stored: &str) -> Result<String, ChargeError> {
     body.push_str(r#""idempotentReplay":true"#);
     body.push_str(&stored[at + FRESH.len()..]);
     Ok(body)
-}
-
-/// The version a store runs for `step` and when it was activated.
-fn active_version(steps: &[StoreStep], step: Step) -> (&str, Option<i64>) {
-    steps
-        .iter()
-        .find(|s| s.step == step.as_str())
-        .map_or((BUNDLED, None), |s| {
-            (s.active_version.as_str(), s.activated_at)
-        })
-}
-
-fn chain_error(store: &str, e: ChainError) -> ChargeError {
-    match e {
-        ChainError::Refused { error, .. } => ChargeError::Refused {
-            code: refusal_code(&error.code),
-            message: error.message,
-        },
-        ChainError::NoAcceptableGateway => ChargeError::Refused {
-            code: "no_acceptable_gateway",
-            message: "no gateway of this store accepts the charge".into(),
-        },
-        ChainError::Sandbox { step, error } => {
-            tracing::error!(%store, %step, code = error.code(), error = %error,
-                "routing component failed");
-            ChargeError::RoutingUnavailable(step)
-        }
-    }
-}
-
-/// A step's refusal code, when it is one of the known stable codes; `charge_refused` otherwise
-/// (a custom component's code is still in the message and the trace).
-fn refusal_code(code: &str) -> &'static str {
-    match code {
-        "amount_above_store_limit" => "amount_above_store_limit",
-        "amount_below_store_limit" => "amount_below_store_limit",
-        "unsupported_currency" => "unsupported_currency",
-        "no_eligible_gateway" => "no_eligible_gateway",
-        "invalid_store_config" => "invalid_store_config",
-        _ => "charge_refused",
-    }
-}
-
-fn payer_kind(kind: TaxIdKind) -> &'static str {
-    match kind {
-        TaxIdKind::Cpf => "CPF",
-        TaxIdKind::Cnpj => "CNPJ",
-    }
-}
-
-/// What the chain sees of a charge: the charge without PII, the store and its
-/// configuration, its gateways with their providers' recent health (`health`, measured from
-/// real PSP calls), and the step environment (the charge's time and a seed derived from
-/// `seed_source`). The health is an input like any other: the trace records it, so replay
-/// stays exact.
-#[allow(clippy::too_many_arguments)]
-pub fn chain_input(
-    health: impl Fn(&str) -> logic::GatewayHealth,
-    store: &catalog::Store,
-    gateways: &[catalog::Gateway],
-    merchant: &str,
-    request: &ChargeRequest,
-    seed_source: &str,
-    now: i64,
-) -> ChainInput {
-    let config: BTreeMap<String, String> = store.config_map();
-    let seed = u64::from_le_bytes(
-        pixgate_domain::sha256_hex(seed_source).as_bytes()[..8]
-            .try_into()
-            .unwrap_or_default(),
-    );
-    ChainInput {
-        charge: logic::Charge {
-            amount_centavos: request.amount.centavos(),
-            currency: "BRL".into(),
-            reference: request.reference.clone(),
-            payer_kind: match request.payer.kind() {
-                TaxIdKind::Cpf => logic::PayerKind::Cpf,
-                TaxIdKind::Cnpj => logic::PayerKind::Cnpj,
-            },
-            metadata_json: request.metadata.clone(),
-            created_at_ms: now,
-            kind: kind::charge_kind(request),
-        },
-        store: logic::StoreContext {
-            code: store.code.clone(),
-            merchant: merchant.to_owned(),
-            mode: match store.mode {
-                StoreMode::Live => logic::StoreMode::Live,
-                StoreMode::Shadow => logic::StoreMode::Shadow,
-            },
-            config: config
-                .into_iter()
-                .map(|(key, value)| logic::ConfigEntry { key, value })
-                .collect(),
-        },
-        gateways: gateways
-            .iter()
-            .map(|g| to_logic_gateway(g, health(&g.provider_code)))
-            .collect(),
-        env: logic::StepEnv { now_ms: now, seed },
-        // Recurring charges (pinned to their mandate's gateway) come with Pix Automático.
-        pinned_gateway: None,
-    }
-}
-
-fn to_logic_gateway(g: &catalog::Gateway, health: logic::GatewayHealth) -> logic::Gateway {
-    logic::Gateway {
-        provider_code: g.provider_code.clone(),
-        gateway_alias: g.alias.clone(),
-        release_class: g.release_class.clone(),
-        fee_terms: logic::FeeTerms {
-            mdr_bps: g.mdr_bps as u32,
-            fixed_centavos: g.fixed_centavos as u64,
-            min_fee_centavos: g.min_fee_centavos as u64,
-            max_fee_centavos: g.max_fee_centavos.map(|m| m as u64),
-        },
-        health,
-    }
 }
 
 impl Charges {

@@ -11,12 +11,17 @@ use crate::access::Actor;
 use crate::access::Scope;
 use crate::catalog::Catalog;
 use crate::components::ComponentArgs;
+use crate::components::{ComponentService, Registry};
 use crate::db::key_cache::KeyCache;
 use crate::db::testing::fresh_databases;
 use crate::psp::client::PspArgs;
 use crate::psp::live::{Live, LiveArgs};
+use crate::psp::providers::Providers;
+use crate::routing::slots::MerchantSlots;
+use crate::routing::{Routing, RoutingDeps};
 use pixgate_domain::charge::CreatePaymentRequest;
 use pixgate_sandbox::Limits;
+use pixgate_sandbox::Sandbox;
 
 /// The service over `db`, built from its parts as `App::build` builds it.
 fn charges(db: &Db) -> Charges {
@@ -58,16 +63,21 @@ fn charges(db: &Db) -> Charges {
         },
         metrics.commits(),
     );
+    let routing = Routing::new(RoutingDeps {
+        db: db.clone(),
+        registry,
+        sandbox,
+        slots: Arc::new(MerchantSlots::new(2)),
+        providers,
+        components,
+        metrics: metrics.clone(),
+    });
     Charges::new(ChargeDeps {
         db: db.clone(),
         stores,
         commits,
         master_key,
-        components,
-        registry,
-        sandbox,
-        sandbox_slots: Arc::new(MerchantSlots::new(2)),
-        providers,
+        routing,
         metrics,
         live,
         wake,

@@ -24,10 +24,10 @@ use utoipa::ToSchema;
 use super::{ComponentError, ComponentService, StepChange};
 use crate::access::Actor;
 use crate::db::audit::{self, Action, Change};
+pub use crate::db::canary::CanaryEnd;
 use crate::db::canary::{self as sql, Canary};
-use crate::db::components::{self as components_sql, BUNDLED};
+use crate::db::components::{self as components_sql, ActivationAction, BUNDLED};
 use crate::db::{self, catalog};
-use crate::internal::Internal;
 use pixgate_domain::Step;
 use pixgate_domain::json::Integer;
 use pixgate_pix::time::iso8601;
@@ -65,7 +65,6 @@ pub enum Arm {
 #[serde(rename_all = "camelCase")]
 pub struct CanaryArm {
     pub canary_id: String,
-    #[schema(value_type = String)]
     pub step: Step,
     /// The canary's version (whichever arm the charge took).
     pub version: String,
@@ -79,12 +78,11 @@ pub struct CanaryArm {
 pub fn arms(running: &[Canary], store_id: &str, idempotency_key: &str) -> Vec<CanaryArm> {
     running
         .iter()
-        .filter_map(|c| {
-            let step: Step = c.step.parse().ok()?;
-            let bucket = bucket(store_id, step, idempotency_key);
-            Some(CanaryArm {
+        .map(|c| {
+            let bucket = bucket(store_id, c.step, idempotency_key);
+            CanaryArm {
                 canary_id: c.id.clone(),
-                step,
+                step: c.step,
                 version: c.version.clone(),
                 percent: percent(c.basis_points),
                 bucket,
@@ -93,7 +91,7 @@ pub fn arms(running: &[Canary], store_id: &str, idempotency_key: &str) -> Vec<Ca
                 } else {
                     Arm::Active
                 },
-            })
+            }
         })
         .collect()
 }
@@ -125,51 +123,6 @@ pub struct CanaryRequest {
     /// version, 1 to 100 (default: no limit).
     #[schema(value_type = Option<i64>, minimum = 1, maximum = 100)]
     pub max_changed_rate_percent: Option<Integer>,
-}
-
-/// How a canary ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum CanaryEnd {
-    /// Its version was activated.
-    Promoted,
-    /// An operator ended it.
-    Ended,
-    /// Its error rate reached the threshold.
-    ErrorRate,
-    /// Its changed rate reached the threshold.
-    ChangedRate,
-    /// A new canary of the step took its place.
-    Replaced,
-    /// The active version changed under it (an activation of another version, a rollback or
-    /// the kill switch): its comparison no longer means anything.
-    Superseded,
-}
-
-impl CanaryEnd {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CanaryEnd::Promoted => "promoted",
-            CanaryEnd::Ended => "ended",
-            CanaryEnd::ErrorRate => "error_rate",
-            CanaryEnd::ChangedRate => "changed_rate",
-            CanaryEnd::Replaced => "replaced",
-            CanaryEnd::Superseded => "superseded",
-        }
-    }
-
-    fn parse(s: &str) -> Option<Self> {
-        [
-            CanaryEnd::Promoted,
-            CanaryEnd::Ended,
-            CanaryEnd::ErrorRate,
-            CanaryEnd::ChangedRate,
-            CanaryEnd::Replaced,
-            CanaryEnd::Superseded,
-        ]
-        .into_iter()
-        .find(|k| k.as_str() == s)
-    }
 }
 
 /// Calls of a canary and what they did.
@@ -212,7 +165,6 @@ impl From<sql::Counts> for CanaryCounts {
 pub struct CanaryView {
     pub id: String,
     pub store: String,
-    #[schema(value_type = String)]
     pub step: Step,
     pub version: String,
     /// What the store's other charges run now.
@@ -305,7 +257,7 @@ impl CanaryRequest {
         Ok(Canary {
             id: uuid::Uuid::now_v7().to_string(),
             store_id: store_id.to_owned(),
-            step: step.as_str().to_owned(),
+            step,
             version: self.version.clone(),
             basis_points: ((self.percent * 100.0).round() as i64).clamp(10, 10_000),
             window_seconds,
@@ -337,12 +289,11 @@ impl ComponentService {
         self.require_version(step, &row.version).await?;
         let postgres = self.db.backend == db::Backend::Postgres;
         let mut tx = self.db.write.begin().await?;
-        components_sql::ensure_store_step(&mut *tx, &store.id, step.as_str(), now).await?;
+        components_sql::ensure_store_step(&mut *tx, &store.id, step, now).await?;
         // Serialises with activations of the step: the active version read here stays so.
-        let active =
-            components_sql::store_step_for_update(&mut *tx, &store.id, step.as_str(), postgres)
-                .await?
-                .map_or(BUNDLED.to_owned(), |r| r.active_version);
+        let active = components_sql::store_step_for_update(&mut *tx, &store.id, step, postgres)
+            .await?
+            .map_or(BUNDLED.to_owned(), |r| r.active_version);
         if active == row.version {
             return Err(ComponentError::CanaryIsActive {
                 step,
@@ -350,24 +301,23 @@ impl ComponentService {
             });
         }
         if row.version != BUNDLED
-            && !components_sql::version_exists(&mut *tx, step.as_str(), &row.version, postgres)
-                .await?
+            && !components_sql::version_exists(&mut *tx, step, &row.version, postgres).await?
         {
             return Err(ComponentError::NotFound {
                 step,
                 version: row.version,
             });
         }
-        let replaced = sql::latest(&mut *tx, &store.id, step.as_str())
+        let replaced = sql::latest(&mut *tx, &store.id, step)
             .await?
             .filter(|c| c.ended_at.is_none());
         if let Some(old) = &replaced {
             sql::end(
                 &mut *tx,
                 &store.id,
-                step.as_str(),
+                step,
                 Some(&old.id),
-                CanaryEnd::Replaced.as_str(),
+                CanaryEnd::Replaced,
                 "replaced by a new canary of this step",
                 now,
             )
@@ -398,13 +348,13 @@ impl ComponentService {
             step,
         };
         let mut tx = self.db.read.begin().await?;
-        let row = sql::latest(&mut *tx, &store.id, step.as_str())
+        let row = sql::latest(&mut *tx, &store.id, step)
             .await?
             .ok_or_else(not_found)?;
         let active = components_sql::store_steps(&mut *tx, &store.id)
             .await?
             .into_iter()
-            .find(|r| r.step == step.as_str())
+            .find(|r| r.step == step)
             .map_or(BUNDLED.to_owned(), |r| r.active_version);
         let view = self.canary_view(&mut tx, &store, &row, &active).await?;
         tx.commit().await?;
@@ -426,23 +376,23 @@ impl ComponentService {
         };
         let now = db::now_ms();
         let mut tx = self.db.write.begin().await?;
-        let running = sql::latest(&mut *tx, &store.id, step.as_str())
+        let running = sql::latest(&mut *tx, &store.id, step)
             .await?
             .filter(|c| c.ended_at.is_none())
             .ok_or_else(not_found)?;
         let active = components_sql::store_steps(&mut *tx, &store.id)
             .await?
             .into_iter()
-            .find(|r| r.step == step.as_str())
+            .find(|r| r.step == step)
             .map_or(BUNDLED.to_owned(), |r| r.active_version);
         let before = self.canary_view(&mut tx, &store, &running, &active).await?;
         let reason = format!("ended by operator `{}`", actor.id);
         sql::end(
             &mut *tx,
             &store.id,
-            step.as_str(),
+            step,
             Some(&running.id),
-            CanaryEnd::Ended.as_str(),
+            CanaryEnd::Ended,
             &reason,
             now,
         )
@@ -450,7 +400,7 @@ impl ComponentService {
         .ok_or_else(not_found)?;
         let ended = Canary {
             ended_at: Some(now),
-            end_kind: Some(CanaryEnd::Ended.as_str().to_owned()),
+            end_kind: Some(CanaryEnd::Ended),
             ended_reason: Some(reason),
             ..running
         };
@@ -477,7 +427,7 @@ impl ComponentService {
         step: Step,
     ) -> Result<super::StoreComponents, ComponentError> {
         let store = self.store(code).await?;
-        let running = sql::latest(&self.db.write, &store.id, step.as_str())
+        let running = sql::latest(&self.db.write, &store.id, step)
             .await?
             .filter(|c| c.ended_at.is_none())
             .ok_or_else(|| ComponentError::CanaryNotFound {
@@ -512,9 +462,9 @@ impl ComponentService {
         sql::end(
             &mut **tx,
             &store.id,
-            step.as_str(),
+            step,
             Some(id),
-            CanaryEnd::Promoted.as_str(),
+            CanaryEnd::Promoted,
             "its version was activated",
             now,
         )
@@ -535,7 +485,7 @@ impl ComponentService {
         activated: &str,
         now: i64,
     ) -> Result<Option<CanaryEnd>, ComponentError> {
-        let Some(running) = sql::latest(&mut **tx, store_id, step.as_str())
+        let Some(running) = sql::latest(&mut **tx, store_id, step)
             .await?
             .filter(|c| c.ended_at.is_none())
         else {
@@ -552,9 +502,9 @@ impl ComponentService {
         sql::end(
             &mut **tx,
             store_id,
-            step.as_str(),
+            step,
             Some(&running.id),
-            kind.as_str(),
+            kind,
             &reason,
             now,
         )
@@ -623,7 +573,7 @@ impl ComponentService {
                 (false, false) => "same",
             };
             self.metrics
-                .canary_call(&stores[c.id.as_str()], &c.step, outcome);
+                .canary_call(&stores[c.id.as_str()], c.step.as_str(), outcome);
         }
         let mut judged = std::collections::HashSet::new();
         for call in calls {
@@ -645,9 +595,9 @@ impl ComponentService {
         let ended = sql::end(
             &self.db.write,
             &canary.store_id,
-            &canary.step,
+            canary.step,
             Some(&canary.id),
-            kind.as_str(),
+            kind,
             &reason,
             db::now_ms(),
         )
@@ -657,7 +607,7 @@ impl ComponentService {
             tracing::warn!(%store, step = %canary.step, version = %canary.version, %reason,
                 "canary ended by itself");
             self.metrics
-                .canary_ended(store, &canary.step, kind.as_str());
+                .canary_ended(store, canary.step.as_str(), kind.as_str());
         }
         Ok(())
     }
@@ -689,7 +639,7 @@ impl ComponentService {
         Ok(CanaryView {
             id: row.id.clone(),
             store: store.code.clone(),
-            step: row.step.parse().map_err(Internal::broken)?,
+            step: row.step,
             version: row.version.clone(),
             active: active.to_owned(),
             percent: percent(row.basis_points),
@@ -701,7 +651,7 @@ impl ComponentService {
             started_at: iso8601(row.started_at),
             started_by: row.started_by.clone(),
             ended_at: row.ended_at.map(iso8601),
-            ended_by: row.end_kind.as_deref().and_then(CanaryEnd::parse),
+            ended_by: row.end_kind,
             ended_reason: row.ended_reason.clone(),
             share_percent,
             total: total.into(),
@@ -716,25 +666,24 @@ impl ComponentService {
     ) -> Result<Vec<super::ActivationView>, ComponentError> {
         let mut out = Vec::new();
         for c in sql::history(&self.db.write, store_id, 50).await? {
-            let step: Step = c.step.parse().map_err(Internal::broken)?;
-            if let (Some(at), Some(kind)) = (c.ended_at, &c.end_kind) {
+            if let (Some(at), Some(kind)) = (c.ended_at, c.end_kind) {
                 out.push(super::ActivationView {
-                    step,
+                    step: c.step,
                     version: c.version.clone(),
                     previous_version: None,
-                    action: "canary_end".to_owned(),
+                    action: ActivationAction::CanaryEnd,
                     reason: Some(match &c.ended_reason {
                         Some(reason) => format!("{kind}: {reason}"),
-                        None => kind.clone(),
+                        None => kind.to_string(),
                     }),
                     at: iso8601(at),
                 });
             }
             out.push(super::ActivationView {
-                step,
+                step: c.step,
                 version: c.version.clone(),
                 previous_version: None,
-                action: "canary_start".to_owned(),
+                action: ActivationAction::CanaryStart,
                 reason: Some(format!(
                     "{}% of new charges, started by `{}`",
                     percent(c.basis_points),
@@ -792,7 +741,7 @@ mod tests {
         Canary {
             id: "c1".into(),
             store_id: "store-1".into(),
-            step: "provider".into(),
+            step: Step::Provider,
             version: "v".into(),
             basis_points,
             window_seconds: 60,

@@ -7,7 +7,6 @@ use utoipa::ToSchema;
 
 use super::ComponentError;
 use super::canary::{self, Arm, CanaryArm};
-use crate::charges;
 use crate::db::{self, catalog};
 use crate::internal::Internal;
 use pixgate_domain::evaluate::EvaluateRequest;
@@ -94,7 +93,7 @@ impl super::ComponentService {
         let merchant = catalog::merchant_code(&self.db.read, &route.store.merchant_id).await?;
         // The seed comes from the request itself, so evaluating the same body twice decides
         // the same (a charge's seed comes from its id).
-        let input = charges::chain_input(
+        let input = super::input::chain_input(
             |provider| self.providers.health(provider),
             &route.store,
             &route.gateways,

@@ -7,7 +7,7 @@
 
 use std::collections::HashSet;
 
-use crate::db::components::{Activation, BUNDLED};
+use crate::db::components::{Activation, ActivationAction, BUNDLED};
 
 /// The versions the step ran before `current`, most recent first, each once. A store starts
 /// on the bundled component, so the list ends with `bundled` whenever the history is whole.
@@ -26,7 +26,7 @@ pub fn earlier_versions(history: &[Activation], current: &str) -> Vec<String> {
 fn removed_by_kill_switch(history: &[Activation]) -> HashSet<&str> {
     history
         .iter()
-        .filter(|a| a.action == "kill_switch")
+        .filter(|a| a.action == ActivationAction::KillSwitch)
         .filter_map(|a| a.previous_version.as_deref())
         .collect()
 }
@@ -70,6 +70,8 @@ pub fn active_spans(history: &[Activation], version: &str, now: i64) -> Vec<(i64
 mod tests {
     use super::*;
 
+    use pixgate_domain::Step;
+
     /// A history from `(action, version, previous)` entries, oldest first, one second apart.
     fn history(entries: &[(&str, &str, &str)]) -> Vec<Activation> {
         let mut rows: Vec<Activation> = entries
@@ -78,10 +80,10 @@ mod tests {
             .map(|(i, (action, version, previous))| Activation {
                 id: format!("{i:04}"),
                 store_id: "s".into(),
-                step: "policy".into(),
+                step: Step::Policy,
                 version: (*version).into(),
                 previous_version: Some((*previous).into()),
-                action: (*action).into(),
+                action: action.parse().unwrap(),
                 reason: None,
                 created_at: 1_000 * (i as i64 + 1),
             })

@@ -9,6 +9,7 @@
 pub mod canary;
 pub mod evaluate;
 mod history;
+pub mod input;
 pub mod kill_switch;
 pub mod limits;
 mod preload;
@@ -24,7 +25,9 @@ use utoipa::ToSchema;
 
 use crate::access::Actor;
 use crate::db::audit::{self, Action, Change};
-use crate::db::components::{self as sql, BUNDLED, KillSwitch, StoreStep};
+use crate::db::components::{
+    self as sql, ActivationAction, BUNDLED, KillSwitch, StoreStep, VersionRole, VersionSource,
+};
 use crate::db::store_cache::StoreCache;
 use crate::db::{self, Db, DbError, catalog};
 use crate::internal::Internal;
@@ -326,9 +329,9 @@ impl Registry {
             sql::insert_version(
                 &db.write,
                 &sql::Version {
-                    step: step.as_str().to_owned(),
+                    step,
                     version: c.sha256().to_owned(),
-                    source: "bundled".into(),
+                    source: VersionSource::Bundled,
                     size_bytes: c.size() as i64,
                     created_at: db::now_ms(),
                     label: Some(bundled_label(step)),
@@ -338,8 +341,7 @@ impl Registry {
             )
             .await?;
             // Rows from before labels: the same name.
-            sql::label_if_unlabelled(&db.write, step.as_str(), c.sha256(), &bundled_label(step))
-                .await?;
+            sql::label_if_unlabelled(&db.write, step, c.sha256(), &bundled_label(step)).await?;
         }
         Ok(())
     }
@@ -369,12 +371,13 @@ impl Registry {
         if let Some(c) = self.cached(step, version) {
             return self.budgeted(db, step, c).await;
         }
-        let bytes = sql::wasm(&db.read, step.as_str(), version)
-            .await?
-            .ok_or_else(|| ComponentError::NotFound {
-                step,
-                version: version.to_owned(),
-            })?;
+        let bytes =
+            sql::wasm(&db.read, step, version)
+                .await?
+                .ok_or_else(|| ComponentError::NotFound {
+                    step,
+                    version: version.to_owned(),
+                })?;
         // Compiling takes a while the first time (then the disk cache answers): off the
         // async workers' hands.
         let loaded = tokio::task::block_in_place(|| sandbox.load(step, &bytes))
@@ -413,7 +416,7 @@ impl Registry {
                 }
             }
         }
-        let stored = sql::budget(&db.read, step.as_str(), component.sha256())
+        let stored = sql::budget(&db.read, step, component.sha256())
             .await?
             .unwrap_or_default();
         let budget = self.effective_budget(&stored);
@@ -471,7 +474,7 @@ impl Registry {
         for step in Step::ALL {
             let version = steps
                 .iter()
-                .find(|s| s.step == step.as_str())
+                .find(|s| s.step == step)
                 .map_or(BUNDLED, |s| s.active_version.as_str());
             components.set(step, self.load(db, sandbox, step, version).await?);
         }
@@ -569,9 +572,9 @@ impl ComponentService {
             .map_err(|e| ComponentError::from_sandbox(step, e))?;
         let version = loaded.sha256().to_owned();
         let row = sql::Version {
-            step: step.as_str().to_owned(),
+            step,
             version: version.clone(),
-            source: "uploaded".into(),
+            source: VersionSource::Uploaded,
             size_bytes: wasm.len() as i64,
             created_at: db::now_ms(),
             label: label.clone(),
@@ -582,9 +585,9 @@ impl ComponentService {
             .await?;
         let created = sql::insert_version(&mut *tx, &row, wasm).await?;
         if let (false, Some(label)) = (created, &label) {
-            sql::label_if_unlabelled(&mut *tx, step.as_str(), &version, label).await?;
+            sql::label_if_unlabelled(&mut *tx, step, &version, label).await?;
         }
-        let stored = sql::version(&mut *tx, step.as_str(), &version)
+        let stored = sql::version(&mut *tx, step, &version)
             .await?
             .ok_or_else(|| Internal::broken(format!("version {version} vanished")))?;
         let uses = self.uses(&mut tx, step, &version).await?;
@@ -618,10 +621,7 @@ impl ComponentService {
     ) -> Result<(), ComponentError> {
         let postgres = self.db.backend == db::Backend::Postgres;
         sql::lock_uploads(&mut **tx, postgres).await?;
-        if sql::version(&mut **tx, step.as_str(), version)
-            .await?
-            .is_some()
-        {
+        if sql::version(&mut **tx, step, version).await?.is_some() {
             return Ok(());
         }
         let limit = self.registry.settings.component_store_max_bytes;
@@ -631,8 +631,7 @@ impl ComponentService {
         }
         let mut deletable = Vec::new();
         for (step, version) in sql::uploaded_versions(&mut **tx).await? {
-            let parsed: Step = step.parse().map_err(Internal::broken)?;
-            if self.uses(tx, parsed, &version).await?.is_empty() {
+            if self.uses(tx, step, &version).await?.is_empty() {
                 deletable.push(format!("{step}/{version}"));
             }
         }
@@ -703,10 +702,10 @@ impl ComponentService {
             "PIXGATE_COMPONENT_MAX_MEMORY_BYTES",
         )?;
         let mut tx = self.db.write.begin().await?;
-        let row = sql::version(&mut *tx, step.as_str(), version)
+        let row = sql::version(&mut *tx, step, version)
             .await?
             .ok_or_else(not_found)?;
-        let uses = sql::uses(&mut *tx, step.as_str(), version).await?;
+        let uses = sql::uses(&mut *tx, step, version).await?;
         let budget = sql::Budget {
             fuel: fuel.or(row.budget.fuel),
             memory_bytes: memory_bytes.or(row.budget.memory_bytes),
@@ -716,7 +715,7 @@ impl ComponentService {
             uses.clone(),
             self.registry.budget_view(&row.budget),
         )?;
-        sql::set_budget(&mut *tx, step.as_str(), version, &budget).await?;
+        sql::set_budget(&mut *tx, step, version, &budget).await?;
         let after = VersionView::from_row(
             sql::Version { budget, ..row },
             uses,
@@ -743,7 +742,7 @@ impl ComponentService {
     pub async fn list(&self, step: Step) -> Result<Vec<VersionView>, ComponentError> {
         let mut out = Vec::new();
         let mut tx = self.db.read.begin().await?;
-        for v in sql::versions(&mut *tx, step.as_str()).await? {
+        for v in sql::versions(&mut *tx, step).await? {
             let uses = self.uses(&mut tx, step, &v.version).await?;
             let budget = self.registry.budget_view(&v.budget);
             out.push(VersionView::from_row(v, uses, budget)?);
@@ -752,26 +751,26 @@ impl ComponentService {
         Ok(out)
     }
 
-    /// Where a version is in use: `(store code, "active" | "candidate" | "canary")`.
+    /// Where a version is in use: `(store code, how the store uses it)`.
     async fn uses(
         &self,
         tx: &mut sqlx::Transaction<'_, sqlx::Any>,
         step: Step,
         version: &str,
-    ) -> Result<Vec<(String, String)>, ComponentError> {
-        let mut uses = sql::uses(&mut **tx, step.as_str(), version).await?;
+    ) -> Result<Vec<(String, VersionRole)>, ComponentError> {
+        let mut uses = sql::uses(&mut **tx, step, version).await?;
         if version == self.registry.bundled.get(step).sha256() {
             // The binary's own version: the stores name it `bundled`, and a store that never
             // set a version for the step runs it too, as surely as an activated version.
-            uses.extend(sql::uses(&mut **tx, step.as_str(), BUNDLED).await?);
-            for store in sql::stores_on_bundled_by_default(&mut **tx, step.as_str()).await? {
-                uses.push((store, "active".to_owned()));
+            uses.extend(sql::uses(&mut **tx, step, BUNDLED).await?);
+            for store in sql::stores_on_bundled_by_default(&mut **tx, step).await? {
+                uses.push((store, VersionRole::Active));
             }
             uses.sort();
             uses.dedup();
         }
-        for store in crate::db::canary::running_with(&mut **tx, step.as_str(), version).await? {
-            uses.push((store, "canary".to_owned()));
+        for store in crate::db::canary::running_with(&mut **tx, step, version).await? {
+            uses.push((store, VersionRole::Canary));
         }
         Ok(uses)
     }
@@ -801,7 +800,7 @@ impl ComponentService {
         let postgres = self.db.backend == db::Backend::Postgres;
         let mut tx = self.db.write.begin().await?;
         // Locked until the commit, so an activation of it waits and then finds it gone.
-        if !sql::version_exists_for_update(&mut *tx, step.as_str(), version, postgres).await? {
+        if !sql::version_exists_for_update(&mut *tx, step, version, postgres).await? {
             return Err(not_found());
         }
         let mut uses: Vec<String> = self
@@ -820,14 +819,14 @@ impl ComponentService {
                 uses,
             });
         }
-        let before = sql::version(&mut *tx, step.as_str(), version)
+        let before = sql::version(&mut *tx, step, version)
             .await?
             .map(|row| {
                 let budget = self.registry.budget_view(&row.budget);
                 VersionView::from_row(row, Vec::new(), budget)
             })
             .transpose()?;
-        sql::delete_version(&mut *tx, step.as_str(), version).await?;
+        sql::delete_version(&mut *tx, step, version).await?;
         let mut change = Change::new(
             Action::ComponentDelete,
             format!("component/{step}/{version}"),
@@ -869,11 +868,11 @@ impl ComponentService {
             }
         };
         let mut uses = Vec::new();
-        for store_id in sql::stores_that_ran(&mut **tx, step.as_str(), version).await? {
+        for store_id in sql::stores_that_ran(&mut **tx, step, version).await? {
             let code = catalog::store_by_id(&mut **tx, &store_id)
                 .await?
                 .map_or(store_id.clone(), |s| s.code);
-            let past = sql::step_history(&mut **tx, &store_id, step.as_str()).await?;
+            let past = sql::step_history(&mut **tx, &store_id, step).await?;
             let spans = history::active_spans(&past, version, now);
             if spans.iter().any(|(_, to)| *to >= now - RECENT_USE_MS) {
                 uses.push(format!("{code} (ran it in the last few seconds)"));
@@ -899,9 +898,7 @@ impl ComponentService {
             }
         }
         // Canary charges ran it without an activation.
-        for (store_id, from, to) in
-            crate::db::canary::spans_of(&mut **tx, step.as_str(), version).await?
-        {
+        for (store_id, from, to) in crate::db::canary::spans_of(&mut **tx, step, version).await? {
             let to = to.unwrap_or(now);
             let window = (
                 from.saturating_sub(RECENT_USE_MS),
@@ -925,8 +922,8 @@ impl ComponentService {
             }
         }
         // A version that shipped as an older binary's bundled component ran without activations.
-        if let Some(row) = sql::version(&mut **tx, step.as_str(), version).await?
-            && row.source == BUNDLED
+        if let Some(row) = sql::version(&mut **tx, step, version).await?
+            && row.source == VersionSource::Bundled
             && let Some(at) =
                 sql::newest_trace_naming(&mut **tx, kept_since.max(row.created_at), version).await?
         {
@@ -962,13 +959,13 @@ impl ComponentService {
         let steps = Step::ALL
             .iter()
             .map(|step| {
-                let row = rows.iter().find(|r| r.step == step.as_str());
+                let row = rows.iter().find(|r| r.step == *step);
                 let view = StepView {
                     active: row.map_or(BUNDLED.to_owned(), |r| r.active_version.clone()),
                     previous: row.and_then(|r| r.previous_version.clone()),
                     candidate: row.and_then(|r| r.candidate_version.clone()),
                     activated_at: row.and_then(|r| r.activated_at).map(iso8601),
-                    canary: canaries.iter().find(|c| c.step == step.as_str()).map(|c| {
+                    canary: canaries.iter().find(|c| c.step == *step).map(|c| {
                         canary::CanaryBrief {
                             version: c.version.clone(),
                             percent: c.basis_points as f64 / 100.0,
@@ -982,7 +979,7 @@ impl ComponentService {
         let mut history = Vec::new();
         for a in sql::activations(db, &store.id, 100).await? {
             history.push(ActivationView {
-                step: a.step.parse().map_err(Internal::broken)?,
+                step: a.step,
                 version: a.version,
                 previous_version: a.previous_version,
                 action: a.action,
@@ -1034,12 +1031,11 @@ impl ComponentService {
         let mut tx = self.db.write.begin().await?;
         // A row to lock even on the first change of this step, so two first activations on
         // PostgreSQL are serialised too (SQLite has one writer).
-        sql::ensure_store_step(&mut *tx, &store.id, step.as_str(), now).await?;
-        let current =
-            sql::store_step_for_update(&mut *tx, &store.id, step.as_str(), postgres).await?;
+        sql::ensure_store_step(&mut *tx, &store.id, step, now).await?;
+        let current = sql::store_step_for_update(&mut *tx, &store.id, step, postgres).await?;
         let mut row = current.clone().unwrap_or(StoreStep {
             store_id: store.id.clone(),
-            step: step.as_str().to_owned(),
+            step,
             active_version: BUNDLED.to_owned(),
             previous_version: None,
             activated_at: None,
@@ -1089,7 +1085,12 @@ impl ComponentService {
                     let previous = std::mem::replace(&mut row.active_version, version.to_owned());
                     row.previous_version = Some(previous.clone());
                     row.activated_at = Some(now);
-                    Some(("activate", version.to_owned(), Some(previous), None))
+                    Some((
+                        ActivationAction::Activate,
+                        version.to_owned(),
+                        Some(previous),
+                        None,
+                    ))
                 }
             }
             StepChange::Rollback => {
@@ -1105,7 +1106,7 @@ impl ComponentService {
                 let target = if exists(&mut tx, step, &previous, postgres).await? {
                     previous
                 } else {
-                    let past = sql::step_history(&mut *tx, &store.id, step.as_str()).await?;
+                    let past = sql::step_history(&mut *tx, &store.id, step).await?;
                     let mut found = None;
                     for v in history::earlier_versions(&past, &row.active_version) {
                         if exists(&mut tx, step, &v, postgres).await? {
@@ -1118,7 +1119,7 @@ impl ComponentService {
                 let replaced = std::mem::replace(&mut row.active_version, target.clone());
                 row.previous_version = Some(replaced.clone());
                 row.activated_at = Some(now);
-                Some(("rollback", target, Some(replaced), None))
+                Some((ActivationAction::Rollback, target, Some(replaced), None))
             }
             StepChange::KillSwitch { version, reason } => {
                 let still_active = current
@@ -1127,7 +1128,7 @@ impl ComponentService {
                 if !still_active {
                     return Ok(false);
                 }
-                let past = sql::step_history(&mut *tx, &store.id, step.as_str()).await?;
+                let past = sql::step_history(&mut *tx, &store.id, step).await?;
                 let mut stored = std::collections::HashSet::new();
                 for v in history::earlier_versions(&past, version) {
                     if exists(&mut tx, step, &v, postgres).await? {
@@ -1139,7 +1140,7 @@ impl ComponentService {
                 row.previous_version = Some(version.to_owned());
                 row.activated_at = Some(now);
                 Some((
-                    "kill_switch",
+                    ActivationAction::KillSwitch,
                     target,
                     Some(version.to_owned()),
                     Some(reason),
@@ -1181,10 +1182,10 @@ impl ComponentService {
                 &sql::Activation {
                     id: uuid::Uuid::now_v7().to_string(),
                     store_id: store.id.clone(),
-                    step: step.as_str().to_owned(),
+                    step,
                     version,
                     previous_version,
-                    action: action.to_owned(),
+                    action,
                     reason,
                     created_at: now,
                 },
@@ -1377,13 +1378,12 @@ pub struct VersionView {
     /// Lowercase hex sha256 of the component's bytes.
     #[schema(pattern = "^[0-9a-f]{64}$")]
     pub version: String,
-    #[schema(value_type = String)]
     pub step: Step,
     pub size_bytes: u64,
     #[schema(format = DateTime)]
     pub created_at: String,
     /// `uploaded`, or `bundled` for a component that shipped inside a pixgate binary.
-    pub source: String,
+    pub source: VersionSource,
     /// What people call it, shown beside the sha256: the label given at upload (`pixgate
     /// policy upload` sends the file's or crate's name unless `--label` says otherwise), or
     /// `bundled <step> (pixgate <release>)`. Absent for versions uploaded without one.
@@ -1413,18 +1413,18 @@ pub struct BudgetView {
 pub struct VersionUse {
     pub store: String,
     /// `active`, `candidate` or `canary`.
-    pub role: String,
+    pub role: VersionRole,
 }
 
 impl VersionView {
     fn from_row(
         v: sql::Version,
-        uses: Vec<(String, String)>,
+        uses: Vec<(String, VersionRole)>,
         budget: BudgetView,
     ) -> Result<Self, ComponentError> {
         Ok(Self {
             budget,
-            step: v.step.parse().map_err(Internal::broken)?,
+            step: v.step,
             version: v.version,
             size_bytes: v.size_bytes as u64,
             created_at: iso8601(v.created_at),
@@ -1491,12 +1491,11 @@ impl From<&KillSwitch> for KillSwitchView {
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ActivationView {
-    #[schema(value_type = String)]
     pub step: Step,
     pub version: String,
     pub previous_version: Option<String>,
     /// `activate`, `rollback`, `kill_switch`, `canary_start` or `canary_end`.
-    pub action: String,
+    pub action: ActivationAction,
     /// Why (the kill switch's measurement).
     pub reason: Option<String>,
     #[schema(format = DateTime)]
@@ -1519,7 +1518,7 @@ pub struct StoreComponents {
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct StepSnapshot {
-    step: &'static str,
+    step: Step,
     active: String,
     previous: Option<String>,
     candidate: Option<String>,
@@ -1528,7 +1527,7 @@ struct StepSnapshot {
 impl StepSnapshot {
     fn of(step: Step, row: &StoreStep) -> Self {
         Self {
-            step: step.as_str(),
+            step,
             active: row.active_version.clone(),
             previous: row.previous_version.clone(),
             candidate: row.candidate_version.clone(),
@@ -1566,7 +1565,7 @@ async fn exists(
     if version == BUNDLED {
         return Ok(true);
     }
-    Ok(sql::version_exists(&mut **tx, step.as_str(), version, postgres).await?)
+    Ok(sql::version_exists(&mut **tx, step, version, postgres).await?)
 }
 
 /// The least linear memory a budget may grant: one WebAssembly page.
@@ -1633,6 +1632,66 @@ mod tests {
             "",
         ] {
             assert_eq!(version.is_match(v), valid_version(v), "{v:?}");
+        }
+    }
+
+    /// The steps, sources, uses and history entries are enums in the admin document, each
+    /// view's field a reference to the one list of names the rows hold.
+    #[test]
+    fn the_admin_document_lists_the_names_the_rows_hold() {
+        let doc = serde_json::to_value(crate::http::admin::openapi()).unwrap();
+        let schemas = &doc["components"]["schemas"];
+        let names = |all: &[&str]| serde_json::json!(all);
+        assert_eq!(schemas["Step"]["enum"], names(&Step::ALL.map(Step::as_str)));
+        assert_eq!(
+            schemas["Step"]["enum"],
+            names(&["policy", "provider", "economics"])
+        );
+        assert_eq!(
+            schemas["VersionSource"]["enum"],
+            names(&VersionSource::ALL.map(VersionSource::as_str))
+        );
+        assert_eq!(
+            schemas["VersionRole"]["enum"],
+            names(&["active", "candidate", "canary"])
+        );
+        assert_eq!(
+            schemas["ActivationAction"]["enum"],
+            names(&[
+                "activate",
+                "rollback",
+                "kill_switch",
+                "canary_start",
+                "canary_end"
+            ])
+        );
+        assert_eq!(
+            schemas["CanaryEnd"]["enum"],
+            names(&canary::CanaryEnd::ALL.map(canary::CanaryEnd::as_str))
+        );
+        let reference = |schema: &str, field: &str| {
+            schemas[schema]["properties"][field]["$ref"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{schema}.{field}: {}", schemas[schema]))
+                .to_owned()
+        };
+        for (schema, field, target) in [
+            ("VersionView", "step", "Step"),
+            ("VersionView", "source", "VersionSource"),
+            ("VersionUse", "role", "VersionRole"),
+            ("ActivationView", "step", "Step"),
+            ("ActivationView", "action", "ActivationAction"),
+            ("CanaryView", "step", "Step"),
+            ("CanaryArm", "step", "Step"),
+            ("ShadowComparison", "step", "Step"),
+            ("RunningCanary", "step", "Step"),
+            ("ShadowCandidate", "step", "Step"),
+        ] {
+            assert_eq!(
+                reference(schema, field),
+                format!("#/components/schemas/{target}"),
+                "{schema}.{field}"
+            );
         }
     }
 }

@@ -39,9 +39,6 @@ impl ComponentService {
     /// always has.
     async fn preload(&self, failed: &mut HashSet<(Step, String)>) -> Result<(), ComponentError> {
         for (step, version) in sql::versions_in_use(&self.db.read).await? {
-            let Ok(step) = step.parse::<Step>() else {
-                continue;
-            };
             if version == BUNDLED
                 || self.registry.cached(step, &version).is_some()
                 || failed.contains(&(step, version.clone()))

@@ -16,7 +16,6 @@ use super::canary::CanaryCall;
 use crate::db::canary::Canary;
 use crate::db::components::{self as sql, StoreStep};
 use crate::db::{self, Flag};
-use crate::internal::Internal;
 use pixgate_domain::Outcome;
 use pixgate_domain::Step;
 use pixgate_pix::time::iso8601;
@@ -64,7 +63,7 @@ impl Queue {
 pub fn candidates(steps: &[StoreStep]) -> Vec<(Step, String)> {
     steps
         .iter()
-        .filter_map(|s| Some((s.step.parse().ok()?, s.candidate_version.clone()?)))
+        .filter_map(|s| Some((s.step, s.candidate_version.clone()?)))
         .collect()
 }
 
@@ -162,7 +161,7 @@ impl super::ComponentService {
         Ok(sql::ShadowResult {
             id: uuid::Uuid::now_v7().to_string(),
             store_id: job.store_id.clone(),
-            step: step.as_str().to_owned(),
+            step,
             candidate_version: candidate.to_owned(),
             active_version: job.active.get(step).sha256().to_owned(),
             payment_intent_id: job.payment_intent_id.clone(),
@@ -183,7 +182,7 @@ impl super::ComponentService {
         canary: &Canary,
         active: &str,
     ) -> Result<CanaryCall, ComponentError> {
-        let step: Step = canary.step.parse().map_err(Internal::broken)?;
+        let step = canary.step;
         let loaded = self
             .registry
             .load(&self.db, &self.sandbox, step, active)
@@ -217,7 +216,7 @@ impl super::ComponentService {
         let row = sql::store_steps(&self.db.read, &store.id)
             .await?
             .into_iter()
-            .find(|r| r.step == step.as_str());
+            .find(|r| r.step == step);
         let active = row
             .as_ref()
             .map_or(sql::BUNDLED.to_owned(), |r| r.active_version.clone());
@@ -251,15 +250,9 @@ impl super::ComponentService {
         out.since = Some(iso8601(since));
         // The comparison covers the latest COMPARED charges: bounded work and memory however
         // long a candidate stays attached.
-        let mut results = sql::shadow_results(
-            &self.db.read,
-            &store.id,
-            step.as_str(),
-            &candidate,
-            since,
-            COMPARED,
-        )
-        .await?;
+        let mut results =
+            sql::shadow_results(&self.db.read, &store.id, step, &candidate, since, COMPARED)
+                .await?;
         results.reverse();
         let mut series = Series::new(
             results.first().map(|r| r.created_at),
@@ -360,7 +353,6 @@ pub struct ShadowDifference {
 #[serde(rename_all = "camelCase")]
 pub struct ShadowComparison {
     pub store: String,
-    #[schema(value_type = String)]
     pub step: Step,
     /// `null` when no candidate is attached.
     pub candidate: Option<String>,

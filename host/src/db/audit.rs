@@ -5,129 +5,40 @@
 //! `POST /evaluate` and `POST /replays` append nothing: they persist nothing (a dry run and a
 //! report), so there is no change to record.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use sqlx::{Any, AssertSqlSafe, Executor};
-use utoipa::ToSchema;
 
-/// What an admin write did: `resource.verb`. Every write names one of these, so the values the
-/// `action` filter accepts are exactly the ones the trail can hold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
-pub enum Action {
-    #[serde(rename = "merchant.create")]
-    MerchantCreate,
-    #[serde(rename = "store.create")]
-    StoreCreate,
-    #[serde(rename = "store.update")]
-    StoreUpdate,
-    #[serde(rename = "store.gateways_set")]
-    StoreGatewaysSet,
-    #[serde(rename = "gateway.create")]
-    GatewayCreate,
-    #[serde(rename = "gateway.update")]
-    GatewayUpdate,
-    #[serde(rename = "provider.create")]
-    ProviderCreate,
-    #[serde(rename = "provider.update")]
-    ProviderUpdate,
-    #[serde(rename = "api_key.create")]
-    ApiKeyCreate,
-    #[serde(rename = "api_key.revoke")]
-    ApiKeyRevoke,
-    #[serde(rename = "component.upload")]
-    ComponentUpload,
-    #[serde(rename = "component.delete")]
-    ComponentDelete,
-    #[serde(rename = "component.activate")]
-    ComponentActivate,
-    #[serde(rename = "component.rollback")]
-    ComponentRollback,
-    #[serde(rename = "component.candidate_set")]
-    ComponentCandidateSet,
-    #[serde(rename = "component.candidate_clear")]
-    ComponentCandidateClear,
-    #[serde(rename = "component.canary_start")]
-    ComponentCanaryStart,
-    #[serde(rename = "component.canary_end")]
-    ComponentCanaryEnd,
-    #[serde(rename = "component.budget_set")]
-    ComponentBudgetSet,
-    #[serde(rename = "kill_switch.update")]
-    KillSwitchUpdate,
-    #[serde(rename = "payment_intent.resolve")]
-    PaymentIntentResolve,
-    #[serde(rename = "operator.create")]
-    OperatorCreate,
-    #[serde(rename = "operator.revoke")]
-    OperatorRevoke,
-    #[serde(rename = "webhook_delivery.resend")]
-    WebhookDeliveryResend,
-    #[serde(rename = "webhook_endpoint.create")]
-    WebhookEndpointCreate,
-}
-
-impl Action {
-    pub const ALL: [Action; 25] = [
-        Action::MerchantCreate,
-        Action::StoreCreate,
-        Action::StoreUpdate,
-        Action::StoreGatewaysSet,
-        Action::GatewayCreate,
-        Action::GatewayUpdate,
-        Action::ProviderCreate,
-        Action::ProviderUpdate,
-        Action::ApiKeyCreate,
-        Action::ApiKeyRevoke,
-        Action::ComponentUpload,
-        Action::ComponentDelete,
-        Action::ComponentActivate,
-        Action::ComponentRollback,
-        Action::ComponentCandidateSet,
-        Action::ComponentCandidateClear,
-        Action::ComponentCanaryStart,
-        Action::ComponentCanaryEnd,
-        Action::ComponentBudgetSet,
-        Action::KillSwitchUpdate,
-        Action::PaymentIntentResolve,
-        Action::OperatorCreate,
-        Action::OperatorRevoke,
-        Action::WebhookDeliveryResend,
-        Action::WebhookEndpointCreate,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Action::MerchantCreate => "merchant.create",
-            Action::StoreCreate => "store.create",
-            Action::StoreUpdate => "store.update",
-            Action::StoreGatewaysSet => "store.gateways_set",
-            Action::GatewayCreate => "gateway.create",
-            Action::GatewayUpdate => "gateway.update",
-            Action::ProviderCreate => "provider.create",
-            Action::ProviderUpdate => "provider.update",
-            Action::ApiKeyCreate => "api_key.create",
-            Action::ApiKeyRevoke => "api_key.revoke",
-            Action::ComponentUpload => "component.upload",
-            Action::ComponentDelete => "component.delete",
-            Action::ComponentActivate => "component.activate",
-            Action::ComponentRollback => "component.rollback",
-            Action::ComponentCandidateSet => "component.candidate_set",
-            Action::ComponentCandidateClear => "component.candidate_clear",
-            Action::ComponentCanaryStart => "component.canary_start",
-            Action::ComponentCanaryEnd => "component.canary_end",
-            Action::ComponentBudgetSet => "component.budget_set",
-            Action::KillSwitchUpdate => "kill_switch.update",
-            Action::PaymentIntentResolve => "payment_intent.resolve",
-            Action::OperatorCreate => "operator.create",
-            Action::OperatorRevoke => "operator.revoke",
-            Action::WebhookDeliveryResend => "webhook_delivery.resend",
-            Action::WebhookEndpointCreate => "webhook_endpoint.create",
-        }
+pixgate_domain::text_enum!(
+    /// What an admin write did: `resource.verb`. Every write names one of these, so the values
+    /// the `action` filter accepts are exactly the ones the trail can hold.
+    Action {
+        MerchantCreate = "merchant.create",
+        StoreCreate = "store.create",
+        StoreUpdate = "store.update",
+        StoreGatewaysSet = "store.gateways_set",
+        GatewayCreate = "gateway.create",
+        GatewayUpdate = "gateway.update",
+        ProviderCreate = "provider.create",
+        ProviderUpdate = "provider.update",
+        ApiKeyCreate = "api_key.create",
+        ApiKeyRevoke = "api_key.revoke",
+        ComponentUpload = "component.upload",
+        ComponentDelete = "component.delete",
+        ComponentActivate = "component.activate",
+        ComponentRollback = "component.rollback",
+        ComponentCandidateSet = "component.candidate_set",
+        ComponentCandidateClear = "component.candidate_clear",
+        ComponentCanaryStart = "component.canary_start",
+        ComponentCanaryEnd = "component.canary_end",
+        ComponentBudgetSet = "component.budget_set",
+        KillSwitchUpdate = "kill_switch.update",
+        PaymentIntentResolve = "payment_intent.resolve",
+        OperatorCreate = "operator.create",
+        OperatorRevoke = "operator.revoke",
+        WebhookDeliveryResend = "webhook_delivery.resend",
+        WebhookEndpointCreate = "webhook_endpoint.create",
     }
-
-    pub fn parse(s: &str) -> Option<Action> {
-        Action::ALL.into_iter().find(|a| a.as_str() == s)
-    }
-}
+);
 
 /// One change to record: what was done to which resource (`kind/id`), with the resource as
 /// it was and as it became. The snapshots are the admin API's views of the resource, which
@@ -201,7 +112,7 @@ pub struct Event {
     pub at: i64,
     pub operator_id: String,
     pub operator_name: String,
-    pub action: String,
+    pub action: Action,
     pub target: String,
     pub before_json: Option<String>,
     pub after_json: Option<String>,
@@ -212,7 +123,7 @@ crate::db::from_row!(Event {
     at,
     operator_id,
     operator_name,
-    action,
+    action: try_from(String),
     target,
     before_json,
     after_json
@@ -317,10 +228,40 @@ mod tests {
     fn actions_are_named_as_serde_names_them() {
         for action in Action::ALL {
             assert_eq!(serde_json::to_value(action).unwrap(), action.as_str());
-            assert_eq!(Action::parse(action.as_str()), Some(action));
+            assert_eq!(action.as_str().parse(), Ok(action));
             let (resource, verb) = action.as_str().split_once('.').unwrap();
             assert!(!resource.is_empty() && !verb.is_empty());
         }
-        assert_eq!(Action::parse("store.delete"), None);
+        assert!("store.delete".parse::<Action>().is_err());
+        // The OpenAPI document lists the same names.
+        let schema = serde_json::to_value(<Action as utoipa::PartialSchema>::schema()).unwrap();
+        let names: Vec<&str> = Action::ALL.iter().map(|a| a.as_str()).collect();
+        assert_eq!(schema["enum"], serde_json::json!(names));
+    }
+
+    /// An action the enum does not know is a corrupt row: the read fails, nothing panics.
+    #[tokio::test]
+    async fn an_unknown_action_is_a_corrupt_row() {
+        for t in crate::db::testing::fresh_databases().await {
+            let db = &t.db;
+            for (id, action) in [("e-1", "store.update"), ("e-2", "store.delete")] {
+                sqlx::query(
+                    "insert into audit_events (id, at, operator_id, operator_name, action, target) \
+                     values ($1, 1, 'bootstrap', 'bootstrap admin token', $2, 'store/s')",
+                )
+                .bind(id)
+                .bind(action)
+                .execute(&db.write)
+                .await
+                .unwrap();
+            }
+            let read = by_id(&db.read, "e-1").await.unwrap().unwrap();
+            assert_eq!(read.action, Action::StoreUpdate);
+            let err = by_id(&db.read, "e-2").await.unwrap_err();
+            assert!(
+                matches!(&err, sqlx::Error::ColumnDecode { index, .. } if index.contains("action")),
+                "{err}"
+            );
+        }
     }
 }

@@ -2,11 +2,33 @@
 
 use sqlx::{Any, Executor};
 
+use super::intents::OptionalText;
+use pixgate_domain::Step;
+
+pixgate_domain::text_enum!(
+    /// How a canary ended.
+    CanaryEnd {
+        /// Its version was activated.
+        Promoted = "promoted",
+        /// An operator ended it.
+        Ended = "ended",
+        /// Its error rate reached the threshold.
+        ErrorRate = "error_rate",
+        /// Its changed rate reached the threshold.
+        ChangedRate = "changed_rate",
+        /// A new canary of the step took its place.
+        Replaced = "replaced",
+        /// The active version changed under it (an activation of another version, a rollback
+        /// or the kill switch): its comparison no longer means anything.
+        Superseded = "superseded",
+    }
+);
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Canary {
     pub id: String,
     pub store_id: String,
-    pub step: String,
+    pub step: Step,
     pub version: String,
     pub basis_points: i64,
     pub window_seconds: i64,
@@ -16,14 +38,14 @@ pub struct Canary {
     pub started_at: i64,
     pub started_by: String,
     pub ended_at: Option<i64>,
-    pub end_kind: Option<String>,
+    pub end_kind: Option<CanaryEnd>,
     pub ended_reason: Option<String>,
 }
 
 crate::db::from_row!(Canary {
     id,
     store_id,
-    step,
+    step: try_from(String),
     version,
     basis_points,
     window_seconds,
@@ -33,7 +55,7 @@ crate::db::from_row!(Canary {
     started_at,
     started_by,
     ended_at,
-    end_kind,
+    end_kind: try_from(OptionalText),
     ended_reason
 });
 
@@ -48,7 +70,7 @@ pub async fn insert<'e>(ex: impl Executor<'e, Database = Any>, c: &Canary) -> sq
     )))
     .bind(&c.id)
     .bind(&c.store_id)
-    .bind(&c.step)
+    .bind(c.step.as_str())
     .bind(&c.version)
     .bind(c.basis_points)
     .bind(c.window_seconds)
@@ -58,7 +80,7 @@ pub async fn insert<'e>(ex: impl Executor<'e, Database = Any>, c: &Canary) -> sq
     .bind(c.started_at)
     .bind(&c.started_by)
     .bind(c.ended_at)
-    .bind(&c.end_kind)
+    .bind(c.end_kind.map(CanaryEnd::as_str))
     .bind(&c.ended_reason)
     .execute(ex)
     .await?;
@@ -83,14 +105,14 @@ pub async fn running<'e>(
 pub async fn latest<'e>(
     ex: impl Executor<'e, Database = Any>,
     store_id: &str,
-    step: &str,
+    step: Step,
 ) -> sqlx::Result<Option<Canary>> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "select {COLUMNS} from component_canaries where store_id = $1 and step = $2 \
          order by started_at desc, id desc limit 1"
     )))
     .bind(store_id)
-    .bind(step)
+    .bind(step.as_str())
     .fetch_optional(ex)
     .await
 }
@@ -117,9 +139,9 @@ pub async fn history<'e>(
 pub async fn end<'e>(
     ex: impl Executor<'e, Database = Any>,
     store_id: &str,
-    step: &str,
+    step: Step,
     id: Option<&str>,
-    kind: &str,
+    kind: CanaryEnd,
     reason: &str,
     now: i64,
 ) -> sqlx::Result<Option<String>> {
@@ -130,10 +152,10 @@ pub async fn end<'e>(
     ));
     let mut query = sqlx::query_scalar(query)
         .bind(now)
-        .bind(kind)
+        .bind(kind.as_str())
         .bind(reason)
         .bind(store_id)
-        .bind(step);
+        .bind(step.as_str());
     if let Some(id) = id {
         query = query.bind(id);
     }
@@ -143,14 +165,14 @@ pub async fn end<'e>(
 /// Whether `version` of `step` is the version of a running canary somewhere: the stores.
 pub async fn running_with<'e>(
     ex: impl Executor<'e, Database = Any>,
-    step: &str,
+    step: Step,
     version: &str,
 ) -> sqlx::Result<Vec<String>> {
     sqlx::query_scalar(
         "select s.code from component_canaries c join stores s on s.id = c.store_id \
          where c.step = $1 and c.version = $2 and c.ended_at is null order by s.code",
     )
-    .bind(step)
+    .bind(step.as_str())
     .bind(version)
     .fetch_all(ex)
     .await
@@ -244,14 +266,14 @@ pub async fn store_charges_since<'e>(
 /// is needed while traces its canary charges recorded are kept.
 pub async fn spans_of<'e>(
     ex: impl Executor<'e, Database = Any>,
-    step: &str,
+    step: Step,
     version: &str,
 ) -> sqlx::Result<Vec<(String, i64, Option<i64>)>> {
     sqlx::query_as(
         "select store_id, started_at, ended_at from component_canaries \
          where step = $1 and version = $2 order by store_id, started_at",
     )
-    .bind(step)
+    .bind(step.as_str())
     .bind(version)
     .fetch_all(ex)
     .await

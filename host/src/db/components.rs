@@ -4,15 +4,62 @@
 use sqlx::{Any, Executor};
 
 use super::Flag;
+use pixgate_domain::Step;
 
 /// The version name of the component compiled into the binary.
 pub const BUNDLED: &str = "bundled";
 
+pixgate_domain::text_enum!(
+    /// Where a stored version came from.
+    VersionSource {
+        /// Uploaded by an operator.
+        Uploaded = "uploaded",
+        /// Shipped inside a pixgate binary (kept so that charges recorded with an older build
+        /// still replay exactly).
+        Bundled = "bundled",
+    }
+);
+
+pixgate_domain::text_enum!(
+    /// How a store uses a version of a step.
+    VersionRole {
+        /// The store runs it.
+        Active = "active",
+        /// It is the store's shadow candidate.
+        Candidate = "candidate",
+        /// The store's running canary sends a share of its charges to it.
+        Canary = "canary",
+    }
+);
+
+pixgate_domain::text_enum!(
+    /// An entry of a store step's history: what `component_activations` records (`activate`,
+    /// `rollback`, `kill_switch`), and a canary's start and end (read from the canaries).
+    ActivationAction {
+        Activate = "activate",
+        Rollback = "rollback",
+        KillSwitch = "kill_switch",
+        CanaryStart = "canary_start",
+        CanaryEnd = "canary_end",
+    }
+);
+
+/// A step and a version of it, read from text columns: an unknown step is a corrupt row.
+fn step_version((step, version): (String, String)) -> sqlx::Result<(Step, String)> {
+    let step = step
+        .parse()
+        .map_err(|e: String| sqlx::Error::ColumnDecode {
+            index: "step".to_owned(),
+            source: e.into(),
+        })?;
+    Ok((step, version))
+}
+
 #[derive(Debug, Clone)]
 pub struct Version {
-    pub step: String,
+    pub step: Step,
     pub version: String,
-    pub source: String,
+    pub source: VersionSource,
     pub size_bytes: i64,
     pub created_at: i64,
     /// What people call it (the file or crate name, or the uploader's choice).
@@ -22,9 +69,9 @@ pub struct Version {
 }
 
 crate::db::from_row!(Version {
-    step,
+    step: try_from(String),
     version,
-    source,
+    source: try_from(String),
     size_bytes,
     created_at,
     label,
@@ -42,9 +89,9 @@ pub async fn insert_version<'e>(
          (step, version, source, size_bytes, wasm, created_at, label) \
          values ($1, $2, $3, $4, $5, $6, $7) on conflict (step, version) do nothing",
     )
-    .bind(&v.step)
+    .bind(v.step.as_str())
     .bind(&v.version)
-    .bind(&v.source)
+    .bind(v.source.as_str())
     .bind(v.size_bytes)
     .bind(wasm)
     .bind(v.created_at)
@@ -58,7 +105,7 @@ pub async fn insert_version<'e>(
 /// name it, but never rename a version someone already named.
 pub async fn label_if_unlabelled<'e>(
     ex: impl Executor<'e, Database = Any>,
-    step: &str,
+    step: Step,
     version: &str,
     label: &str,
 ) -> sqlx::Result<()> {
@@ -66,7 +113,7 @@ pub async fn label_if_unlabelled<'e>(
         "update component_versions set label = $3 \
          where step = $1 and version = $2 and label is null",
     )
-    .bind(step)
+    .bind(step.as_str())
     .bind(version)
     .bind(label)
     .execute(ex)
@@ -87,13 +134,14 @@ pub async fn uploaded_bytes<'e>(ex: impl Executor<'e, Database = Any>) -> sqlx::
 /// Every uploaded version, oldest first: `(step, version)`.
 pub async fn uploaded_versions<'e>(
     ex: impl Executor<'e, Database = Any>,
-) -> sqlx::Result<Vec<(String, String)>> {
-    sqlx::query_as(
+) -> sqlx::Result<Vec<(Step, String)>> {
+    let rows: Vec<(String, String)> = sqlx::query_as(
         "select step, version from component_versions where source = 'uploaded' \
          order by created_at, step, version",
     )
     .fetch_all(ex)
-    .await
+    .await?;
+    rows.into_iter().map(step_version).collect()
 }
 
 /// Serialises uploads until the transaction ends (PostgreSQL: a transaction-scoped advisory
@@ -116,14 +164,14 @@ pub async fn lock_uploads<'e>(
 
 pub async fn version<'e>(
     ex: impl Executor<'e, Database = Any>,
-    step: &str,
+    step: Step,
     version: &str,
 ) -> sqlx::Result<Option<Version>> {
     sqlx::query_as(
         "select step, version, source, size_bytes, created_at, label, fuel, memory_bytes \
          from component_versions where step = $1 and version = $2",
     )
-    .bind(step)
+    .bind(step.as_str())
     .bind(version)
     .fetch_optional(ex)
     .await
@@ -131,11 +179,11 @@ pub async fn version<'e>(
 
 pub async fn wasm<'e>(
     ex: impl Executor<'e, Database = Any>,
-    step: &str,
+    step: Step,
     version: &str,
 ) -> sqlx::Result<Option<Vec<u8>>> {
     sqlx::query_scalar("select wasm from component_versions where step = $1 and version = $2")
-        .bind(step)
+        .bind(step.as_str())
         .bind(version)
         .fetch_optional(ex)
         .await
@@ -144,24 +192,24 @@ pub async fn wasm<'e>(
 /// A step's versions, newest first.
 pub async fn versions<'e>(
     ex: impl Executor<'e, Database = Any>,
-    step: &str,
+    step: Step,
 ) -> sqlx::Result<Vec<Version>> {
     sqlx::query_as(
         "select step, version, source, size_bytes, created_at, label, fuel, memory_bytes \
          from component_versions where step = $1 order by created_at desc, version",
     )
-    .bind(step)
+    .bind(step.as_str())
     .fetch_all(ex)
     .await
 }
 
 pub async fn delete_version<'e>(
     ex: impl Executor<'e, Database = Any>,
-    step: &str,
+    step: Step,
     version: &str,
 ) -> sqlx::Result<bool> {
     let done = sqlx::query("delete from component_versions where step = $1 and version = $2")
-        .bind(step)
+        .bind(step.as_str())
         .bind(version)
         .execute(ex)
         .await?;
@@ -171,7 +219,7 @@ pub async fn delete_version<'e>(
 /// Whether a version exists; on PostgreSQL with a share lock until the transaction ends.
 pub async fn version_exists<'e>(
     ex: impl Executor<'e, Database = Any>,
-    step: &str,
+    step: Step,
     version: &str,
     postgres: bool,
 ) -> sqlx::Result<bool> {
@@ -181,7 +229,7 @@ pub async fn version_exists<'e>(
 /// Whether a version exists, locking it for a delete on PostgreSQL.
 pub async fn version_exists_for_update<'e>(
     ex: impl Executor<'e, Database = Any>,
-    step: &str,
+    step: Step,
     version: &str,
     postgres: bool,
 ) -> sqlx::Result<bool> {
@@ -190,14 +238,14 @@ pub async fn version_exists_for_update<'e>(
 
 async fn exists<'e>(
     ex: impl Executor<'e, Database = Any>,
-    step: &str,
+    step: Step,
     version: &str,
     lock: &'static str,
 ) -> sqlx::Result<bool> {
     let found: Option<i64> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
         "select size_bytes from component_versions where step = $1 and version = $2{lock}"
     )))
-    .bind(step)
+    .bind(step.as_str())
     .bind(version)
     .fetch_optional(ex)
     .await?;
@@ -216,13 +264,13 @@ crate::db::from_row!(Budget { fuel, memory_bytes });
 /// A version's budget; `None` when there is no such version.
 pub async fn budget<'e>(
     ex: impl Executor<'e, Database = Any>,
-    step: &str,
+    step: Step,
     version: &str,
 ) -> sqlx::Result<Option<Budget>> {
     sqlx::query_as(
         "select fuel, memory_bytes from component_versions where step = $1 and version = $2",
     )
-    .bind(step)
+    .bind(step.as_str())
     .bind(version)
     .fetch_optional(ex)
     .await
@@ -231,7 +279,7 @@ pub async fn budget<'e>(
 /// Sets a version's budget; false when there is no such version.
 pub async fn set_budget<'e>(
     ex: impl Executor<'e, Database = Any>,
-    step: &str,
+    step: Step,
     version: &str,
     budget: &Budget,
 ) -> sqlx::Result<bool> {
@@ -239,7 +287,7 @@ pub async fn set_budget<'e>(
         "update component_versions set fuel = $3, memory_bytes = $4 \
          where step = $1 and version = $2",
     )
-    .bind(step)
+    .bind(step.as_str())
     .bind(version)
     .bind(budget.fuel)
     .bind(budget.memory_bytes)
@@ -252,7 +300,7 @@ pub async fn set_budget<'e>(
 pub async fn ensure_store_step<'e>(
     ex: impl Executor<'e, Database = Any>,
     store_id: &str,
-    step: &str,
+    step: Step,
     now: i64,
 ) -> sqlx::Result<()> {
     sqlx::query(
@@ -260,7 +308,7 @@ pub async fn ensure_store_step<'e>(
          values ($1, $2, $3, $4) on conflict (store_id, step) do nothing",
     )
     .bind(store_id)
-    .bind(step)
+    .bind(step.as_str())
     .bind(BUNDLED)
     .bind(now)
     .execute(ex)
@@ -268,37 +316,48 @@ pub async fn ensure_store_step<'e>(
     Ok(())
 }
 
-/// Where a version is in use: `(store code, "active" | "candidate")`. A rollback target may
+/// Where a version is in use: `(store code, active or candidate)`. A rollback target may
 /// be deleted: a rollback to it is then refused (404) and the kill switch falls back to the
 /// bundled component.
 pub async fn uses<'e>(
     ex: impl Executor<'e, Database = Any>,
-    step: &str,
+    step: Step,
     version: &str,
-) -> sqlx::Result<Vec<(String, String)>> {
-    sqlx::query_as(
+) -> sqlx::Result<Vec<(String, VersionRole)>> {
+    let rows: Vec<(String, String)> = sqlx::query_as(
         "select s.code, case when sc.active_version = $2 then 'active' else 'candidate' end \
          from store_components sc join stores s on s.id = sc.store_id \
          where sc.step = $1 and (sc.active_version = $2 or sc.candidate_version = $2) \
          order by s.code",
     )
-    .bind(step)
+    .bind(step.as_str())
     .bind(version)
     .fetch_all(ex)
-    .await
+    .await?;
+    rows.into_iter()
+        .map(|(store, role)| {
+            let role = role
+                .parse()
+                .map_err(|e: String| sqlx::Error::ColumnDecode {
+                    index: "role".to_owned(),
+                    source: e.into(),
+                })?;
+            Ok((store, role))
+        })
+        .collect()
 }
 
 /// The codes of the stores that never set a version for `step`: they run the bundled one.
 pub async fn stores_on_bundled_by_default<'e>(
     ex: impl Executor<'e, Database = Any>,
-    step: &str,
+    step: Step,
 ) -> sqlx::Result<Vec<String>> {
     sqlx::query_scalar(
         "select s.code from stores s where not exists \
          (select 1 from store_components sc where sc.store_id = s.id and sc.step = $1) \
          order by s.code",
     )
-    .bind(step)
+    .bind(step.as_str())
     .fetch_all(ex)
     .await
 }
@@ -307,7 +366,7 @@ pub async fn stores_on_bundled_by_default<'e>(
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoreStep {
     pub store_id: String,
-    pub step: String,
+    pub step: Step,
     pub active_version: String,
     pub previous_version: Option<String>,
     pub activated_at: Option<i64>,
@@ -318,7 +377,7 @@ pub struct StoreStep {
 
 crate::db::from_row!(StoreStep {
     store_id,
-    step,
+    step: try_from(String),
     active_version,
     previous_version,
     activated_at,
@@ -346,15 +405,16 @@ pub async fn store_steps<'e>(
 /// candidates and the versions of running canaries, `bundled` included.
 pub async fn versions_in_use<'e>(
     ex: impl Executor<'e, Database = Any>,
-) -> sqlx::Result<Vec<(String, String)>> {
-    sqlx::query_as(
+) -> sqlx::Result<Vec<(Step, String)>> {
+    let rows: Vec<(String, String)> = sqlx::query_as(
         "select step, active_version from store_components \
          union select step, candidate_version from store_components \
              where candidate_version is not null \
          union select step, version from component_canaries where ended_at is null",
     )
     .fetch_all(ex)
-    .await
+    .await?;
+    rows.into_iter().map(step_version).collect()
 }
 
 /// The row for update: on PostgreSQL it is locked until the transaction ends, so two
@@ -362,7 +422,7 @@ pub async fn versions_in_use<'e>(
 pub async fn store_step_for_update<'e>(
     ex: impl Executor<'e, Database = Any>,
     store_id: &str,
-    step: &str,
+    step: Step,
     postgres: bool,
 ) -> sqlx::Result<Option<StoreStep>> {
     let lock = if postgres { " for update" } else { "" };
@@ -370,7 +430,7 @@ pub async fn store_step_for_update<'e>(
         "select {STORE_STEP_COLUMNS} from store_components where store_id = $1 and step = $2{lock}"
     )))
     .bind(store_id)
-    .bind(step)
+    .bind(step.as_str())
     .fetch_optional(ex)
     .await
 }
@@ -389,7 +449,7 @@ pub async fn upsert_store_step<'e>(
            candidate_since = excluded.candidate_since, updated_at = excluded.updated_at",
     )
     .bind(&s.store_id)
-    .bind(&s.step)
+    .bind(s.step.as_str())
     .bind(&s.active_version)
     .bind(&s.previous_version)
     .bind(s.activated_at)
@@ -405,10 +465,11 @@ pub async fn upsert_store_step<'e>(
 pub struct Activation {
     pub id: String,
     pub store_id: String,
-    pub step: String,
+    pub step: Step,
     pub version: String,
     pub previous_version: Option<String>,
-    pub action: String,
+    /// `activate`, `rollback` or `kill_switch`.
+    pub action: ActivationAction,
     pub reason: Option<String>,
     pub created_at: i64,
 }
@@ -416,10 +477,10 @@ pub struct Activation {
 crate::db::from_row!(Activation {
     id,
     store_id,
-    step,
+    step: try_from(String),
     version,
     previous_version,
-    action,
+    action: try_from(String),
     reason,
     created_at
 });
@@ -434,10 +495,10 @@ pub async fn insert_activation<'e>(
     )
     .bind(&a.id)
     .bind(&a.store_id)
-    .bind(&a.step)
+    .bind(a.step.as_str())
     .bind(&a.version)
     .bind(&a.previous_version)
-    .bind(&a.action)
+    .bind(a.action.as_str())
     .bind(&a.reason)
     .bind(a.created_at)
     .execute(ex)
@@ -531,7 +592,7 @@ pub async fn set_kill_switch<'e>(
 pub struct ShadowResult {
     pub id: String,
     pub store_id: String,
-    pub step: String,
+    pub step: Step,
     pub candidate_version: String,
     pub active_version: String,
     pub payment_intent_id: String,
@@ -546,7 +607,7 @@ pub struct ShadowResult {
 crate::db::from_row!(ShadowResult {
     id,
     store_id,
-    step,
+    step: try_from(String),
     candidate_version,
     active_version,
     payment_intent_id,
@@ -569,7 +630,7 @@ pub async fn insert_shadow_result<'e>(
     )
     .bind(&r.id)
     .bind(&r.store_id)
-    .bind(&r.step)
+    .bind(r.step.as_str())
     .bind(&r.candidate_version)
     .bind(&r.active_version)
     .bind(&r.payment_intent_id)
@@ -589,7 +650,7 @@ pub async fn insert_shadow_result<'e>(
 pub async fn shadow_results<'e>(
     ex: impl Executor<'e, Database = Any>,
     store_id: &str,
-    step: &str,
+    step: Step,
     candidate: &str,
     since: i64,
     limit: i64,
@@ -601,7 +662,7 @@ pub async fn shadow_results<'e>(
            and created_at >= $4 order by created_at desc, id desc limit $5",
     )
     .bind(store_id)
-    .bind(step)
+    .bind(step.as_str())
     .bind(candidate)
     .bind(since)
     .bind(limit)
@@ -678,7 +739,7 @@ pub async fn count_recorded_traces<'e>(
 pub async fn step_history<'e>(
     ex: impl Executor<'e, Database = Any>,
     store_id: &str,
-    step: &str,
+    step: Step,
 ) -> sqlx::Result<Vec<Activation>> {
     sqlx::query_as(
         "select id, store_id, step, version, previous_version, action, reason, created_at \
@@ -686,7 +747,7 @@ pub async fn step_history<'e>(
          order by created_at desc, id desc",
     )
     .bind(store_id)
-    .bind(step)
+    .bind(step.as_str())
     .fetch_all(ex)
     .await
 }
@@ -695,14 +756,14 @@ pub async fn step_history<'e>(
 /// it replaced.
 pub async fn stores_that_ran<'e>(
     ex: impl Executor<'e, Database = Any>,
-    step: &str,
+    step: Step,
     version: &str,
 ) -> sqlx::Result<Vec<String>> {
     sqlx::query_scalar(
         "select distinct store_id from component_activations \
          where step = $1 and (version = $2 or previous_version = $2) order by store_id",
     )
-    .bind(step)
+    .bind(step.as_str())
     .bind(version)
     .fetch_all(ex)
     .await

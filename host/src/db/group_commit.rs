@@ -341,7 +341,7 @@ mod tests {
                 amount_centavos: amount,
                 reference: "r".into(),
                 description: None,
-                payer_kind: "CPF".into(),
+                payer_kind: pixgate_domain::TaxIdKind::Cpf,
                 payer_sealed: "x".into(),
                 metadata: "{}".into(),
                 idempotency_key: key.into(),

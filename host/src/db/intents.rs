@@ -4,7 +4,7 @@ use sqlx::{Any, AssertSqlSafe, Executor};
 
 use super::{Flag, Params};
 use pixgate_domain::due::{Date, DueDateFields, DueTerms};
-use pixgate_domain::{ChargeKind, IntentStatus, Money, StoreMode};
+use pixgate_domain::{ChargeKind, IntentStatus, Money, StoreMode, TaxIdKind};
 
 /// A payment intent's row. Built by [`Intent::new`] (a new intent, as the chain resolved it)
 /// or read from the table.
@@ -19,7 +19,7 @@ pub struct Intent {
     pub currency: String,
     pub reference: String,
     pub description: Option<String>,
-    pub payer_kind: String,
+    pub payer_kind: TaxIdKind,
     pub payer_sealed: String,
     pub metadata: String,
     pub idempotency_key: String,
@@ -67,7 +67,7 @@ crate::db::from_row!(Intent {
     currency,
     reference,
     description,
-    payer_kind,
+    payer_kind: try_from(String),
     payer_sealed,
     metadata,
     idempotency_key,
@@ -97,6 +97,47 @@ crate::db::from_row!(Intent {
     money_back: flatten
 });
 
+pixgate_domain::text_enum!(
+    /// How an admin resolves a charge paid with the wrong amount.
+    Resolution {
+        /// Keep the money: `SUCCEEDED` at the pix's settlement time, with the amount received
+        /// beside the amount asked.
+        Accept = "accept",
+        /// Give back what was received less what was already refunded (a MED's included); the
+        /// intent ends `CANCELED` once that devolução is made.
+        Refund = "refund",
+    }
+);
+
+/// A nullable text column read as an `Option` of a text enum: `field: try_from(OptionalText)`
+/// in `from_row!`. NULL is `None`; a name the enum does not know is a corrupt row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OptionalText(pub Option<String>);
+
+impl sqlx::Type<Any> for OptionalText {
+    fn type_info() -> sqlx::any::AnyTypeInfo {
+        <String as sqlx::Type<Any>>::type_info()
+    }
+
+    fn compatible(ty: &sqlx::any::AnyTypeInfo) -> bool {
+        <String as sqlx::Type<Any>>::compatible(ty)
+    }
+}
+
+impl<'r> sqlx::Decode<'r, Any> for OptionalText {
+    fn decode(value: sqlx::any::AnyValueRef<'r>) -> Result<Self, sqlx::error::BoxDynError> {
+        <Option<String> as sqlx::Decode<'r, Any>>::decode(value).map(Self)
+    }
+}
+
+impl<T: TryFrom<String, Error = String>> TryFrom<OptionalText> for Option<T> {
+    type Error = String;
+
+    fn try_from(text: OptionalText) -> Result<Self, String> {
+        text.0.map(T::try_from).transpose()
+    }
+}
+
 /// What an intent has given back, and a pix of the wrong amount it received.
 #[derive(Debug, Clone, Default)]
 pub struct MoneyBack {
@@ -110,8 +151,8 @@ pub struct MoneyBack {
     /// When that pix was settled at the PSP (its `horario`); none when it was first read
     /// before migration 0013.
     pub received_at: Option<i64>,
-    /// `accept` or `refund`, once an admin resolved the wrong amount.
-    pub resolution: Option<String>,
+    /// Once an admin resolved the wrong amount.
+    pub resolution: Option<Resolution>,
     pub resolution_reason: Option<String>,
 }
 
@@ -137,7 +178,7 @@ pub struct NewIntent {
     pub reference: String,
     pub description: Option<String>,
     /// `CPF` or `CNPJ`; the payer itself is sealed.
-    pub payer_kind: String,
+    pub payer_kind: TaxIdKind,
     pub payer_sealed: String,
     pub metadata: String,
     pub idempotency_key: String,
@@ -247,7 +288,7 @@ crate::db::from_row!(MoneyBack {
     received_centavos,
     received_e2eid,
     received_at,
-    resolution,
+    resolution: try_from(OptionalText),
     resolution_reason
 });
 
@@ -290,7 +331,7 @@ fn bind<'q>(q: IntentQuery<'q>, i: &'q Intent) -> IntentQuery<'q> {
         .bind(&i.currency)
         .bind(&i.reference)
         .bind(&i.description)
-        .bind(&i.payer_kind)
+        .bind(i.payer_kind.as_str())
         .bind(&i.payer_sealed)
         .bind(&i.metadata)
         .bind(&i.idempotency_key)
@@ -550,12 +591,12 @@ pub async fn record_wrong_amount<'e>(
 pub async fn record_resolution<'e>(
     ex: impl Executor<'e, Database = Any>,
     id: &str,
-    resolution: &str,
+    resolution: Resolution,
     reason: &str,
 ) -> sqlx::Result<()> {
     sqlx::query("update payment_intents set resolution = $2, resolution_reason = $3 where id = $1")
         .bind(id)
-        .bind(resolution)
+        .bind(resolution.as_str())
         .bind(reason)
         .execute(ex)
         .await?;
@@ -655,5 +696,28 @@ mod tests {
         assert!(READ_COLUMNS.starts_with(COLUMNS));
         let sql = insert_sql(2, Params::Numbered);
         assert!(sql.ends_with(&format!("${})", 2 * COLUMN_COUNT)));
+    }
+
+    /// A nullable name reads as `None`, as the enum's value, or as an error naming it: never
+    /// a panic.
+    #[tokio::test]
+    async fn an_optional_name_is_none_a_value_or_a_corrupt_row() {
+        for t in crate::db::testing::fresh_databases().await {
+            let read = |sql: &'static str| {
+                let pool = t.db.read.clone();
+                async move {
+                    let text: OptionalText =
+                        sqlx::query_scalar(sql).fetch_one(&pool).await.unwrap();
+                    Option::<Resolution>::try_from(text)
+                }
+            };
+            assert_eq!(read("select cast(null as text)").await, Ok(None));
+            assert_eq!(
+                read("select cast('accept' as text)").await,
+                Ok(Some(Resolution::Accept))
+            );
+            let err = read("select cast('keep' as text)").await.unwrap_err();
+            assert!(err.contains("`keep`"), "{err}");
+        }
     }
 }

@@ -2,6 +2,7 @@
 //! of SQL (`$n` placeholders, portable types) and one migration folder serve both.
 
 pub mod audit;
+pub mod batches;
 pub mod canary;
 pub mod catalog;
 pub mod components;

@@ -2,14 +2,13 @@
 
 use sqlx::{Any, Executor};
 
-use super::DbError;
 use pixgate_domain::Role;
 
 #[derive(Debug, Clone)]
 pub struct Operator {
     pub id: String,
     pub name: String,
-    pub role: String,
+    pub role: Role,
     pub prefix: String,
     pub created_at: i64,
     pub revoked_at: Option<i64>,
@@ -18,19 +17,11 @@ pub struct Operator {
 crate::db::from_row!(Operator {
     id,
     name,
-    role,
+    role: try_from(String),
     prefix,
     created_at,
     revoked_at
 });
-
-impl Operator {
-    pub fn role(&self) -> Result<Role, DbError> {
-        self.role
-            .parse()
-            .map_err(|e| DbError::Corrupt(format!("operator {}: {e}", self.id)))
-    }
-}
 
 const COLUMNS: &str = "id, name, role, prefix, created_at, revoked_at";
 
@@ -48,7 +39,7 @@ pub async fn insert<'e>(
     )
     .bind(&operator.id)
     .bind(&operator.name)
-    .bind(&operator.role)
+    .bind(operator.role.as_str())
     .bind(&operator.prefix)
     .bind(token_hash)
     .bind(operator.created_at)

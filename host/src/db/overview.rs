@@ -6,7 +6,7 @@
 use sqlx::{Any, Executor};
 
 use super::intents::Intent;
-use pixgate_domain::{IntentStatus, StoreMode};
+use pixgate_domain::{IntentStatus, Step, StoreMode};
 
 /// The charges created in one bucket of time with one status.
 #[derive(Debug, Clone)]
@@ -93,7 +93,7 @@ pub struct Rollout {
     pub store_code: String,
     pub merchant_code: String,
     pub mode: StoreMode,
-    pub step: String,
+    pub step: Step,
     pub version: String,
     /// The canary's share in hundredths of a percent; `None` for a shadow candidate.
     pub basis_points: Option<i64>,
@@ -105,7 +105,7 @@ crate::db::from_row!(Rollout {
     store_code,
     merchant_code,
     mode: try_from(String),
-    step,
+    step: try_from(String),
     version,
     basis_points,
     since

@@ -178,7 +178,7 @@ mod tests {
                     provider_code: "p".into(),
                     gateway_alias: None,
                     operation: *operation,
-                    outcome: *outcome,
+                    outcome,
                     duration_ms: 1,
                     error: None,
                     at: i as i64,

@@ -215,6 +215,36 @@ impl From<crate::charges::ChargeError> for ApiError {
     }
 }
 
+impl From<crate::charges::batches::BatchError> for ApiError {
+    fn from(e: crate::charges::batches::BatchError) -> Self {
+        use crate::charges::batches::BatchError as E;
+        let message = e.to_string();
+        match e {
+            E::Invalid(invalid) => invalid.into(),
+            E::MissingScope(missing) => missing.into(),
+            E::StoreNotFound(_) => Self::not_found("store_not_found", message),
+            E::StoreNotGranted(_) => Self::Forbidden {
+                code: "store_not_granted",
+                message,
+            },
+            E::LiveExecutionDisabled(_) => Self::Forbidden {
+                code: "live_execution_disabled",
+                message,
+            },
+            E::KeyReused => Self::Conflict {
+                code: "idempotency_key_reused",
+                message,
+            },
+            E::KeyInUse => Self::Conflict {
+                code: "idempotency_key_in_use",
+                message,
+            },
+            E::BatchNotFound => Self::not_found("charge_batch_not_found", message),
+            E::Internal(detail) => Self::Internal(detail),
+        }
+    }
+}
+
 impl From<crate::refunds::RefundError> for ApiError {
     fn from(e: crate::refunds::RefundError) -> Self {
         use crate::refunds::RefundError as E;

@@ -2,6 +2,7 @@
 //! `serde_json::Value`, with errors in the envelope; and [`parse`], which reads it into a
 //! request's serde type.
 
+use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use axum::http::header;
 use serde::de::DeserializeOwned;
@@ -40,6 +41,33 @@ impl JsonBody {
         request: Request,
         literals: impl FnOnce(&[u8]) -> Result<T, ApiError>,
     ) -> Result<(Value, T), ApiError> {
+        let bytes = Self::read_bytes(request, MAX_BODY_BYTES).await?;
+        let kept = literals(&bytes)?;
+        let value = serde_json::from_slice(&bytes).map_err(|e| ApiError::Invalid {
+            code: "invalid_json",
+            message: format!("the body is not valid JSON: {e}"),
+            field: None,
+        })?;
+        // PostgreSQL text cannot hold U+0000, and no field here has a use for it: refused
+        // for every body, so that both databases store the same things. Except in a charge's
+        // or refund's `metadata`: the merchant's JSON object, kept as the text sent, where a
+        // NUL stays the escape `\u0000` (storable anywhere) and is the merchant's to write.
+        if let Some(field) = has_nul(&value)
+            .then(|| nul_at(&value, String::new()))
+            .flatten()
+        {
+            return Err(ApiError::Invalid {
+                code: "invalid_field",
+                message: format!("`{field}` must not contain the NUL character (U+0000)"),
+                field: Some(field),
+            });
+        }
+        Ok((value, kept))
+    }
+
+    /// The bytes of a JSON body of at most `max` bytes, as sent: the route parses them (a
+    /// batch of charges, whose charges are each judged on their own, `max` 4 MB).
+    pub async fn read_bytes(request: Request, max: usize) -> Result<Bytes, ApiError> {
         let is_json = request
             .headers()
             .get(header::CONTENT_TYPE)
@@ -62,36 +90,19 @@ impl JsonBody {
             .get(header::CONTENT_LENGTH)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.parse::<u64>().ok());
-        if declared.is_some_and(|n| n > DRAIN_LIMIT as u64) {
-            return Err(ApiError::PayloadTooLarge(MAX_BODY_BYTES));
+        // A body somewhat over its limit is drained as the 64 KB ones are; a larger limit
+        // drains up to itself.
+        let drain = DRAIN_LIMIT.max(max);
+        if declared.is_some_and(|n| n > drain as u64) {
+            return Err(ApiError::PayloadTooLarge(max));
         }
-        let bytes = axum::body::to_bytes(request.into_body(), DRAIN_LIMIT)
+        let bytes = axum::body::to_bytes(request.into_body(), drain)
             .await
-            .map_err(|e| body_error(&e, ApiError::PayloadTooLarge(MAX_BODY_BYTES)))?;
-        if bytes.len() > MAX_BODY_BYTES {
-            return Err(ApiError::PayloadTooLarge(MAX_BODY_BYTES));
+            .map_err(|e| body_error(&e, ApiError::PayloadTooLarge(max)))?;
+        if bytes.len() > max {
+            return Err(ApiError::PayloadTooLarge(max));
         }
-        let kept = literals(&bytes)?;
-        let value = serde_json::from_slice(&bytes).map_err(|e| ApiError::Invalid {
-            code: "invalid_json",
-            message: format!("the body is not valid JSON: {e}"),
-            field: None,
-        })?;
-        // PostgreSQL text cannot hold U+0000, and no field here has a use for it: refused
-        // for every body, so that both databases store the same things. Except in a charge's
-        // or refund's `metadata`: the merchant's JSON object, kept as the text sent, where a
-        // NUL stays the escape `\u0000` (storable anywhere) and is the merchant's to write.
-        if let Some(field) = has_nul(&value)
-            .then(|| nul_at(&value, String::new()))
-            .flatten()
-        {
-            return Err(ApiError::Invalid {
-                code: "invalid_field",
-                message: format!("`{field}` must not contain the NUL character (U+0000)"),
-                field: Some(field),
-            });
-        }
-        Ok((value, kept))
+        Ok(bytes)
     }
 }
 

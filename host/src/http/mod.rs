@@ -4,6 +4,7 @@
 
 pub mod admin;
 mod auth;
+mod batches;
 mod callbacks;
 mod console;
 mod error;

@@ -83,6 +83,7 @@ fn openapi_router() -> OpenApiRouter<Arc<AppState>> {
         .routes(routes!(get_payment))
         .routes(routes!(amount_due))
         .routes(routes!(cancel_payment))
+        .merge(super::batches::routes())
         .merge(super::refunds::routes())
         .merge(super::search::routes())
         .merge(super::webhooks::routes())
@@ -311,6 +312,29 @@ mod tests {
         assert_eq!(header["required"], true);
         assert_eq!(header["schema"]["pattern"], IDEMPOTENCY_KEY_PATTERN);
         assert_eq!(header["schema"]["maxLength"], 200);
+    }
+
+    /// A batch's charge (a charge body with `dueDate`) and a batch's item as read are two
+    /// schemas of their own: neither hides the other under one name.
+    #[test]
+    fn the_batch_schemas_are_its_charges_and_its_items() {
+        let doc = serde_json::to_value(super::openapi()).unwrap();
+        let schemas = &doc["components"]["schemas"];
+        assert_eq!(
+            schemas["BatchCharge"]["allOf"][0]["$ref"],
+            "#/components/schemas/ChargeBody"
+        );
+        assert!(schemas["ChargeBody"]["properties"]["dueDate"].is_object());
+        assert!(schemas["ChargeBatchItem"]["properties"]["paymentIntentId"].is_object());
+        let body = &doc["paths"]["/payments/charge-batches"]["post"]["requestBody"];
+        let schema = &body["content"]["application/json"]["schema"];
+        assert_eq!(
+            schema["$ref"],
+            "#/components/schemas/CreateChargeBatchRequest"
+        );
+        let request = &schemas["CreateChargeBatchRequest"]["properties"]["charges"];
+        assert_eq!(request["items"]["$ref"], "#/components/schemas/BatchCharge");
+        assert_eq!(request["maxItems"], 1000);
     }
 
     /// Both documents state the rule `Phone::parse` applies for `payer.phone` (a test there

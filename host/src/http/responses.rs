@@ -41,6 +41,11 @@ pub struct RoleInsufficient(pub ErrorEnvelope);
 #[response(status = 413, description = "Body over 64 KB (`payload_too_large`)")]
 pub struct PayloadTooLarge(pub ErrorEnvelope);
 
+/// A batch's body over the 4 MB `POST /payments/charge-batches` reads at most.
+#[derive(IntoResponses)]
+#[response(status = 413, description = "Body over 4 MB (`payload_too_large`)")]
+pub struct BatchTooLarge(pub ErrorEnvelope);
+
 /// A JSON route sent another content type.
 #[derive(IntoResponses)]
 #[response(

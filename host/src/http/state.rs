@@ -9,6 +9,7 @@ use axum::extract::FromRef;
 use crate::access::Access;
 use crate::catalog::Catalog;
 use crate::charges::Charges;
+use crate::charges::batches::ChargeBatches;
 use crate::components::ComponentService;
 use crate::db::Db;
 use crate::metrics::Metrics;
@@ -26,6 +27,8 @@ pub struct AppState {
     /// Merchants, stores, gateways and API keys (the admin catalog).
     pub catalog: Catalog,
     pub charges: Charges,
+    /// Batches of due-date charges.
+    pub batches: ChargeBatches,
     /// Refunds, and the admin's exit for a charge paid with the wrong amount.
     pub refunds: Refunds,
     pub components: ComponentService,
@@ -65,6 +68,7 @@ handle!(
     access: Access,
     catalog: Catalog,
     charges: Charges,
+    batches: ChargeBatches,
     refunds: Refunds,
     components: ComponentService,
     providers: ProviderAdmin,

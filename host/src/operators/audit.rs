@@ -51,9 +51,7 @@ impl AuditEvent {
                 .map_err(|err| DbError::Corrupt(format!("audit event {}: {err}", e.id)).into())
         };
         Ok(Self {
-            action: audit::Action::parse(&e.action).ok_or_else(|| {
-                DbError::Corrupt(format!("audit event {}: action {}", e.id, e.action))
-            })?,
+            action: e.action,
             before: json(e.before_json)?,
             after: json(e.after_json)?,
             event_id: e.id,
@@ -115,7 +113,7 @@ impl Operators {
             .action
             .as_deref()
             .map(|raw| {
-                audit::Action::parse(raw).ok_or_else(|| {
+                raw.parse::<Action>().map_err(|_| {
                     Invalid::new(
                         "invalid_action",
                         "action",
@@ -169,6 +167,33 @@ impl Operators {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An audit event's action and an operator's role are enums in the admin document.
+    #[test]
+    fn the_admin_document_lists_the_actions_and_roles() {
+        let doc = serde_json::to_value(crate::http::admin::openapi()).unwrap();
+        let schemas = &doc["components"]["schemas"];
+        assert_eq!(
+            schemas["Action"]["enum"],
+            serde_json::json!(Action::ALL.map(Action::as_str))
+        );
+        assert_eq!(
+            schemas["Role"]["enum"],
+            serde_json::json!(["viewer", "tester", "operator", "admin"])
+        );
+        for (schema, field, target) in [
+            ("AuditEvent", "action", "Action"),
+            ("OperatorView", "role", "Role"),
+            ("Me", "role", "Role"),
+        ] {
+            assert_eq!(
+                schemas[schema]["properties"][field]["$ref"],
+                format!("#/components/schemas/{target}"),
+                "{schema}.{field}: {}",
+                schemas[schema]
+            );
+        }
+    }
 
     #[test]
     fn the_operator_filter_pattern_is_bootstrap_or_a_canonical_uuid() {

@@ -65,16 +65,16 @@ pub struct OperatorView {
 }
 
 impl OperatorView {
-    fn of(o: operators::Operator, token: Option<String>) -> Result<Self, OperatorError> {
-        Ok(Self {
-            role: o.role()?,
+    fn of(o: operators::Operator, token: Option<String>) -> Self {
+        Self {
+            role: o.role,
             id: o.id,
             name: o.name,
             prefix: o.prefix,
             created_at: iso8601(o.created_at),
             revoked_at: o.revoked_at.map(iso8601),
             token,
-        })
+        }
     }
 }
 
@@ -157,13 +157,13 @@ impl Operators {
         let operator = operators::Operator {
             id: uuid::Uuid::now_v7().to_string(),
             name,
-            role: req.role.as_str().to_owned(),
+            role: req.role,
             prefix,
             created_at: crate::db::now_ms(),
             revoked_at: None,
         };
         tracing::Span::current().record("operator", operator.id.as_str());
-        let view = OperatorView::of(operator.clone(), None)?;
+        let view = OperatorView::of(operator.clone(), None);
         let mut tx = self.db.write.begin().await?;
         operators::insert(
             &mut *tx,
@@ -229,9 +229,10 @@ impl Operators {
             limit,
         )
         .await?;
-        page.into_iter()
+        Ok(page
+            .into_iter()
             .map(|o| OperatorView::of(o, None))
-            .collect()
+            .collect())
     }
 
     /// Revokes an operator: its next request is refused, on every instance (tokens are looked
@@ -251,8 +252,8 @@ impl Operators {
             .await?
             .ok_or(OperatorError::NotFound)?;
         let (before, after) = (
-            OperatorView::of(before, None)?,
-            OperatorView::of(after, None)?,
+            OperatorView::of(before, None),
+            OperatorView::of(after, None),
         );
         let change = Change::new(Action::OperatorRevoke, format!("operator/{id}"))
             .before(&before)

@@ -29,6 +29,7 @@ use pixgate_domain::{IdempotencyKey, IntentStatus, StoreMode};
 use pixgate_pix::apipix::{Natureza, devolucao_id_for};
 use view::{RefundEnvelope, RefundListEnvelope, RefundView};
 
+pub use crate::db::intents::Resolution;
 /// How long after its payment a pix can be refunded (the SPI's limit for a devolução).
 pub use crate::psp::live::pix_reads::REFUND_WINDOW_MS;
 
@@ -89,29 +90,6 @@ pub struct Refunded {
     pub status: u16,
     /// The envelope `{"success": true, "data": Refund}`.
     pub body: Value,
-}
-
-/// How an admin resolves a charge paid with the wrong amount.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, serde::Serialize, utoipa::ToSchema,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Resolution {
-    /// Keep the money: `SUCCEEDED` at the pix's settlement time, with the amount received
-    /// beside the amount asked.
-    Accept,
-    /// Give back what was received less what was already refunded (a MED's included); the
-    /// intent ends `CANCELED` once that devolução is made.
-    Refund,
-}
-
-impl Resolution {
-    fn as_str(self) -> &'static str {
-        match self {
-            Self::Accept => "accept",
-            Self::Refund => "refund",
-        }
-    }
 }
 
 /// The refund service. Built once by the composition root; cheap to clone.
@@ -477,7 +455,7 @@ impl Refunds {
             )));
         }
         let mut tx = self.db.write.begin().await?;
-        intents::record_resolution(&mut *tx, id, action.as_str(), reason).await?;
+        intents::record_resolution(&mut *tx, id, action, reason).await?;
         let mut after = serde_json::json!({"resolution": action.as_str(), "reason": reason});
         let refund_id = match action {
             Resolution::Accept => {
@@ -571,10 +549,10 @@ const READ_SCOPES: [Scope; 3] = [
 /// What the payer paid: the charge's amount, or the pix an admin accepted in its place.
 fn paid_centavos(intent: &intents::Intent) -> i64 {
     match (
-        intent.money_back.resolution.as_deref(),
+        intent.money_back.resolution,
         intent.money_back.received_centavos,
     ) {
-        (Some("accept"), Some(received)) => received,
+        (Some(Resolution::Accept), Some(received)) => received,
         _ => intent.amount_centavos,
     }
 }

@@ -15,7 +15,7 @@ use crate::db::overview as sql;
 use crate::db::search::{self as search_sql, PixId};
 use crate::internal::Internal;
 use pixgate_domain::json::Invalid;
-use pixgate_domain::{IntentStatus, StoreMode};
+use pixgate_domain::{IntentStatus, Step, StoreMode};
 use pixgate_pix::time::iso8601;
 
 /// The window of the landing view: `hours` from 1 to a week, a day when absent.
@@ -99,7 +99,7 @@ pub struct PendingLive {
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RunningCanary {
-    pub step: String,
+    pub step: Step,
     pub version: String,
     /// Hundredths of a percent: 1000 is 10 %.
     pub basis_points: i64,
@@ -110,7 +110,7 @@ pub struct RunningCanary {
 /// A shadow candidate attached to a store step.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct ShadowCandidate {
-    pub step: String,
+    pub step: Step,
     pub version: String,
     #[schema(format = DateTime)]
     pub since: String,

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use pixgate_webhook::{DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER};
 
-use super::Egress;
+use super::{Egress, EventType};
 
 /// How much of a receiver's answer is read (to keep the connection reusable); the rest is
 /// dropped with the connection.
@@ -32,7 +32,7 @@ pub struct Outgoing<'a> {
     pub url: &'a str,
     pub secret: &'a str,
     pub delivery_id: &'a str,
-    pub event_type: &'a str,
+    pub event_type: EventType,
     pub body: &'a str,
 }
 
@@ -70,7 +70,7 @@ async fn send(egress: &Egress, out: Outgoing<'_>, attempted_at: i64) -> Result<u
         .client
         .post(url)
         .header(reqwest::header::CONTENT_TYPE, "application/json")
-        .header(EVENT_HEADER, out.event_type)
+        .header(EVENT_HEADER, out.event_type.as_str())
         .header(DELIVERY_HEADER, out.delivery_id)
         .header(TIMESTAMP_HEADER, timestamp.to_string())
         .header(SIGNATURE_HEADER, signature)

@@ -15,65 +15,9 @@ use std::time::Duration;
 
 use tokio::sync::Notify;
 
+pub use crate::db::webhooks::EventType;
 pub use egress::{AllowList, Egress};
 pub use worker::Delivery;
-
-/// What a delivery announces: a payment's move, or a test of the endpoint. Its name is the
-/// `type` of the body and the `X-Service-Event` header.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EventType {
-    PaymentPending,
-    PaymentSucceeded,
-    PaymentFailed,
-    PaymentCanceled,
-    RefundSucceeded,
-    RefundFailed,
-    WebhookTest,
-}
-
-impl EventType {
-    /// The events an endpoint may subscribe to.
-    pub const PAYMENT: [Self; 4] = [
-        Self::PaymentPending,
-        Self::PaymentSucceeded,
-        Self::PaymentFailed,
-        Self::PaymentCanceled,
-    ];
-
-    /// Every event an endpoint may name in `events` (payment and refund events); an endpoint
-    /// that names none gets [`Self::PAYMENT`], as before refunds existed.
-    pub const SUBSCRIBABLE: [Self; 6] = [
-        Self::PaymentPending,
-        Self::PaymentSucceeded,
-        Self::PaymentFailed,
-        Self::PaymentCanceled,
-        Self::RefundSucceeded,
-        Self::RefundFailed,
-    ];
-
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::PaymentPending => "payment.pending",
-            Self::PaymentSucceeded => "payment.succeeded",
-            Self::PaymentFailed => "payment.failed",
-            Self::PaymentCanceled => "payment.canceled",
-            Self::RefundSucceeded => "refund.succeeded",
-            Self::RefundFailed => "refund.failed",
-            Self::WebhookTest => "webhook.test",
-        }
-    }
-
-    /// An event an endpoint may subscribe to, by its name.
-    pub fn subscribable(name: &str) -> Option<Self> {
-        Self::SUBSCRIBABLE.into_iter().find(|e| e.as_str() == name)
-    }
-}
-
-impl std::fmt::Display for EventType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// `pixgate serve` webhook options (flags and `PIXGATE_WEBHOOK_*` variables).
 #[derive(Debug, Clone, clap::Args)]

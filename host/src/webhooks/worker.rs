@@ -200,7 +200,7 @@ impl Delivery {
                 url: &endpoint.url,
                 secret: &secret,
                 delivery_id: &claim.id,
-                event_type: &claim.event_type,
+                event_type: claim.event_type,
                 body: &claim.body,
             },
         )
@@ -251,7 +251,7 @@ impl Delivery {
                 endpoint_id: endpoint.id.clone(),
                 event_id: None,
                 refund_event_id: None,
-                event_type: EventType::WebhookTest.as_str().to_owned(),
+                event_type: EventType::WebhookTest,
                 body: body.clone(),
                 status: DeliveryStatus::Pending,
                 attempts: 1,
@@ -280,7 +280,7 @@ impl Delivery {
                         url: &url,
                         secret: &secret,
                         delivery_id: &id,
-                        event_type: EventType::WebhookTest.as_str(),
+                        event_type: EventType::WebhookTest,
                         body: &body,
                     },
                 )
@@ -289,7 +289,7 @@ impl Delivery {
                     claim: sql::Claimed {
                         id,
                         endpoint_id,
-                        event_type: EventType::WebhookTest.as_str().to_owned(),
+                        event_type: EventType::WebhookTest,
                         body,
                         attempts: 1,
                         claim_token: token,
@@ -454,7 +454,7 @@ async fn record_one<'a>(
         }
         return Ok(None);
     }
-    if claim.event_type == EventType::WebhookTest.as_str() {
+    if claim.event_type == EventType::WebhookTest {
         // A test says how the endpoint answers now; it does not count toward disabling it.
         sql::set_last_delivery(&mut *conn, &claim.endpoint_id, &claim.id).await?;
         return Ok(None);
@@ -532,7 +532,7 @@ fn next_step(
     if outcome.succeeded() {
         return (DeliveryStatus::Delivered, None);
     }
-    if claim.event_type == EventType::WebhookTest.as_str() {
+    if claim.event_type == EventType::WebhookTest {
         return (DeliveryStatus::Failed, None);
     }
     let index = usize::try_from(claim.attempts - 1).unwrap_or(usize::MAX);
@@ -570,11 +570,11 @@ mod tests {
         }
     }
 
-    fn claim(event_type: &str, attempts: i64) -> sql::Claimed {
+    fn claim(event_type: EventType, attempts: i64) -> sql::Claimed {
         sql::Claimed {
             id: "d".into(),
             endpoint_id: "e".into(),
-            event_type: event_type.into(),
+            event_type,
             body: "{}".into(),
             attempts,
             claim_token: "t".into(),
@@ -594,23 +594,33 @@ mod tests {
     fn failures_follow_the_schedule_then_exhaust() {
         let s = settings();
         let failed = outcome(Some("http_status: HTTP 500"));
-        let (status, next) = next_step(&s, &claim("payment.succeeded", 1), &failed, 1_000_000);
+        let (status, next) = next_step(
+            &s,
+            &claim(EventType::PaymentSucceeded, 1),
+            &failed,
+            1_000_000,
+        );
         assert_eq!(status, DeliveryStatus::Pending);
         let wait = next.unwrap() - 1_000_000;
         assert!((4_000..=6_000).contains(&wait), "{wait}");
-        let (status, next) = next_step(&s, &claim("payment.succeeded", 2), &failed, 0);
+        let (status, next) = next_step(&s, &claim(EventType::PaymentSucceeded, 2), &failed, 0);
         assert_eq!(status, DeliveryStatus::Pending);
         assert!((240_000..=360_000).contains(&next.unwrap()));
         assert_eq!(
-            next_step(&s, &claim("payment.succeeded", 3), &failed, 0),
+            next_step(&s, &claim(EventType::PaymentSucceeded, 3), &failed, 0),
             (DeliveryStatus::Exhausted, None)
         );
         assert_eq!(
-            next_step(&s, &claim("payment.succeeded", 3), &outcome(None), 0),
+            next_step(
+                &s,
+                &claim(EventType::PaymentSucceeded, 3),
+                &outcome(None),
+                0
+            ),
             (DeliveryStatus::Delivered, None)
         );
         assert_eq!(
-            next_step(&s, &claim(EventType::WebhookTest.as_str(), 1), &failed, 0),
+            next_step(&s, &claim(EventType::WebhookTest, 1), &failed, 0),
             (DeliveryStatus::Failed, None)
         );
     }

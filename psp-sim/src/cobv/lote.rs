@@ -29,7 +29,8 @@ use super::check;
 use crate::api::{ApiError, check_standard_shape, from_value, json, parse_value, violation};
 use crate::state::{Sim, State as SimState, now_ms};
 use pixgate_pix::apipix::{
-    CobVSolicitada, LoteCobVConsultado, LoteCobVItemStatus, LoteItemStatus, Timestamp, Txid,
+    CobVSolicitada, Documento, LoteCobVConsultado, LoteCobVItemStatus, LoteItemStatus, Timestamp,
+    Txid, Violacao,
 };
 
 /// The most charges a batch may carry (the standard sets no bound; pixgate sends at most
@@ -254,6 +255,9 @@ fn process_item(
     let created = check::parse::<CobVSolicitada>(item).and_then(|request| {
         let request = check::normalised(request);
         check::check(&request, super::date_at(now)).map_err(ApiError::invalid_cobv)?;
+        if let Some(denied) = denied_document(state, &request) {
+            return Err(ApiError::invalid_cobv(vec![denied]));
+        }
         // Taken since the batch was accepted (a delayed batch): the same refusal as PUT's.
         if state.cobs.contains_key(&txid) || state.cobvs.contains_key(&txid) {
             return Err(ApiError::invalid_cobv(vec![violation(
@@ -277,6 +281,27 @@ fn process_item(
             criacao: None,
         },
     }
+}
+
+/// The violation of an item whose payer's document the `lotecobv.denyDocuments` switch lists.
+fn denied_document(state: &SimState, request: &CobVSolicitada) -> Option<Violacao> {
+    let devedor = request.devedor.as_ref()?;
+    let (field, document) = match &devedor.pessoa.documento {
+        Documento::Cpf(cpf) => ("cobv.devedor.cpf", cpf),
+        Documento::Cnpj(cnpj) => ("cobv.devedor.cnpj", cnpj),
+    };
+    let denied = state.switches.lotecobv.deny_documents.iter().any(|d| {
+        d.chars()
+            .filter(|c| c.is_ascii_alphanumeric())
+            .collect::<String>()
+            .eq_ignore_ascii_case(document)
+    });
+    denied.then(|| {
+        violation(
+            field,
+            "O PSP recebedor não aceita cobranças para este devedor.",
+        )
+    })
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::{Any, AssertSqlSafe, Executor};
 use utoipa::ToSchema;
 
-use super::Backend;
+use super::{Backend, EventType};
 
 /// Where a delivery is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -80,7 +80,7 @@ pub struct Delivery {
     pub event_id: Option<String>,
     /// the refund event (neither for a test delivery).
     pub refund_event_id: Option<String>,
-    pub event_type: String,
+    pub event_type: EventType,
     pub body: String,
     pub status: DeliveryStatus,
     pub attempts: i64,
@@ -99,7 +99,7 @@ crate::db::from_row!(Delivery {
     endpoint_id,
     event_id,
     refund_event_id,
-    event_type,
+    event_type: try_from(String),
     body,
     status: try_from(String),
     attempts,
@@ -129,7 +129,7 @@ pub async fn insert_delivery<'e>(
     .bind(&d.endpoint_id)
     .bind(&d.event_id)
     .bind(&d.refund_event_id)
-    .bind(&d.event_type)
+    .bind(d.event_type.as_str())
     .bind(&d.body)
     .bind(d.status.as_str())
     .bind(d.attempts)
@@ -206,7 +206,7 @@ pub async fn deliveries_of_intent<'e>(
 pub struct Claimed {
     pub id: String,
     pub endpoint_id: String,
-    pub event_type: String,
+    pub event_type: EventType,
     pub body: String,
     /// The number of the attempt this claim is for (1 for the first).
     pub attempts: i64,
@@ -216,7 +216,7 @@ pub struct Claimed {
 crate::db::from_row!(Claimed {
     id,
     endpoint_id,
-    event_type,
+    event_type: try_from(String),
     body,
     attempts,
     claim_token

@@ -2,14 +2,59 @@
 
 use sqlx::{Any, Executor};
 
+use pixgate_domain::IntentStatus;
+
+pixgate_domain::text_enum!(
+    /// What a delivery announces: a payment's move, a refund's end, or a test of the endpoint.
+    /// Its name is the `type` of the body and the `X-Service-Event` header. Its schema is
+    /// `DeliveryEvent`: `EventType` is the schema of the events an endpoint may subscribe to
+    /// (all of these but `webhook.test`).
+    #[schema(as = DeliveryEvent)]
+    EventType {
+        PaymentPending = "payment.pending",
+        PaymentSucceeded = "payment.succeeded",
+        PaymentFailed = "payment.failed",
+        PaymentCanceled = "payment.canceled",
+        RefundSucceeded = "refund.succeeded",
+        RefundFailed = "refund.failed",
+        WebhookTest = "webhook.test",
+    }
+);
+
+impl EventType {
+    /// The events an endpoint may subscribe to.
+    pub const PAYMENT: [Self; 4] = [
+        Self::PaymentPending,
+        Self::PaymentSucceeded,
+        Self::PaymentFailed,
+        Self::PaymentCanceled,
+    ];
+
+    /// Every event an endpoint may name in `events` (payment and refund events); an endpoint
+    /// that names none gets [`Self::PAYMENT`], as before refunds existed.
+    pub const SUBSCRIBABLE: [Self; 6] = [
+        Self::PaymentPending,
+        Self::PaymentSucceeded,
+        Self::PaymentFailed,
+        Self::PaymentCanceled,
+        Self::RefundSucceeded,
+        Self::RefundFailed,
+    ];
+
+    /// An event an endpoint may subscribe to, by its name.
+    pub fn subscribable(name: &str) -> Option<Self> {
+        Self::SUBSCRIBABLE.into_iter().find(|e| e.as_str() == name)
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Event {
     pub id: String,
     pub merchant_id: String,
     pub payment_intent_id: String,
-    pub event_type: String,
-    pub from_status: Option<String>,
-    pub to_status: String,
+    pub event_type: EventType,
+    pub from_status: Option<IntentStatus>,
+    pub to_status: IntentStatus,
     pub data: String,
     pub created_at: i64,
 }
@@ -25,9 +70,9 @@ pub async fn insert_event<'e>(
     .bind(&e.id)
     .bind(&e.merchant_id)
     .bind(&e.payment_intent_id)
-    .bind(&e.event_type)
-    .bind(&e.from_status)
-    .bind(&e.to_status)
+    .bind(e.event_type.as_str())
+    .bind(e.from_status.map(IntentStatus::as_str))
+    .bind(e.to_status.as_str())
     .bind(&e.data)
     .bind(e.created_at)
     .execute(ex)
@@ -41,7 +86,7 @@ pub async fn insert_refund_event<'e>(
     id: &str,
     merchant_id: &str,
     refund_id: &str,
-    event_type: &str,
+    event_type: EventType,
     data: &str,
     created_at: i64,
 ) -> sqlx::Result<()> {
@@ -52,7 +97,7 @@ pub async fn insert_refund_event<'e>(
     .bind(id)
     .bind(merchant_id)
     .bind(refund_id)
-    .bind(event_type)
+    .bind(event_type.as_str())
     .bind(data)
     .bind(created_at)
     .execute(ex)

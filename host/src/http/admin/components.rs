@@ -167,7 +167,6 @@ async fn list(
 #[serde(rename_all = "camelCase")]
 struct Deleted {
     version: String,
-    #[schema(value_type = String)]
     step: Step,
     deleted: bool,
 }

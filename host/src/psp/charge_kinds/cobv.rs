@@ -139,8 +139,8 @@ fn end_of_day_brasilia(day: Date) -> i64 {
     day.add_days(1).days_since_unix_epoch() * 86_400_000 + BRASILIA_OFFSET_MS
 }
 
-/// The `PUT /cobv/{txid}` body of a due-date charge.
-fn cobv_request(charge: &NewCharge<'_>) -> Result<CobVSolicitada, String> {
+/// The `PUT /cobv/{txid}` body of a due-date charge (an item of a lote too).
+pub(super) fn cobv_request(charge: &NewCharge<'_>) -> Result<CobVSolicitada, String> {
     let request = charge.request;
     let terms = request
         .due

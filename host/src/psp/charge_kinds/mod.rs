@@ -3,12 +3,16 @@
 //! settlement and cancel ask [`resource`] for the kind's [`ChargeResource`], send what it
 //! writes and judge the [`ChargeRecord`] it reads; none of them names a path or a wire type.
 //!
+//! Due-date charges also go to a PSP in batches: [`lotecobv`] writes a lote of the bodies the
+//! `cobv` resource writes, and reads the lote back.
+//!
 //! A new kind of charge is a new file here (its path, its calls' names, its request, its
 //! read and what pays it in full), its wire types in `pixgate_pix::apipix`, and its line in
 //! [`resource`].
 
 mod cob;
 mod cobv;
+pub mod lotecobv;
 
 use pixgate_domain::ChargeKind;
 use pixgate_domain::charge::ChargeRequest;

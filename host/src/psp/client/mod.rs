@@ -25,10 +25,11 @@ use url::Url;
 
 /// The exchanges' names and endings: one table with the recorded calls'.
 pub use crate::db::psp_calls::{CallOperation, CallOutcome};
-use crate::psp::charge_kinds::{ChargeRecord, ChargeResource};
+use crate::psp::charge_kinds::{ChargeRecord, ChargeResource, lotecobv};
 pub use error::{ErrorKind, PspError};
 use pixgate_pix::apipix::{
-    CobStatus, Devolucao, DevolucaoSolicitada, Pix, TokenResponse, Txid, WebhookSolicitado,
+    CobStatus, Devolucao, DevolucaoSolicitada, LoteCobVConsultado, LoteCobVSolicitado, Pix,
+    TokenResponse, Txid, WebhookSolicitado,
 };
 use token::{CachedToken, TokenCache};
 
@@ -247,6 +248,41 @@ impl PspClient {
         read_charge(resource, operation, &answer)
     }
 
+    /// `PUT /lotecobv/{id}` with `body`: asks the PSP to create the lote's `cobv`s (202; each
+    /// item's fate is read with [`Self::get_lote`]). The same id and items again change
+    /// nothing the PSP holds. A [`ErrorKind::Transient`] or [`ErrorKind::Protocol`] failure
+    /// leaves it unknown whether the lote exists: read it.
+    pub async fn put_lote(&self, id: i64, body: &LoteCobVSolicitado) -> Result<(), PspError> {
+        let operation = lotecobv::OPERATIONS.put;
+        let body = serde_json::to_vec(body).map_err(|e| PspError::Protocol {
+            operation,
+            detail: format!("the lote does not serialise: {e}"),
+        })?;
+        self.authorized(
+            operation,
+            Method::PUT,
+            &[lotecobv::PATH, &id.to_string()],
+            Some(body),
+        )
+        .await
+        .map(|_| ())
+    }
+
+    /// `GET /lotecobv/{id}`: the lote with each item's status (`EM_PROCESSAMENTO`, `CRIADA`,
+    /// `NEGADA` with its `problema`). A lote the PSP does not have is refused with 404.
+    pub async fn get_lote(&self, id: i64) -> Result<LoteCobVConsultado, PspError> {
+        let operation = lotecobv::OPERATIONS.get;
+        let answer = self
+            .authorized(
+                operation,
+                Method::GET,
+                &[lotecobv::PATH, &id.to_string()],
+                None,
+            )
+            .await?;
+        lotecobv::read(&answer.body).map_err(|detail| PspError::Protocol { operation, detail })
+    }
+
     /// `PUT /pix/{e2eid}/devolucao/{id}`: asks the PSP to give `valor` of the pix back. The
     /// same `id` names the same devolução on a retry (a PSP on v2.9.0 refuses it with 400
     /// once used: read it back with [`Self::get_devolucao`]).
@@ -425,14 +461,12 @@ async fn send(
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok())
         .map(Duration::from_secs);
+    let max = max_body_bytes(operation);
     let too_large = || PspError::Protocol {
         operation,
-        detail: format!("the answer is larger than {MAX_BODY_BYTES} bytes"),
+        detail: format!("the answer is larger than {max} bytes"),
     };
-    if response
-        .content_length()
-        .is_some_and(|n| n > MAX_BODY_BYTES as u64)
-    {
+    if response.content_length().is_some_and(|n| n > max as u64) {
         return Err(too_large());
     }
     let mut body = Vec::new();
@@ -441,7 +475,7 @@ async fn send(
         .await
         .map_err(|e| PspError::from_transport(operation, e))?
     {
-        if body.len() + chunk.len() > MAX_BODY_BYTES {
+        if body.len() + chunk.len() > max {
             return Err(too_large());
         }
         body.extend_from_slice(&chunk);
@@ -451,6 +485,16 @@ async fn send(
         retry_after,
         body,
     })
+}
+
+/// The most of `operation`'s answer that is read: [`MAX_BODY_BYTES`], or a lote's read,
+/// which holds up to a thousand items.
+fn max_body_bytes(operation: CallOperation) -> usize {
+    if operation == lotecobv::OPERATIONS.get {
+        lotecobv::MAX_READ_BYTES
+    } else {
+        MAX_BODY_BYTES
+    }
 }
 
 /// A 2xx answer, or the error its status means.

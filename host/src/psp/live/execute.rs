@@ -270,14 +270,30 @@ async fn read_existing(
 
 /// The PSP's charge is the one asked for: its txid, amount and key.
 fn matches_request(charge: &ChargeRecord, asked: &Asked<'_>) -> bool {
-    charge.txid == *asked.txid
-        && charge.original.centavos() == asked.charge.request.amount.centavos()
-        && charge.chave == asked.charge.chave
+    is_the_charge(
+        charge,
+        asked.txid,
+        asked.charge.request.amount.centavos(),
+        asked.charge.chave,
+    )
+}
+
+/// The PSP's charge is charge `txid` of `amount_centavos` to `chave`.
+pub(super) fn is_the_charge(
+    charge: &ChargeRecord,
+    txid: &Txid,
+    amount_centavos: u64,
+    chave: &str,
+) -> bool {
+    charge.txid == *txid && charge.original.centavos() == amount_centavos && charge.chave == chave
 }
 
 /// The PSP's `pixCopiaECola` when it is a valid BR Code pointing at this charge's location
 /// (or the PSP gave no location to compare), else the dynamic code built from the location.
-fn copy_and_paste(charge: &ChargeRecord, merchant: &Merchant<'_>) -> Result<String, String> {
+pub(super) fn copy_and_paste(
+    charge: &ChargeRecord,
+    merchant: &Merchant<'_>,
+) -> Result<String, String> {
     let location = charge.location.as_deref();
     let bare = |url: &str| url.strip_prefix("https://").unwrap_or(url).to_owned();
     if let Some(code) = &charge.pix_copia_e_cola {

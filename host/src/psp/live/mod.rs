@@ -1,5 +1,6 @@
 //! Live execution (DESIGN.md sections 5 and 10): what happens to a LIVE store's charge
-//! outside the decision chain. [`execute`] creates it at a PSP along the chain's ranking;
+//! outside the decision chain. [`execute`] creates it at a PSP along the chain's ranking
+//! ([`lote`]: the due-date charges of a batch routed to one gateway, as one lote);
 //! [`settle`] reads it back and moves the intent; the PSP's callbacks ([`callbacks`]) and
 //! the [`reconciler`] are the two triggers of a settlement; [`verdict`] holds the rules.
 //! [`cancel`] and [`refunds`] give money back; [`pix_reads`] re-reads paid pix for the
@@ -8,6 +9,7 @@
 pub mod callbacks;
 pub mod cancel;
 pub mod execute;
+pub mod lote;
 pub mod pix_reads;
 pub mod reconciler;
 pub mod refunds;
@@ -61,10 +63,10 @@ pub struct LiveArgs {
     #[arg(long, env = "PIXGATE_RECONCILE_INTERVAL", default_value = "30s",
           value_parser = parse_reconcile_interval)]
     pub reconcile_interval: Duration,
-    /// How long a LIVE charge in progress (its Idempotency-Key) or in settlement (the intent)
-    /// is held by the instance working on it; after a crash, a retry or another instance
-    /// takes it over once this has passed. Longer than a charge's PSP attempts take (at
-    /// least 1s).
+    /// How long a LIVE charge in progress (its Idempotency-Key) or in settlement (the intent),
+    /// or a batch of charges between two of its writes, is held by the instance working on
+    /// it; after a crash, a retry or another instance takes it over once this has passed.
+    /// Longer than a charge's PSP attempts take (at least 1s).
     #[arg(long = "live-lease", env = "PIXGATE_LIVE_LEASE", default_value = "60s",
           value_parser = parse_lease)]
     pub lease: Duration,

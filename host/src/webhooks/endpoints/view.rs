@@ -6,7 +6,7 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::db::webhooks::{self as sql, DeliveryStatus, EndpointStatus};
+use crate::db::webhooks::{self as sql, DeliveryStatus, EndpointStatus, EventType};
 use crate::internal::Internal;
 use pixgate_pix::time::iso8601;
 
@@ -71,8 +71,7 @@ impl Endpoint {
 pub struct LastDelivery {
     #[schema(format = Uuid)]
     pub delivery_id: String,
-    #[schema(example = "payment.succeeded")]
-    pub event: String,
+    pub event: EventType,
     /// `PENDING` (retrying), `DELIVERED`, `FAILED` (a test), `EXHAUSTED` or `CANCELED`.
     pub status: DeliveryStatus,
     pub http_status: Option<i64>,
@@ -113,7 +112,7 @@ pub struct TestResult {
 pub struct Delivery {
     #[schema(format = Uuid)]
     pub delivery_id: String,
-    pub event: String,
+    pub event: EventType,
     /// `PENDING`, `DELIVERED`, `FAILED` (a test), `EXHAUSTED` or `CANCELED`.
     pub status: DeliveryStatus,
     pub attempt_count: i64,
@@ -200,4 +199,34 @@ pub struct AttemptView {
     pub http_status: Option<i64>,
     pub duration_ms: i64,
     pub error: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A delivery's event is an enum in the merchant document, every type a delivery can carry
+    /// (`webhook.test` too), under a name of its own: `EventType` stays the events an endpoint
+    /// may subscribe to.
+    #[test]
+    fn a_deliverys_event_is_listed_apart_from_the_subscribable_ones() {
+        let doc = serde_json::to_value(crate::http::payments::openapi()).unwrap();
+        let schemas = &doc["components"]["schemas"];
+        assert_eq!(
+            schemas["DeliveryEvent"]["enum"],
+            serde_json::json!(EventType::ALL.map(EventType::as_str))
+        );
+        assert_eq!(
+            schemas["EventType"]["enum"],
+            serde_json::json!(EventType::SUBSCRIBABLE.map(EventType::as_str))
+        );
+        for schema in ["Delivery", "LastDelivery"] {
+            assert_eq!(
+                schemas[schema]["properties"]["event"]["$ref"],
+                "#/components/schemas/DeliveryEvent",
+                "{schema}: {}",
+                schemas[schema]
+            );
+        }
+    }
 }

@@ -1,13 +1,92 @@
-//! What the chain (`pixgate:chain@1.1.0`) is told of a charge's kind: an immediate charge, or a
-//! due-date charge with its terms, in the chain's units (centavos, hundredths of a percent,
-//! API Pix's modalities in their order).
+//! What the chain (`pixgate:chain@1.1.0`) is told of a charge: the charge without PII and with
+//! its kind (an immediate charge, or a due-date charge with its terms in the chain's units:
+//! centavos, hundredths of a percent, API Pix's modalities in their order), the store and its
+//! configuration, its gateways with their health, and the step environment. Built the same for
+//! a charge ([`crate::routing`]) and for an operator's evaluation ([`super::evaluate`]).
+
+use std::collections::BTreeMap;
 
 use pixgate_domain::charge::ChargeRequest;
 use pixgate_domain::due::{self, DueTerms, RuleValue};
+use pixgate_domain::{StoreMode, TaxIdKind};
 use pixgate_policy_logic as logic;
+use pixgate_sandbox::chain::ChainInput;
+
+use crate::db::catalog;
+
+/// What the chain sees of a charge: the charge without PII, the store and its
+/// configuration, its gateways with their providers' recent health (`health`, measured from
+/// real PSP calls), and the step environment (the charge's time and a seed derived from
+/// `seed_source`). The health is an input like any other: the trace records it, so replay
+/// stays exact.
+#[allow(clippy::too_many_arguments)]
+pub fn chain_input(
+    health: impl Fn(&str) -> logic::GatewayHealth,
+    store: &catalog::Store,
+    gateways: &[catalog::Gateway],
+    merchant: &str,
+    request: &ChargeRequest,
+    seed_source: &str,
+    now: i64,
+) -> ChainInput {
+    let config: BTreeMap<String, String> = store.config_map();
+    let seed = u64::from_le_bytes(
+        pixgate_domain::sha256_hex(seed_source).as_bytes()[..8]
+            .try_into()
+            .unwrap_or_default(),
+    );
+    ChainInput {
+        charge: logic::Charge {
+            amount_centavos: request.amount.centavos(),
+            currency: "BRL".into(),
+            reference: request.reference.clone(),
+            payer_kind: match request.payer.kind() {
+                TaxIdKind::Cpf => logic::PayerKind::Cpf,
+                TaxIdKind::Cnpj => logic::PayerKind::Cnpj,
+            },
+            metadata_json: request.metadata.clone(),
+            created_at_ms: now,
+            kind: charge_kind(request),
+        },
+        store: logic::StoreContext {
+            code: store.code.clone(),
+            merchant: merchant.to_owned(),
+            mode: match store.mode {
+                StoreMode::Live => logic::StoreMode::Live,
+                StoreMode::Shadow => logic::StoreMode::Shadow,
+            },
+            config: config
+                .into_iter()
+                .map(|(key, value)| logic::ConfigEntry { key, value })
+                .collect(),
+        },
+        gateways: gateways
+            .iter()
+            .map(|g| to_logic_gateway(g, health(&g.provider_code)))
+            .collect(),
+        env: logic::StepEnv { now_ms: now, seed },
+        // Recurring charges (pinned to their mandate's gateway) come with Pix Automático.
+        pinned_gateway: None,
+    }
+}
+
+fn to_logic_gateway(g: &catalog::Gateway, health: logic::GatewayHealth) -> logic::Gateway {
+    logic::Gateway {
+        provider_code: g.provider_code.clone(),
+        gateway_alias: g.alias.clone(),
+        release_class: g.release_class.clone(),
+        fee_terms: logic::FeeTerms {
+            mdr_bps: g.mdr_bps as u32,
+            fixed_centavos: g.fixed_centavos as u64,
+            min_fee_centavos: g.min_fee_centavos as u64,
+            max_fee_centavos: g.max_fee_centavos.map(|m| m as u64),
+        },
+        health,
+    }
+}
 
 /// The chain's `charge-kind` of `request`.
-pub(super) fn charge_kind(request: &ChargeRequest) -> logic::ChargeKind {
+fn charge_kind(request: &ChargeRequest) -> logic::ChargeKind {
     match &request.due {
         None => logic::ChargeKind::Immediate,
         Some(terms) => logic::ChargeKind::DueDate(due_terms(terms)),
