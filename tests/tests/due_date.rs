@@ -694,3 +694,51 @@ async fn every_rule_is_priced_alike_by_pixgate_and_the_payers_psp_before_on_and_
         }
     }
 }
+
+/// A paid invoice is refunded as any charge (API Pix `devolução` of its pix): what can be given
+/// back is what the payer paid, fine and interest included, not the invoice's original amount.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_paid_invoice_is_refunded_up_to_what_the_payer_paid() {
+    let due = due_date();
+    for backend in backends() {
+        let live = pixgate_e2e::live::Live::start(backend, &[]).await;
+        let key = live.key_with(&["payments:create", "payments:refund"]).await;
+        let (status, charged) = live
+            .server
+            .charge(&live.key, "invoice-refund", &live_invoice(due))
+            .await;
+        assert_eq!(status, 200, "{charged}");
+        let id = charged["data"]["paymentIntentId"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let txid = charged["data"]["pix"]["txid"].as_str().unwrap();
+        let provider = charged["data"]["routing"]["providerCode"].as_str().unwrap();
+        live.sim(provider)
+            .post(
+                &format!("/cobv/{txid}/pay"),
+                json!({"date": due.add_days(10).to_string()}),
+            )
+            .await;
+        let paid = live
+            .wait_status(&id, "SUCCEEDED", Duration::from_secs(15))
+            .await;
+        assert_eq!(paid["amountPaid"], 102.33, "{paid}");
+
+        let (status, part) = live
+            .refund(&key, &id, "invoice-refund-a", json!({"amount": 2.33}))
+            .await;
+        assert_eq!(status, 200, "{part}");
+        assert_eq!(part["data"]["status"], "SUCCEEDED", "{part}");
+        // The rest: the R$ 100.00 of the invoice, once the fine and interest went back first.
+        let (status, rest) = live.refund(&key, &id, "invoice-refund-b", json!({})).await;
+        assert_eq!(status, 200, "{rest}");
+        assert_eq!(rest["data"]["amount"], 100.0, "{rest}");
+        assert_eq!(rest["data"]["status"], "SUCCEEDED", "{rest}");
+        let (status, none_left) = live
+            .refund(&key, &id, "invoice-refund-c", json!({"amount": 0.01}))
+            .await;
+        assert_eq!(status, 409, "{none_left}");
+        assert_eq!(none_left["error"]["code"], "refund_exceeds_refundable");
+    }
+}

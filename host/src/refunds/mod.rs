@@ -546,13 +546,15 @@ const READ_SCOPES: [Scope; 3] = [
     Scope::PaymentsRefund,
 ];
 
-/// What the payer paid: the charge's amount, or the pix an admin accepted in its place.
+/// What the payer paid: the pix an admin accepted in the charge's place, or what a due-date
+/// charge's pix paid (its amount with the fine and interest, or less its discount and
+/// abatement: `amountPaid`), or the charge's amount.
 fn paid_centavos(intent: &intents::Intent) -> i64 {
     match (
         intent.money_back.resolution,
         intent.money_back.received_centavos,
     ) {
         (Some(Resolution::Accept), Some(received)) => received,
-        _ => intent.amount_centavos,
+        _ => intent.amount_paid_centavos.unwrap_or(intent.amount_centavos),
     }
 }
