@@ -19,6 +19,9 @@ use crate::charges::batches::ChargeBatches;
 use crate::charges::{ChargeDeps, Charges};
 use crate::components::{ComponentService, Registry};
 use crate::config::ServeConfig;
+use crate::crypto::MasterKey;
+use crate::db::group_commit::GroupCommit;
+use crate::db::store_cache::StoreCache;
 use crate::db::{self, Db};
 use crate::http::AppState;
 use crate::metrics::Metrics;
@@ -33,6 +36,94 @@ use crate::search::Search;
 use crate::webhooks::endpoints::Endpoints;
 use crate::webhooks::{Delivery, Wake, Webhooks};
 use pixgate_sandbox::Sandbox;
+
+/// What the charge path is built from: the shared handles and the settings.
+pub(crate) struct ChargePathParts {
+    pub db: Db,
+    pub master_key: MasterKey,
+    pub sandbox: Arc<Sandbox>,
+    pub registry: Arc<Registry>,
+    pub stores: Arc<StoreCache>,
+    pub providers: Arc<Providers>,
+    pub metrics: Arc<Metrics>,
+    pub live: crate::psp::live::Live,
+    pub commits: GroupCommit,
+    /// A merchant's share of concurrent chain runs.
+    pub sandbox_calls_per_merchant: usize,
+    pub wake: Wake,
+    pub idempotency_retention_ms: i64,
+    pub trace_retention: std::time::Duration,
+}
+
+/// The services a charge goes through, each given the handles it uses: the one place that
+/// wires them, for `pixgate serve` and for the tests that build the charge service alone.
+pub(crate) struct ChargePath {
+    pub live: LiveExecution,
+    pub components: ComponentService,
+    pub charges: Charges,
+}
+
+impl ChargePath {
+    pub(crate) fn wire(parts: ChargePathParts) -> Self {
+        let ChargePathParts {
+            db,
+            master_key,
+            sandbox,
+            registry,
+            stores,
+            providers,
+            metrics,
+            live,
+            commits,
+            sandbox_calls_per_merchant,
+            wake,
+            idempotency_retention_ms,
+            trace_retention,
+        } = parts;
+        let live = LiveExecution::new(
+            db.clone(),
+            master_key.clone(),
+            providers.clone(),
+            live,
+            metrics.clone(),
+            wake.clone(),
+        );
+        let components = ComponentService::new(
+            db.clone(),
+            sandbox.clone(),
+            registry.clone(),
+            stores.clone(),
+            providers.clone(),
+            metrics.clone(),
+            trace_retention,
+        );
+        let routing = Routing::new(RoutingDeps {
+            db: db.clone(),
+            registry,
+            sandbox,
+            slots: Arc::new(MerchantSlots::new(sandbox_calls_per_merchant)),
+            providers,
+            components: components.clone(),
+            metrics: metrics.clone(),
+        });
+        let charges = Charges::new(ChargeDeps {
+            db,
+            stores,
+            commits,
+            master_key,
+            routing,
+            metrics,
+            live: live.clone(),
+            wake,
+            idempotency_retention_ms,
+        });
+        Self {
+            live,
+            components,
+            charges,
+        }
+    }
+}
 
 /// Both listeners, bound, with the state they serve.
 pub struct App {
@@ -112,46 +203,26 @@ impl App {
         ));
         let keys = Arc::new(db::key_cache::KeyCache::new(db.backend));
 
-        let live = LiveExecution::new(
-            db.clone(),
-            master_key.clone(),
-            providers.clone(),
-            crate::psp::live::Live::new(&config.live, merchant.local_addr()?),
-            metrics.clone(),
-            webhooks.wake(),
-        );
-        let components = ComponentService::new(
-            db.clone(),
-            sandbox.clone(),
-            registry.clone(),
-            stores.clone(),
-            providers.clone(),
-            metrics.clone(),
-            config.retention.trace_retention,
-        );
-        let routing = Routing::new(RoutingDeps {
+        let ChargePath {
+            live,
+            components,
+            charges,
+        } = ChargePath::wire(ChargePathParts {
             db: db.clone(),
-            registry,
-            sandbox,
-            slots: Arc::new(MerchantSlots::new(
-                config
-                    .sandbox_calls_per_merchant
-                    .map_or_else(MerchantSlots::default_limit, |n| n as usize),
-            )),
-            providers: providers.clone(),
-            components: components.clone(),
-            metrics: metrics.clone(),
-        });
-        let charges = Charges::new(ChargeDeps {
-            db: db.clone(),
-            stores: stores.clone(),
-            commits,
             master_key: master_key.clone(),
-            routing,
+            sandbox,
+            registry,
+            stores: stores.clone(),
+            providers: providers.clone(),
             metrics: metrics.clone(),
-            live: live.clone(),
+            live: crate::psp::live::Live::new(&config.live, merchant.local_addr()?),
+            commits,
+            sandbox_calls_per_merchant: config
+                .sandbox_calls_per_merchant
+                .map_or_else(MerchantSlots::default_limit, |n| n as usize),
             wake: webhooks.wake(),
             idempotency_retention_ms: i64::from(config.idempotency_retention_hours) * 3_600_000,
+            trace_retention: config.retention.trace_retention,
         });
         let delivery = Delivery::new(
             db.clone(),

@@ -9,21 +9,20 @@ use serde_json::json;
 use super::*;
 use crate::access::Actor;
 use crate::access::Scope;
+use crate::app::{ChargePath, ChargePathParts};
 use crate::catalog::Catalog;
 use crate::components::ComponentArgs;
-use crate::components::{ComponentService, Registry};
+use crate::components::Registry;
 use crate::db::key_cache::KeyCache;
 use crate::db::testing::fresh_databases;
 use crate::psp::client::PspArgs;
 use crate::psp::live::{Live, LiveArgs};
 use crate::psp::providers::Providers;
-use crate::routing::slots::MerchantSlots;
-use crate::routing::{Routing, RoutingDeps};
 use pixgate_domain::charge::CreatePaymentRequest;
 use pixgate_sandbox::Limits;
 use pixgate_sandbox::Sandbox;
 
-/// The service over `db`, built from its parts as `App::build` builds it.
+/// The service over `db`, wired by `ChargePath::wire` as `App::build` wires it.
 fn charges(db: &Db) -> Charges {
     let master_key = MasterKey::from_base64(&MasterKey::generate().unwrap()).unwrap();
     let metrics = Arc::new(Metrics::new());
@@ -37,23 +36,6 @@ fn charges(db: &Db) -> Charges {
         reconcile_interval: Duration::from_secs(30),
         lease: Duration::from_secs(60),
     };
-    let live = LiveExecution::new(
-        db.clone(),
-        master_key.clone(),
-        providers.clone(),
-        Live::new(&live_args, "127.0.0.1:9".parse().unwrap()),
-        metrics.clone(),
-        wake.clone(),
-    );
-    let components = ComponentService::new(
-        db.clone(),
-        sandbox.clone(),
-        registry.clone(),
-        stores.clone(),
-        providers.clone(),
-        metrics.clone(),
-        Duration::ZERO,
-    );
     let commits = GroupCommit::spawn(
         db,
         group_commit::Settings {
@@ -63,26 +45,22 @@ fn charges(db: &Db) -> Charges {
         },
         metrics.commits(),
     );
-    let routing = Routing::new(RoutingDeps {
+    ChargePath::wire(ChargePathParts {
         db: db.clone(),
-        registry,
-        sandbox,
-        slots: Arc::new(MerchantSlots::new(2)),
-        providers,
-        components,
-        metrics: metrics.clone(),
-    });
-    Charges::new(ChargeDeps {
-        db: db.clone(),
-        stores,
-        commits,
         master_key,
-        routing,
+        sandbox,
+        registry,
+        stores,
+        providers,
         metrics,
-        live,
+        live: Live::new(&live_args, "127.0.0.1:9".parse().unwrap()),
+        commits,
+        sandbox_calls_per_merchant: 2,
         wake,
         idempotency_retention_ms: 24 * 3_600_000,
+        trace_retention: Duration::ZERO,
     })
+    .charges
 }
 
 /// A request body as the admin API parses it.

@@ -555,6 +555,8 @@ fn paid_centavos(intent: &intents::Intent) -> i64 {
         intent.money_back.received_centavos,
     ) {
         (Some(Resolution::Accept), Some(received)) => received,
-        _ => intent.amount_paid_centavos.unwrap_or(intent.amount_centavos),
+        _ => intent
+            .amount_paid_centavos
+            .unwrap_or(intent.amount_centavos),
     }
 }
