@@ -158,3 +158,18 @@ pub fn harness_setting(name: &str, default: u64) -> u64 {
 pub fn random_below(n: u64) -> u64 {
     (uuid::Uuid::new_v4().as_u128() % u128::from(n.max(1))) as u64
 }
+
+/// A Wednesday at least 30 days from today (Brasília) that is a business day: the due date of
+/// the invoice tests, so that neither a weekend nor a holiday moves it and their figures hold.
+pub fn invoice_due_date() -> pixgate_domain::due::Date {
+    use pixgate_domain::due::{Date, Weekday, calendar};
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
+    let mut day = Date::from_unix_seconds_brasilia(now).add_days(30);
+    while !(day.weekday() == Weekday::Wednesday && calendar::is_business_day(day)) {
+        day = day.add_days(1);
+    }
+    day
+}

@@ -8,7 +8,7 @@
 
 use std::time::{Duration, Instant};
 
-use pixgate_domain::due::{Date, calendar};
+use pixgate_domain::due::Date;
 use pixgate_e2e::docs::fenced_block;
 use pixgate_e2e::live::{Live, STORE};
 use pixgate_e2e::server::{Backend, Options, Server, backends, charge_body};
@@ -18,20 +18,7 @@ const WAIT: Duration = Duration::from_secs(120);
 /// A CPF the tests have the simulator deny (valid check digits, unlike any other used here).
 const DENIED_CPF: &str = "111.444.777-35";
 
-/// A business-day Wednesday at least 30 days ahead: neither a weekend nor a holiday moves it.
-fn due_date() -> Date {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs() as i64;
-    let mut day = Date::from_unix_seconds_brasilia(now).add_days(30);
-    while !(day.weekday() == pixgate_domain::due::Weekday::Wednesday
-        && calendar::is_business_day(day))
-    {
-        day = day.add_days(1);
-    }
-    day
-}
+use pixgate_e2e::invoice_due_date as due_date;
 
 /// A due-date charge of a batch: a charge body without `store`.
 fn invoice(reference: &str, amount: f64, due: Date) -> Value {

@@ -12,21 +12,7 @@ use pixgate_e2e::docs::fenced_block;
 use pixgate_e2e::server::{Server, backends, charge_body};
 use serde_json::{Value, json};
 
-/// A Wednesday at least 30 days from today that is a business day: the due date of these
-/// tests, so that neither a weekend nor a holiday moves it and the figures below hold.
-fn due_date() -> Date {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs() as i64;
-    let mut day = Date::from_unix_seconds_brasilia(now).add_days(30);
-    while !(day.weekday() == pixgate_domain::due::Weekday::Wednesday
-        && calendar::is_business_day(day))
-    {
-        day = day.add_days(1);
-    }
-    day
-}
+use pixgate_e2e::invoice_due_date as due_date;
 
 /// An invoice of R$ 100.00: 2 % fine and 1 % a month interest after its due date, R$ 5.00 off
 /// until ten days before it.
