@@ -5,7 +5,7 @@
 # drives a charge, its devoluções and a webhook through it (.ci/psp_sim_pypix.py). Both over
 # https with mTLS, on loopback, with the certificates the simulator generates. The allowances
 # (and the pix the devolução operations are fuzzed on, and the cobv read and revised) are
-# explained in .ci/schemathesis-psp-sim.toml.
+# explained in .ci/schemathesis-psp-sim.toml, as are the Pix Automático resources seeded for it.
 # Usage: .ci/psp-sim-conformance.sh <pixgate binary>
 # SCHEMATHESIS_MAX_EXAMPLES (default 60) bounds the test cases per operation and phase.
 set -euo pipefail
@@ -61,11 +61,73 @@ curl -sSf "${tls[@]}" -X PUT "$origin/api/v2/cobv/$PSP_SIM_COBV_TXID" \
   { echo "the seed cobv was not created"; exit 1; }
 export PSP_SIM_COBV_TXID
 
+# Pix Automático (see .ci/schemathesis-psp-sim.toml): a location and a recurrence CRIADA with
+# it (read and revised); a request waiting at the payer's bank for another; a recurrence the
+# payer approved, with two recurring charges: one due in a year (read and cancelled), one
+# whose first attempt the payer's PSP rejected (retries asked of it).
+api() {
+  curl -sSf "${tls[@]}" -H "Authorization: Bearer $token" -H 'Content-Type: application/json' "$@"
+}
+field() { python3 -c 'import json, sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
+day() { python3 -c 'import datetime, sys; print(datetime.date.today() + datetime.timedelta(days=int(sys.argv[1])))' "$1"; }
+rec_body() { # contrato, politicaRetentativa, then extra members
+  echo '{"vinculo": {"contrato": "'"$1"'", "devedor": {"cpf": "45164632481", "nome": "Fulano de Tal"}},
+         "calendario": {"dataInicial": "'"$(day 30)"'", "periodicidade": "MENSAL"},
+         "valor": {"valorRec": "49.90"}, "politicaRetentativa": "'"$2"'"'"${3:+, $3}"'}'
+}
+cobr_body() { # idRec, dataDeVencimento
+  echo '{"idRec": "'"$1"'", "calendario": {"dataDeVencimento": "'"$2"'"}, "valor": {"original": "49.90"},
+         "recebedor": {"agencia": "0001", "conta": "123456", "tipoConta": "CORRENTE"}}'
+}
+PSP_SIM_LOCREC_ID=$(api -X POST "$origin/api/v2/locrec" | field id)
+PSP_SIM_IDREC=$(api "$origin/api/v2/rec" -d "$(rec_body conformance-1 NAO_PERMITE "\"loc\": $PSP_SIM_LOCREC_ID")" | field idRec)
+waiting=$(api "$origin/api/v2/rec" -d "$(rec_body conformance-2 NAO_PERMITE)" | field idRec)
+PSP_SIM_IDSOLICREC=$(api "$origin/api/v2/solicrec" -d '{"idRec": "'"$waiting"'",
+    "calendario": {"dataExpiracaoSolicitacao": "'"$(day 30)"'T12:00:00Z"},
+    "destinatario": {"conta": "550689", "ispbParticipante": "91193552", "cpf": "45164632481"}}' |
+  field idSolicRec)
+loc=$(api -X POST "$origin/api/v2/locrec" | field id)
+PSP_SIM_IDREC_APROVADA=$(api "$origin/api/v2/rec" -d "$(rec_body conformance-3 PERMITE_3R_7D "\"loc\": $loc")" | field idRec)
+curl -sSf "${tls[@]}" -X POST "$origin/_sim/rec/$PSP_SIM_IDREC_APROVADA/approve" >/dev/null
+PSP_SIM_COBR_TXID=pspsimconformance0cobr000001
+api -X PUT "$origin/api/v2/cobr/$PSP_SIM_COBR_TXID" \
+  -d "$(cobr_body "$PSP_SIM_IDREC_APROVADA" "$(day 365)")" >/dev/null
+PSP_SIM_COBR_RETRY_TXID=pspsimconformance0cobr000002
+retry_due=$(day 400)
+api -X PUT "$origin/api/v2/cobr/$PSP_SIM_COBR_RETRY_TXID" \
+  -d "$(cobr_body "$PSP_SIM_IDREC_APROVADA" "$retry_due")" >/dev/null
+curl -sSf "${tls[@]}" -X POST "$origin/_sim/cobr/$PSP_SIM_COBR_RETRY_TXID/attempt" \
+  -H 'Content-Type: application/json' -d '{"outcome": "reject", "code": "AM02"}' >/dev/null
+# Retry dates inside the 7 days after that due date (after the first attempt's, which a
+# weekend or holiday may have moved up to 4 days on).
+after() { python3 -c 'import datetime, sys; print(datetime.date.fromisoformat(sys.argv[1]) + datetime.timedelta(days=int(sys.argv[2])))' "$1" "$2"; }
+PSP_SIM_RETRY_DATE_1=$(after "$retry_due" 5)
+PSP_SIM_RETRY_DATE_2=$(after "$retry_due" 6)
+PSP_SIM_RETRY_DATE_3=$(after "$retry_due" 7)
+# A first payment date and a request's expiry the run never outlives.
+PSP_SIM_REC_START=$(day 30)
+PSP_SIM_SOLICREC_EXPIRY="$(day 20)T12:00:00Z"
+for seed in "$PSP_SIM_LOCREC_ID" "$PSP_SIM_IDREC" "$PSP_SIM_IDSOLICREC" "$PSP_SIM_IDREC_APROVADA"; do
+  [ -n "$seed" ] || { echo "the Pix Automático seeds were not created"; exit 1; }
+done
+export PSP_SIM_LOCREC_ID PSP_SIM_IDREC PSP_SIM_IDSOLICREC PSP_SIM_IDREC_APROVADA \
+  PSP_SIM_COBR_TXID PSP_SIM_COBR_RETRY_TXID PSP_SIM_RETRY_DATE_1 PSP_SIM_RETRY_DATE_2 \
+  PSP_SIM_RETRY_DATE_3 PSP_SIM_REC_START PSP_SIM_SOLICREC_EXPIRY
+# Schemathesis expands ${VAR} in parameters but not in dictionaries, which name seeds too: the
+# run reads the settings with every ${PSP_SIM_...} written out.
+config="$work/schemathesis-psp-sim.toml"
+python3 - "$here/schemathesis-psp-sim.toml" "$config" <<'EOF'
+import os, re, sys
+text = open(sys.argv[1]).read()
+seeds = re.sub(r"\$\{(PSP_SIM_[A-Z0-9_]+)\}", lambda m: os.environ[m.group(1)], text)
+open(sys.argv[2], "w").write(seeds)
+EOF
+
 status=0
 echo "== schemathesis against psp-sim ($origin/api/v2)"
 # From the scratch directory: schemathesis keeps its crash cache in the working directory.
 # One worker: see .ci/schemathesis.sh.
-(cd "$work" && schemathesis --config-file "$here/schemathesis-psp-sim.toml" \
+(cd "$work" && schemathesis --config-file "$config" \
   run "$here/apipix-subset.yaml" \
   --url "$origin/api/v2" \
   --checks all \

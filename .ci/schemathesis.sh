@@ -46,7 +46,7 @@ export PIXGATE_PAYMENT_INTENT_ID
 key=$(curl -sS "$admin/api-keys" -H "Authorization: Bearer $token" \
   -H "Content-Type: application/json" \
   -d '{"merchant": "demo", "stores": ["demo-store"],
-       "scopes": ["payments:create", "payments:read", "payments:refund", "webhooks:manage"]}' |
+       "scopes": ["payments:create", "payments:read", "payments:refund", "webhooks:manage", "mandates:manage"]}' |
   sed -n 's/.*"apiKey":"\([^"]*\)".*/\1/p')
 [ -n "$key" ] || { echo "the fuzzing key was not issued"; exit 1; }
 

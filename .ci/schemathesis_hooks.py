@@ -147,6 +147,46 @@ def charge_refusals_name_unstateable_rules(ctx, response, case):
     return None
 
 
+# The refusals a mandate its document allows may still meet (DESIGN.md section 17), as
+# (code, field) pairs; `None` as the field: any field. Each is a rule no JSON Schema of one
+# field can state (see schemathesis-merchant.toml), or a charge's own unstateable rule (the
+# first payment is a charge).
+_MANDATE_UNSTATEABLE = {
+    ("invalid_tax_id", "payer.taxId"),
+    ("metadata_too_large", "metadata"),
+    ("invalid_start_date", "startDate"),
+    ("invalid_end_date", "endDate"),
+    ("invalid_amount", "minimumAmount"),
+    ("invalid_auto_charge", "autoCharge"),
+    ("missing_field", "firstPayment"),
+    ("missing_field", "payerAccount"),
+    ("invalid_first_payment", "firstPayment"),
+    ("invalid_payer_account", "payerAccount"),
+}
+
+
+@schemathesis.check
+def mandate_refusals_name_unstateable_rules(ctx, response, case):
+    """A mandate its document allows is refused (400) only for a rule no schema can state."""
+    meta = case.meta
+    if meta is None or not meta.generation.mode.is_positive:
+        return None
+    if case.operation.label != "POST /mandates" or response.status_code != 400:
+        return None
+    try:
+        error = response.json()["error"]
+    except (ValueError, KeyError, TypeError):
+        raise AssertionError("a 400 without the error envelope")
+    code, field = error.get("code"), error.get("field")
+    # The store's rules (the chain, and the first payment's charge) name no field.
+    if (code, field) in _MANDATE_UNSTATEABLE or (field is None and code in _UNSTATEABLE):
+        return None
+    raise AssertionError(
+        f"a mandate the document allows was refused with `{code}` (field `{field}`): "
+        f"{error.get('message')}"
+    )
+
+
 # The operator names pixgate keeps for itself (host/src/access.rs: RESERVED_NAMES and
 # RESERVED_WORDS), compared in the same folded form: NFKC, lower case, runs of spaces as one.
 # Compatibility folding is the part no JSON Schema pattern can state (a full-width `ａｄｍｉｎ`

@@ -364,6 +364,120 @@ pub fn dynamic(
     Ok(code)
 }
 
+/// The merchant account template of Pix Automático: the recurrence's location, beside the
+/// charge's (API Pix 2.9.0 `dadosQR` examples: `80..0014br.gov.bcb.pix25..{locrec}`).
+const RECURRENCE_ID: &str = "80";
+
+/// The GUI and location sub-fields of a PIX template (26 or 80), after checking the location
+/// fits: 1 to 77 printable ASCII characters, its `https://` dropped.
+fn location_template(field: &'static str, location: &str) -> Result<String, BrCodeError> {
+    let location = location.strip_prefix("https://").unwrap_or(location);
+    if location.is_empty()
+        || location.len() > 77
+        || !location.bytes().all(|b| (b' '..=b'~').contains(&b))
+    {
+        return Err(invalid(
+            field,
+            "the location must be 1 to 77 printable ASCII characters",
+        ));
+    }
+    Ok(tlv("00", PIX_GUI) + &tlv("25", location))
+}
+
+/// The BR Code of Pix Automático's journey 2: a recurrence-only code, whose field 80 carries
+/// the recurrence's location (`POST /locrec`'s `location`) and whose field 26 the PIX GUI
+/// alone (no charge to pay), with no amount and 62-05 `***`, as API Pix 2.9.0's `dadosQR`
+/// example of `JORNADA_2` shows it. Name and city as [`dynamic`]'s. [`parse`] refuses it (its
+/// field 26 has neither key nor location); [`recurrence_location`] reads it.
+pub fn recurrence(
+    location: &str,
+    merchant_name: &str,
+    merchant_city: &str,
+) -> Result<String, BrCodeError> {
+    let template = location_template("80", location)?;
+    let name = sanitise(merchant_name, MAX_NAME);
+    if name.is_empty() {
+        return Err(invalid(
+            "59",
+            "the merchant name has no printable character",
+        ));
+    }
+    let city = sanitise(merchant_city, MAX_CITY);
+    if city.is_empty() {
+        return Err(invalid(
+            "60",
+            "the merchant city has no printable character",
+        ));
+    }
+    let mut code = [
+        tlv("00", "01"),
+        tlv("26", &tlv("00", PIX_GUI)),
+        tlv("52", "0000"),
+        tlv("53", BRL),
+        tlv("58", "BR"),
+        tlv("59", &name),
+        tlv("60", &city),
+        tlv("62", &tlv("05", NO_TXID)),
+        tlv(RECURRENCE_ID, &template),
+        "6304".to_owned(),
+    ]
+    .concat();
+    let crc = crc_hex(code.as_bytes());
+    code.push_str(&crc);
+    Ok(code)
+}
+
+/// The composite BR Code of Pix Automático's journeys 3 and 4: `code` (a charge's code, as
+/// [`parse`] accepts it) with field 80 carrying the recurrence's location added before its CRC,
+/// and the CRC computed again, as API Pix 2.9.0's `dadosQR` examples of `JORNADA_3` and
+/// `JORNADA_4` show it. Fails when `code` is no PIX BR Code, already carries a field 80, or the
+/// location cannot be carried.
+pub fn with_recurrence(code: &str, location: &str) -> Result<String, BrCodeError> {
+    parse(code)?;
+    let top = fields(code, 0)?;
+    if top.iter().any(|f| f.id == RECURRENCE_ID) {
+        return Err(BrCodeError::Duplicate {
+            id: RECURRENCE_ID.to_owned(),
+        });
+    }
+    let template = location_template("80", location)?;
+    // parse() checked that field 63 is last and 4 characters long: its 8 characters go.
+    let body = &code[..code.len() - 8];
+    let mut out = format!("{body}{}6304", tlv(RECURRENCE_ID, &template));
+    let crc = crc_hex(out.as_bytes());
+    out.push_str(&crc);
+    Ok(out)
+}
+
+/// The recurrence's location in a Pix Automático code (field 80 with the PIX GUI), after
+/// checking the code's field structure and CRC; `None` when the code has no such field. Reads
+/// the journey 2 code [`recurrence`] builds, which [`parse`] refuses, and composite codes.
+pub fn recurrence_location(code: &str) -> Result<Option<String>, BrCodeError> {
+    let top = fields(code, 0)?;
+    let crc = top
+        .last()
+        .filter(|f| f.id == "63")
+        .ok_or(BrCodeError::Missing { id: "63" })?;
+    let computed = crc_hex(&code.as_bytes()[..code.len() - crc.value.len()]);
+    if !crc.value.eq_ignore_ascii_case(&computed) {
+        return Err(BrCodeError::CrcMismatch {
+            found: crc.value.to_owned(),
+            computed,
+        });
+    }
+    let Some(field) = top.iter().find(|f| f.id == RECURRENCE_ID) else {
+        return Ok(None);
+    };
+    let sub = fields(field.value, field.at + 4)?;
+    if !find(&sub, "00").is_some_and(|gui| gui.eq_ignore_ascii_case(PIX_GUI)) {
+        return Err(BrCodeError::NotPix);
+    }
+    match find(&sub, "25") {
+        Some(url) if !url.is_empty() => Ok(Some(url.to_owned())),
+        _ => Err(BrCodeError::KeyOrLocation("neither")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -532,5 +646,61 @@ mod tests {
             Err(BrCodeError::Missing { id: "63" })
         );
         assert!(parse("").is_err());
+    }
+    /// API Pix 2.9.0's `dadosQR` of `recResponse3` (journey 2) and `recResponse6` (journey 3),
+    /// rebuilt exactly.
+    #[test]
+    fn pix_automaticos_codes_as_the_standard_shows_them() {
+        const JOURNEY_2: &str = "00020126180014br.gov.bcb.pix5204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***80800014br.gov.bcb.pix2558pix.example.com/qr/v2/rec/2353c790eefb11eaadc10242ac120002630462C9";
+        const JOURNEY_3: &str = "00020101021226760014br.gov.bcb.pix2554pix.example.com/qr/v2/8b3da2f39a4140d1a91abd93113bd4415204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***80800014br.gov.bcb.pix2558pix.example.com/qr/v2/rec/94ed2badcbc04c15b0bb7fa35319489063047741";
+        let rec2 = "pix.example.com/qr/v2/rec/2353c790eefb11eaadc10242ac120002";
+        assert_eq!(
+            recurrence(rec2, "Fulano de Tal", "BRASILIA").unwrap(),
+            JOURNEY_2
+        );
+        assert_eq!(
+            recurrence_location(JOURNEY_2).unwrap().as_deref(),
+            Some(rec2)
+        );
+        assert_eq!(
+            parse(JOURNEY_2),
+            Err(BrCodeError::KeyOrLocation("neither")),
+            "no charge in a journey 2 code"
+        );
+
+        let cob = dynamic(
+            "pix.example.com/qr/v2/8b3da2f39a4140d1a91abd93113bd441",
+            "Fulano de Tal",
+            "BRASILIA",
+        )
+        .unwrap();
+        let rec3 = "pix.example.com/qr/v2/rec/94ed2badcbc04c15b0bb7fa353194890";
+        let composite = with_recurrence(&cob, rec3).unwrap();
+        assert_eq!(composite, JOURNEY_3);
+        // The charge is read from it as from any dynamic code, the recurrence beside it.
+        let parsed = parse(&composite).unwrap();
+        assert_eq!(
+            parsed.location(),
+            Some("pix.example.com/qr/v2/8b3da2f39a4140d1a91abd93113bd441")
+        );
+        assert_eq!(
+            recurrence_location(&composite).unwrap().as_deref(),
+            Some(rec3)
+        );
+        assert_eq!(recurrence_location(&cob).unwrap(), None);
+
+        assert!(matches!(
+            with_recurrence(&composite, rec3),
+            Err(BrCodeError::Duplicate { .. })
+        ));
+        assert!(with_recurrence("000201", rec3).is_err());
+        assert!(with_recurrence(&cob, &"a".repeat(78)).is_err());
+        assert!(recurrence(&"a".repeat(78), "A", "B").is_err());
+        assert!(recurrence("x/rec/1", "\u{1F600}", "B").is_err());
+        let tampered = JOURNEY_2.replace("Fulano", "Fulana");
+        assert!(matches!(
+            recurrence_location(&tampered),
+            Err(BrCodeError::CrcMismatch { .. })
+        ));
     }
 }

@@ -37,7 +37,10 @@ use pixgate_pix::apipix::{
 pub(super) const BASE: &str = "/api/v2";
 /// What every token may do (reported in the token answer; not enforced).
 const SCOPES: &str = "cob.write cob.read cobv.write cobv.read lotecobv.write lotecobv.read \
-                      pix.write pix.read webhook.write webhook.read";
+                      pix.write pix.read webhook.write webhook.read \
+                      payloadlocationrec.write payloadlocationrec.read rec.write rec.read \
+                      solicrec.write solicrec.read cobr.write cobr.read webhookrec.write \
+                      webhookrec.read webhookcobr.write webhookcobr.read";
 /// The route whose answers the `devolucoes.dropAnswer` switch loses, as [`route_label`] names it.
 const PUT_DEVOLUCAO: &str = "PUT /pix/{e2eid}/devolucao/{id}";
 
@@ -63,6 +66,7 @@ pub(super) fn router(sim: Arc<Sim>) -> Router {
             "/webhook/{chave}",
             put(put_webhook).get(get_webhook).delete(delete_webhook),
         )
+        .merge(super::rec::api_routes())
         .route_layer(from_fn_with_state(sim.clone(), require_token));
     // The payer PSP's view of a cobv: at its location's path, with no token (the standard's
     // `security: []`), faults and latency as for the API.

@@ -18,7 +18,7 @@ use pixgate_pix::apipix::{Pix, PixCallback};
 
 /// The HTTP client callbacks are posted with.
 pub(super) struct Sender {
-    client: reqwest::Client,
+    pub(super) client: reqwest::Client,
 }
 
 impl Sender {
@@ -71,6 +71,11 @@ impl Sender {
 /// the change are one step;
 /// the sending itself runs in its own task.
 pub(super) fn notify(sim: &Arc<Sim>, state: &mut State, chave: &str, pix: Pix) {
+    // A recurring charge's pix has no key: its charge is called back through /webhookcobr.
+    if chave == super::rec::COBR_PIX_KEY {
+        super::rec::callbacks::notify_cobr_of_pix(sim, state, &pix);
+        return;
+    }
     // No webhook for the key: the standard sends nothing.
     let Some(webhook) = state.webhooks.get(chave) else {
         return;

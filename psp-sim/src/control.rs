@@ -43,6 +43,7 @@ pub(super) fn router(sim: Arc<Sim>) -> Router {
         .route("/_sim/callbacks/flush", post(flush_callbacks))
         .route("/_sim/stats", get(get_stats))
         .merge(super::cobv::control::router())
+        .merge(super::rec::control::router())
         .with_state(sim)
 }
 
@@ -81,7 +82,7 @@ struct PayRequest {
 /// `POST /_sim/cob/{txid}/pay`: a payer pays the charge. It becomes `CONCLUIDA` with the pix
 /// in `pix[]`, whatever the amount (a wrong amount is for testing the receiver's check), and
 /// the callback goes out as the switches say.
-async fn pay(
+pub(super) async fn pay(
     State(sim): State<Arc<Sim>>,
     Path(txid): Path<String>,
     body: Bytes,
@@ -224,9 +225,12 @@ async fn med(
     };
     if !matches!(
         request.natureza,
-        Natureza::MedFraude | Natureza::MedOperacional
+        Natureza::MedFraude | Natureza::MedOperacional | Natureza::MedPixAutomatico
     ) {
-        return Err(field("natureza", "MED_FRAUDE or MED_OPERACIONAL"));
+        return Err(field(
+            "natureza",
+            "MED_FRAUDE, MED_OPERACIONAL, or for a recurring charge's pix MED_PIX_AUTOMATICO",
+        ));
     }
     if request.valor.centavos() == 0 {
         return Err(field("valor", "more than zero"));
@@ -246,6 +250,21 @@ async fn med(
     let now = now_ms();
     let mut state = sim.state();
     devolucao::settle_due(&sim, &mut state, now);
+    // Pix Automático's MED is its own nature (DevolucaoNaturezaPixAutomatico), MED_OPERACIONAL
+    // not one of them.
+    let automatico = state.rec.cobr_of_pix(&e2eid).is_some();
+    let fits = match request.natureza {
+        Natureza::MedPixAutomatico => automatico,
+        Natureza::MedOperacional => !automatico,
+        _ => true,
+    };
+    if !fits {
+        return Err(field(
+            "natureza",
+            "MED_PIX_AUTOMATICO (or MED_FRAUDE) for a recurring charge's pix, \
+             MED_OPERACIONAL (or MED_FRAUDE) for others",
+        ));
+    }
     let (pix, _) = state.pix_mut(&e2eid).ok_or_else(ApiError::pix_not_found)?;
     if pix.devolucoes.iter().any(|d| d.id == id) {
         return Err(ApiError::Conflict(format!(
@@ -397,7 +416,7 @@ async fn expire_tokens(State(sim): State<Arc<Sim>>) -> Response {
 async fn get_callbacks(State(sim): State<Arc<Sim>>) -> Response {
     let state = sim.state();
     ok_json(&serde_json::json!({
-        "held": state.held.len(),
+        "held": state.held.len() + state.rec.held.len(),
         "deliveries": state.deliveries,
     }))
 }
@@ -443,6 +462,8 @@ async fn flush_callbacks(State(sim): State<Arc<Sim>>, body: Bytes) -> Result<Res
     for (url, pix) in posts {
         deliveries.push(callbacks::post(&sim, &url, pix).await);
     }
+    let reverse = request.order == FlushOrder::Reverse;
+    deliveries.extend(super::rec::callbacks::flush(&sim, reverse, request.batch).await);
     Ok(ok_json(&serde_json::json!({ "deliveries": deliveries })))
 }
 

@@ -6,11 +6,12 @@
 //! be proven against a PSP that fails on demand. The simulator is that PSP: it serves
 //! `POST /oauth/token`, and under `/api/v2` `PUT|GET|PATCH /cob/{txid}`, `PUT|GET|PATCH
 //! /cobv/{txid}`, `PUT|GET /lotecobv/{id}`, `GET /pix/{e2eid}`,
-//! `PUT|GET /pix/{e2eid}/devolucao/{id}` and `PUT|GET|DELETE /webhook/{chave}` with the
-//! standard's bodies ([`pixgate_pix::apipix`]) and problem+json errors, and the payer PSP's
-//! view of a charge with a due date at its location's path (`GET {path}/cobv/{token}?DPP`,
-//! the amount due computed by pixgate's own [`pixgate_domain::due::amount_due`]); it builds each
-//! charge's BR Code with [`pixgate_pix::brcode::dynamic`], and posts `{"pix": [...]}` to
+//! `PUT|GET /pix/{e2eid}/devolucao/{id}` and `PUT|GET|DELETE /webhook/{chave}`, and Pix
+//! Automático's `/locrec`, `/rec`, `/solicrec`, `/cobr`, `/webhookrec` and `/webhookcobr`
+//! (`rec/`), with the standard's bodies ([`pixgate_pix::apipix`]) and problem+json errors, and
+//! the payer PSP's view of a charge with a due date at its location's path (`GET
+//! {path}/cobv/{token}?DPP`, the amount due computed by pixgate's own
+//! [`pixgate_domain::due::amount_due`]); it builds each charge's BR Code with [`pixgate_pix::brcode::dynamic`], and posts `{"pix": [...]}` to
 //! `{webhookUrl}/pix` when a charge is paid and when a devolução settles. Everything about it
 //! a test needs to steer or observe is under `/_sim/` (see this crate's `README.md`): paying
 //! (with the right or a wrong amount, a charge with a due date on a given date), removing,
@@ -30,6 +31,7 @@ mod callbacks;
 mod cobv;
 mod control;
 mod devolucao;
+mod rec;
 mod state;
 mod tls;
 

@@ -70,6 +70,8 @@ pub(super) struct State {
     pub held: Vec<(String, Pix)>,
     pub deliveries: Vec<Delivery>,
     pub stats: Stats,
+    /// Pix Automático: locations, recurrences, requests, recurring charges, their webhooks.
+    pub rec: super::rec::RecState,
 }
 
 /// Switches that stay as set until set again (`PUT /_sim/switches`).
@@ -242,6 +244,9 @@ pub(super) struct Stats {
     /// Answers lost on purpose by the `devolucoes.dropAnswer` switch.
     pub answers_dropped: u64,
     pub callbacks: CallbackStats,
+    /// Pix Automático's counters (`recsCreated`, `cobrsCreated`, `retentativasAsked`, ...).
+    #[serde(flatten)]
+    pub rec: super::rec::RecStats,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -339,31 +344,39 @@ fn payload_path(location_base: &str) -> Result<String, String> {
 
 impl State {
     /// The pix of that endToEndId, and the key of the charge it paid (where callbacks go):
-    /// a `cob`'s or a `cobv`'s.
+    /// a `cob`'s or a `cobv`'s, or for a recurring charge's [`super::rec::COBR_PIX_KEY`].
     pub fn pix_mut(&mut self, e2eid: &str) -> Option<(&mut Pix, &str)> {
         let txid = self.pix_index.get(e2eid)?;
-        if let Some(cob) = self.cobs.get_mut(txid) {
-            let pix = cob.pix.iter_mut().find(|p| p.end_to_end_id == e2eid)?;
+        if let Some(cob) = self.cobs.get_mut(txid)
+            && let Some(pix) = cob.pix.iter_mut().find(|p| p.end_to_end_id == e2eid)
+        {
             return Some((pix, &cob.chave));
         }
-        let cobv = self.cobvs.get_mut(txid)?;
-        let pix = find_pix(&mut cobv.pix, e2eid)?;
-        Some((pix, &cobv.chave))
+        if let Some(cobv) = self.cobvs.get_mut(txid)
+            && let Some(pix) = find_pix(&mut cobv.pix, e2eid)
+        {
+            return Some((pix, &cobv.chave));
+        }
+        let cobr = self.rec.cobrs.get_mut(txid)?;
+        let pix = find_pix(&mut cobr.pix, e2eid)?;
+        Some((pix, super::rec::COBR_PIX_KEY))
     }
 
-    /// Every pix received, for `cob`s and `cobv`s.
+    /// Every pix received, for `cob`s, `cobv`s and recurring charges.
     pub fn all_pix(&self) -> impl Iterator<Item = &Pix> {
         self.cobs
             .values()
             .flat_map(|c| &c.pix)
             .chain(self.cobvs.values().flat_map(|c| &c.pix))
+            .chain(self.rec.cobrs.values().flat_map(|c| &c.pix))
     }
 
-    /// Whether the txid names a charge of either kind, or one a batch asked for.
+    /// Whether the txid names a charge of any kind, or one a batch asked for.
     pub fn txid_taken(&self, txid: &Txid) -> bool {
         self.cobs.contains_key(txid)
             || self.cobvs.contains_key(txid)
             || self.lote_of.contains_key(txid)
+            || self.rec.cobrs.contains_key(txid)
     }
 }
 

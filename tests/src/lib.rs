@@ -6,6 +6,7 @@ pub mod components;
 pub mod docs;
 pub mod kits;
 pub mod live;
+pub mod rec;
 pub mod receiver;
 pub mod webhooks;
 

@@ -1,6 +1,8 @@
 //! The wire types of the Central Bank's API Pix (bacen/pix-api, v2.x), for the subset pixgate
 //! relies on (DESIGN §10): OAuth2 token, immediate charges (`/cob/{txid}`), webhook
 //! registration (`/webhook/{chave}`) and the callback it triggers.
+//! Pix Automático (`rec.rs`): `/locrec`, `/rec`, `/solicrec`, `/cobr` and its retries, the
+//! `/webhookrec` and `/webhookcobr` registrations and the callbacks they trigger.
 //!
 //! They live apart from the PSP client and the simulator so both speak exactly the same JSON:
 //! field names are the standard's, and a difference between what pixgate sends and what the
@@ -11,6 +13,7 @@
 //! ([`Timestamp`]), so nothing downstream parses the wire again.
 
 mod cobv;
+mod rec;
 mod txid;
 
 use serde::{Deserialize, Serialize};
@@ -22,6 +25,17 @@ pub use cobv::{
     ComponentesValor, DEFAULT_VALIDADE_APOS_VENCIMENTO, Desconto, DescontoDataFixa, DevedorCobV,
     LoteCobVConsultado, LoteCobVItem, LoteCobVItemStatus, LoteCobVSolicitado, LoteItemStatus,
     Modalidade, ValorNaData,
+};
+pub use rec::{
+    Atualizacao, COBR_ENDING_REJECTIONS, CalendarioCobr, CalendarioCobrSolicitado, CalendarioRec,
+    CalendarioRevisado, CalendarioSolicRec, Cancelamento, CobrCallback, CobrCompleta,
+    CobrNotification, CobrRevisada, CobrSolicitada, CobrStatus, ContaRecebedor, DadosJornada,
+    DadosQr, Destinatario, DevedorCobr, Encerramento, LocRec, LocRecSolicitada, NomeDevedor,
+    Periodicidade, PoliticaRetentativa, RecAtivacao, RecCallback, RecCompleta, RecNotification,
+    RecPagador, RecRecebedor, RecRevisada, RecSolicitada, RecStatus, Rejeicao, SolicRec,
+    SolicRecRevisada, SolicRecSolicitada, SolicRecStatus, Solicitante, Tentativa, TentativaStatus,
+    TipoConta, TipoJornada, ValorCobr, ValorRec, Vinculo, VinculoRevisado, WebhookRecCompleto,
+    attempt_rejection_ends_cobr,
 };
 pub use txid::{Txid, devolucao_id_for, txid_for};
 
