@@ -310,7 +310,7 @@ pub fn without_whitespace(text: &str) -> String {
 }
 
 /// What an amount breaks, as the merchant is told.
-fn amount_rule(e: MoneyError) -> &'static str {
+pub(crate) fn amount_rule(e: MoneyError) -> &'static str {
     match e {
         MoneyError::NotFinite => "`amount` is not a usable number",
         MoneyError::TooManyDecimals => "`amount` must have at most two decimals",
@@ -597,6 +597,12 @@ pub struct ChargeRequest {
     pub metadata: String,
     /// A due-date charge's terms; `None` for an immediate charge.
     pub due: Option<DueTerms>,
+    /// A recurring charge's mandate and cycle (Pix Automático); `None` for the other kinds.
+    pub recurring: Option<crate::mandate::RecurringTerms>,
+    /// The only gateway this charge may go to (a mandate's charges, and the first payment a
+    /// `QR_WITH_FIRST_PAYMENT` mandate is authorised with, go to the gateway whose PSP holds the
+    /// recurrence). Set by pixgate, never by the merchant's body; not part of the fingerprint.
+    pub pinned_gateway: Option<String>,
 }
 
 pub const METADATA_MAX_BYTES: usize = 16 * 1024;
@@ -720,6 +726,8 @@ impl ChargeBody {
             },
             metadata,
             due,
+            recurring: None,
+            pinned_gateway: None,
         })
     }
 }
@@ -727,7 +735,9 @@ impl ChargeBody {
 impl ChargeRequest {
     /// The kind of PIX charge this request makes (DESIGN.md section 15).
     pub fn kind(&self) -> ChargeKind {
-        if self.due.is_some() {
+        if self.recurring.is_some() {
+            ChargeKind::Recurring
+        } else if self.due.is_some() {
             ChargeKind::DueDate
         } else {
             ChargeKind::Immediate

@@ -13,6 +13,7 @@ pub mod charge;
 pub mod due;
 pub mod evaluate;
 pub mod json;
+pub mod mandate;
 pub mod money;
 mod outcome;
 pub mod refund;

@@ -110,6 +110,9 @@ impl Money {
         Ok(Self(centavos))
     }
 
+    /// One centavo, the least amount.
+    pub const MIN: Money = Money(1);
+
     pub fn from_centavos(centavos: u64) -> Option<Self> {
         (1..=Self::MAX_CENTAVOS)
             .contains(&centavos)

@@ -35,14 +35,19 @@ pub enum Scope {
     /// only charges) cannot give the merchant's money away.
     #[serde(rename = "payments:refund")]
     PaymentsRefund,
+    /// Pix Automático mandates: the payer's standing authorisation to be charged every
+    /// cycle. Never in [`Scope::DEFAULT`], like refunds: an administrator names it.
+    #[serde(rename = "mandates:manage")]
+    MandatesManage,
 }
 
 impl Scope {
-    pub const ALL: [Scope; 4] = [
+    pub const ALL: [Scope; 5] = [
         Scope::PaymentsCreate,
         Scope::PaymentsRead,
         Scope::WebhooksManage,
         Scope::PaymentsRefund,
+        Scope::MandatesManage,
     ];
     /// What a new key gets when the administrator names no scopes (the contract's default).
     pub const DEFAULT: [Scope; 2] = [Scope::PaymentsCreate, Scope::WebhooksManage];
@@ -53,6 +58,7 @@ impl Scope {
             Scope::PaymentsRead => "payments:read",
             Scope::WebhooksManage => "webhooks:manage",
             Scope::PaymentsRefund => "payments:refund",
+            Scope::MandatesManage => "mandates:manage",
         }
     }
 

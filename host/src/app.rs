@@ -24,6 +24,7 @@ use crate::db::group_commit::GroupCommit;
 use crate::db::store_cache::StoreCache;
 use crate::db::{self, Db};
 use crate::http::AppState;
+use crate::mandates::{MandateDeps, Mandates};
 use crate::metrics::Metrics;
 use crate::operators::Operators;
 use crate::psp::live::LiveExecution;
@@ -53,6 +54,8 @@ pub(crate) struct ChargePathParts {
     pub wake: Wake,
     pub idempotency_retention_ms: i64,
     pub trace_retention: std::time::Duration,
+    /// How long a PUSH mandate's request waits for the payer.
+    pub mandate_push_expiry: std::time::Duration,
 }
 
 /// The services a charge goes through, each given the handles it uses: the one place that
@@ -61,6 +64,8 @@ pub(crate) struct ChargePath {
     pub live: LiveExecution,
     pub components: ComponentService,
     pub charges: Charges,
+    /// Pix Automático mandates: the chain once per mandate, a first payment as a charge.
+    pub mandates: Mandates,
 }
 
 impl ChargePath {
@@ -79,6 +84,7 @@ impl ChargePath {
             wake,
             idempotency_retention_ms,
             trace_retention,
+            mandate_push_expiry,
         } = parts;
         let live = LiveExecution::new(
             db.clone(),
@@ -107,20 +113,30 @@ impl ChargePath {
             metrics: metrics.clone(),
         });
         let charges = Charges::new(ChargeDeps {
-            db,
-            stores,
+            db: db.clone(),
+            stores: stores.clone(),
             commits,
-            master_key,
-            routing,
+            master_key: master_key.clone(),
+            routing: routing.clone(),
             metrics,
             live: live.clone(),
             wake,
             idempotency_retention_ms,
         });
+        let mandates = Mandates::new(MandateDeps {
+            db,
+            stores,
+            master_key,
+            routing,
+            charges: charges.clone(),
+            live: live.clone(),
+            push_expiry: mandate_push_expiry,
+        });
         Self {
             live,
             components,
             charges,
+            mandates,
         }
     }
 }
@@ -207,6 +223,7 @@ impl App {
             live,
             components,
             charges,
+            mandates,
         } = ChargePath::wire(ChargePathParts {
             db: db.clone(),
             master_key: master_key.clone(),
@@ -223,6 +240,7 @@ impl App {
             wake: webhooks.wake(),
             idempotency_retention_ms: i64::from(config.idempotency_retention_hours) * 3_600_000,
             trace_retention: config.retention.trace_retention,
+            mandate_push_expiry: config.mandates.mandate_push_expiry,
         });
         let delivery = Delivery::new(
             db.clone(),
@@ -245,6 +263,7 @@ impl App {
             charges,
             batches,
             refunds,
+            mandates,
             components,
             providers: ProviderAdmin::new(db.clone(), master_key, live.clone()),
             live,

@@ -80,6 +80,8 @@ pub struct ServeConfig {
     pub psp: crate::psp::client::PspArgs,
     #[command(flatten)]
     pub live: crate::psp::live::LiveArgs,
+    #[command(flatten)]
+    pub mandates: crate::mandates::MandateArgs,
 }
 
 impl ServeConfig {

@@ -29,6 +29,7 @@ pub mod db;
 pub mod http;
 pub mod internal;
 pub mod logging;
+pub mod mandates;
 pub mod metrics;
 pub mod operators;
 pub mod psp;

@@ -315,6 +315,8 @@ async fn the_openapi_documents_every_route_at_version_1_0_0() {
     assert_eq!(
         described,
         [
+            "GET /mandates",
+            "GET /mandates/{mandateId}",
             "GET /payments",
             "GET /payments/charge-batches/{batchId}",
             "GET /payments/{paymentIntentId}",
@@ -323,6 +325,8 @@ async fn the_openapi_documents_every_route_at_version_1_0_0() {
             "GET /refunds/{refundId}",
             "GET /webhook-endpoints",
             "GET /webhook-endpoints/{endpointId}/deliveries",
+            "POST /mandates",
+            "POST /mandates/{mandateId}/cancel",
             "POST /payments/charge",
             "POST /payments/charge-batches",
             "POST /payments/{paymentIntentId}/cancel",
@@ -438,7 +442,8 @@ async fn the_openapi_documents_every_route_at_version_1_0_0() {
             "payments:create",
             "payments:read",
             "webhooks:manage",
-            "payments:refund"
+            "payments:refund",
+            "mandates:manage"
         ])
     );
     assert_eq!(

@@ -226,6 +226,99 @@ async fn providers_are_created_listed_read_and_changed_without_showing_secrets()
     }
 }
 
+/// The `account` column as stored.
+async fn stored_account(server: &Server, code: &str) -> Option<String> {
+    sqlx::any::install_default_drivers();
+    let url = if server.database_url.is_empty() {
+        format!(
+            "sqlite://{}",
+            server.data_dir.path().join("pixgate.db").display()
+        )
+    } else {
+        server.database_url.clone()
+    };
+    let mut conn = sqlx::AnyConnection::connect(&url).await.unwrap();
+    sqlx::query_scalar("select account from providers where code = $1")
+        .bind(code)
+        .fetch_one(&mut conn)
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_provider_takes_mandates_with_its_receiving_account() {
+    let pki = pki();
+    for backend in backends() {
+        let server = Server::start(backend).await;
+        // Without an account: null, the provider takes no mandates.
+        let (status, plain) = server.admin_post("/providers", body("psp-a", &pki)).await;
+        assert_eq!(status, 201, "{plain}");
+        assert!(plain["data"]["account"].is_null(), "{plain}");
+        assert_eq!(stored_account(&server, "psp-a").await, None);
+        let mut with_account = body("psp-m", &pki);
+        with_account["account"] =
+            json!({"branch": "0001", "number": "1234567-8", "type": "CORRENTE"});
+        let (status, created) = server.admin_post("/providers", with_account).await;
+        assert_eq!(status, 201, "{created}");
+        // Stored and shown as digits only: API Pix `conta`.
+        let account = json!({"branch": "0001", "number": "12345678", "type": "CORRENTE"});
+        assert_eq!(created["data"]["account"], account);
+        let stored: Value =
+            serde_json::from_str(&stored_account(&server, "psp-m").await.unwrap()).unwrap();
+        assert_eq!(stored, account);
+        let (_, read) = server.admin_get("/providers/psp-m").await;
+        assert_eq!(read["data"]["account"], account);
+        let (_, list) = server.admin_get("/providers").await;
+        let accounts: Vec<&Value> = list["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| &p["account"])
+            .collect();
+        assert_eq!(accounts, [&Value::Null, &account]);
+
+        // PATCH: set, kept when absent or null, replaced, removed with `{}`.
+        let (status, patched) = server
+            .admin_patch(
+                "/providers/psp-a",
+                json!({"account": {"branch": "12", "number": "98765", "type": "PAGAMENTO"}}),
+            )
+            .await;
+        assert_eq!(status, 200, "{patched}");
+        assert_eq!(
+            patched["data"]["account"],
+            json!({"branch": "12", "number": "98765", "type": "PAGAMENTO"})
+        );
+        for keep in [json!({"name": "PSP A2"}), json!({"account": null})] {
+            let (status, patched) = server.admin_patch("/providers/psp-a", keep).await;
+            assert_eq!(status, 200, "{patched}");
+            assert_eq!(patched["data"]["account"]["type"], "PAGAMENTO");
+        }
+        let (status, patched) = server
+            .admin_patch(
+                "/providers/psp-m",
+                json!({"account": {"branch": "0001", "number": "555-0", "type": "POUPANCA"}}),
+            )
+            .await;
+        assert_eq!(status, 200, "{patched}");
+        assert_eq!(
+            patched["data"]["account"],
+            json!({"branch": "0001", "number": "5550", "type": "POUPANCA"})
+        );
+        let (status, patched) = server
+            .admin_patch("/providers/psp-m", json!({"account": {}}))
+            .await;
+        assert_eq!(status, 200, "{patched}");
+        assert!(patched["data"]["account"].is_null(), "{patched}");
+        assert_eq!(stored_account(&server, "psp-m").await, None);
+
+        // The audit trail's snapshots show it (not a secret).
+        let (status, audit) = server.admin_get("/audit-events?limit=100").await;
+        assert_eq!(status, 200, "{audit}");
+        assert!(audit.to_string().contains("\"POUPANCA\""), "{audit}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn bad_provider_input_is_refused_with_its_code_and_field() {
     let pki = pki();
@@ -337,6 +430,82 @@ async fn bad_provider_input_is_refused_with_its_code_and_field() {
             "tls.extra",
         ),
         (with("/active", json!(true)), 400, "unknown_field", "active"),
+        // The receiving account: each rule names its field.
+        (
+            with(
+                "/account",
+                json!({"branch": "12345", "number": "1234567-8", "type": "CORRENTE"}),
+            ),
+            400,
+            "invalid_account",
+            "account.branch",
+        ),
+        (
+            with(
+                "/account",
+                json!({"branch": "0001", "number": "1234-56", "type": "CORRENTE"}),
+            ),
+            400,
+            "invalid_account",
+            "account.number",
+        ),
+        (
+            with(
+                "/account",
+                json!({"branch": "0001", "number": "1234567-X", "type": "CORRENTE"}),
+            ),
+            400,
+            "invalid_account",
+            "account.number",
+        ),
+        (
+            with(
+                "/account",
+                json!({"branch": "0001", "number": "123456789012345678901", "type": "CORRENTE"}),
+            ),
+            400,
+            "invalid_account",
+            "account.number",
+        ),
+        (
+            with(
+                "/account",
+                json!({"branch": "0001", "number": "12345678", "type": "SALARIO"}),
+            ),
+            400,
+            "invalid_account",
+            "account.type",
+        ),
+        (
+            with(
+                "/account",
+                json!({"branch": 1, "number": "12345678", "type": "CORRENTE"}),
+            ),
+            400,
+            "invalid_account",
+            "account.branch",
+        ),
+        (
+            with("/account", json!("0001/1234")),
+            400,
+            "invalid_account",
+            "account",
+        ),
+        (
+            with("/account", json!({"branch": "0001", "type": "CORRENTE"})),
+            400,
+            "missing_field",
+            "account.number",
+        ),
+        (
+            with(
+                "/account",
+                json!({"branch": "0001", "number": "1", "type": "CORRENTE", "ispb": "1"}),
+            ),
+            400,
+            "unknown_field",
+            "account.ispb",
+        ),
     ] {
         let (s, answer) = server.admin_post("/providers", b).await;
         assert_eq!(
@@ -370,6 +539,39 @@ async fn bad_provider_input_is_refused_with_its_code_and_field() {
         (s, b["error"]["code"].as_str()),
         (422, Some("incomplete_client_identity"))
     );
+    for (patch, code, field) in [
+        (json!({"branch": "0001"}), "missing_field", "account.number"),
+        // Null is a field missing, not `{}`: it removes nothing.
+        (
+            json!({"branch": null, "number": null, "type": null}),
+            "missing_field",
+            "account.branch",
+        ),
+        (
+            json!({"branch": null, "number": "1", "type": "CORRENTE"}),
+            "missing_field",
+            "account.branch",
+        ),
+        (
+            json!({"branch": "0001", "number": "1", "type": "corrente"}),
+            "invalid_account",
+            "account.type",
+        ),
+        (
+            json!({"branch": "0001", "number": "00-00", "type": "CORRENTE"}),
+            "invalid_account",
+            "account.number",
+        ),
+    ] {
+        let (s, b) = server
+            .admin_patch("/providers/psp-x", json!({ "account": patch }))
+            .await;
+        assert_eq!(
+            (s, b["error"]["code"].as_str(), b["error"]["field"].as_str()),
+            (400, Some(code), Some(field)),
+            "{patch}: {b}"
+        );
+    }
     let logs = server.logs();
     assert!(!logs.contains(SECRET) && !logs.contains(&pem_body(&pki.key_pem)[..40]));
 }
@@ -430,6 +632,7 @@ async fn the_cli_manages_providers_with_secrets_from_files() {
         text.contains("psp-cli") && text.contains("PSP via CLI"),
         "{text}"
     );
+    assert!(created["account"].is_null(), "{created}");
     let out = cli(&["update", "psp-cli", "--active", "false", "--clear-tls"]);
     assert!(
         out.status.success(),
@@ -439,7 +642,120 @@ async fn the_cli_manages_providers_with_secrets_from_files() {
     let out = cli(&["show", "psp-cli"]);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("active") && text.contains("no"), "{text}");
+    assert!(text.contains("takes no mandates"), "{text}");
     assert!(!text.contains(SECRET));
+
+    // The receiving account: all three options, set on create or update, removed.
+    let out = cli(&[
+        "create",
+        "--code",
+        "psp-rec",
+        "--name",
+        "PSP with mandates",
+        "--api-base-url",
+        "http://127.0.0.1:9/api/v2",
+        "--client-id",
+        "pixgate",
+        "--client-secret-file",
+        &secret,
+        "--pix-key",
+        "+5511987654321",
+        "--account-branch",
+        "0001",
+        "--account-number",
+        "1234567-8",
+        "--account-type",
+        "CORRENTE",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let created: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        created["account"],
+        json!({"branch": "0001", "number": "12345678", "type": "CORRENTE"})
+    );
+    let out = cli(&["show", "psp-rec"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("CORRENTE branch 0001 number 12345678"),
+        "{text}"
+    );
+    let out = cli(&[
+        "update",
+        "psp-cli",
+        "--account-branch",
+        "12",
+        "--account-number",
+        "99",
+        "--account-type",
+        "PAGAMENTO",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let updated: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(updated["account"]["type"], "PAGAMENTO");
+    let out = cli(&["update", "psp-rec", "--clear-account", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let updated: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(updated["account"].is_null(), "{updated}");
+    // One option without the other two, or an unknown type: refused by the command line
+    // (exit status 2) before anything is sent.
+    for args in [
+        &["update", "psp-rec", "--account-branch", "0001"][..],
+        &[
+            "update",
+            "psp-rec",
+            "--account-branch",
+            "0001",
+            "--account-number",
+            "1",
+            "--account-type",
+            "SALARIO",
+        ][..],
+        &[
+            "update",
+            "psp-rec",
+            "--clear-account",
+            "--account-type",
+            "CORRENTE",
+        ][..],
+    ] {
+        let out = cli(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+    // A rule the API checks: its error, exit status 1.
+    let out = cli(&[
+        "update",
+        "psp-rec",
+        "--account-branch",
+        "12345",
+        "--account-number",
+        "1",
+        "--account-type",
+        "CORRENTE",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("invalid_account"));
+    let help = Command::new(pixgate_bin())
+        .args(["admin", "providers", "create", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    for option in ["--account-branch", "--account-number", "--account-type"] {
+        assert!(help.contains(option), "{help}");
+    }
     // A refusal is the API's error, exit status 1.
     let out = cli(&["show", "nope"]);
     assert_eq!(out.status.code(), Some(1));
@@ -719,4 +1035,124 @@ async fn failures_are_transient_and_a_retried_put_makes_one_charge() {
         client.get_charge(immediate(), &t).await.unwrap().status,
         CobStatus::Ativa
     );
+}
+
+// ---- Pix Automático callbacks ----
+
+/// `GET {path}` of the simulator's API Pix with a fresh token: the status and the answer.
+async fn sim_api_get(sim: &Sim, path: &str) -> (u16, Value) {
+    let client = pixgate_e2e::live::sim_client(sim.certs.path(), true, Duration::from_secs(10));
+    let token: Value = client
+        .post(format!("{}/oauth/token", sim.origin))
+        .basic_auth("psp-sim-client", Some("psp-sim-secret"))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("grant_type=client_credentials")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let r = client
+        .get(format!("{}/api/v2{path}", sim.origin))
+        .bearer_auth(token["access_token"].as_str().unwrap())
+        .send()
+        .await
+        .unwrap();
+    (r.status().as_u16(), r.json().await.unwrap_or(Value::Null))
+}
+
+/// The URL registered at `path` (`/webhook/{chave}`, `/webhookrec`, `/webhookcobr`), once the
+/// registration in the background has made it; `None` if none within a few seconds.
+async fn registered(sim: &Sim, path: &str) -> Option<String> {
+    for _ in 0..100 {
+        let (status, hook) = sim_api_get(sim, path).await;
+        if status == 200 {
+            return hook["webhookUrl"].as_str().map(str::to_owned);
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    None
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_provider_that_takes_mandates_registers_its_recurrence_callbacks() {
+    let server = Server::start(Backend::Sqlite).await;
+    let key = "mandates@pixgate.test";
+
+    // With an account: the pix, recurrence and recurring charge callbacks, one URL.
+    let sim = Sim::start(&[]);
+    let mut body = sim.provider("psp-rec", key);
+    body["account"] = json!({"branch": "0001", "number": "12345678", "type": "CORRENTE"});
+    let (status, created) = server.admin_post("/providers", body).await;
+    assert_eq!(status, 201, "{created}");
+    let pix = registered(&sim, &format!("/webhook/{key}"))
+        .await
+        .expect("the pix callback");
+    assert!(pix.contains("/psp-callbacks/psp-rec/"), "{pix}");
+    assert_eq!(
+        registered(&sim, "/webhookrec").await.as_deref(),
+        Some(&*pix)
+    );
+    assert_eq!(
+        registered(&sim, "/webhookcobr").await.as_deref(),
+        Some(&*pix)
+    );
+
+    // Without one: the pix callback only.
+    let plain = Sim::start(&[]);
+    let (status, created) = server
+        .admin_post("/providers", plain.provider("psp-plain", key))
+        .await;
+    assert_eq!(status, 201, "{created}");
+    assert!(
+        registered(&plain, &format!("/webhook/{key}"))
+            .await
+            .is_some()
+    );
+    assert_eq!(sim_api_get(&plain, "/webhookrec").await.0, 404);
+    assert_eq!(sim_api_get(&plain, "/webhookcobr").await.0, 404);
+
+    // An account given later registers them then.
+    let (status, patched) = server
+        .admin_patch(
+            "/providers/psp-plain",
+            json!({"account": {"branch": "1", "number": "2-3", "type": "PAGAMENTO"}}),
+        )
+        .await;
+    assert_eq!(status, 200, "{patched}");
+    assert!(registered(&plain, "/webhookcobr").await.is_some());
+
+    // A PSP refusing one of them: logged with the provider's name; the others registered.
+    let refusing = Sim::start(&[]);
+    control(
+        &refusing,
+        reqwest::Method::POST,
+        "/faults",
+        json!({"count": 1, "kind": "error", "status": 503, "route": "PUT /webhookrec"}),
+    )
+    .await;
+    let mut body = refusing.provider("psp-refusing", key);
+    body["account"] = json!({"branch": "0001", "number": "1", "type": "POUPANCA"});
+    let (status, created) = server.admin_post("/providers", body).await;
+    assert_eq!(status, 201, "{created}");
+    assert!(
+        registered(&refusing, &format!("/webhook/{key}"))
+            .await
+            .is_some()
+    );
+    assert!(registered(&refusing, "/webhookcobr").await.is_some());
+    assert_eq!(sim_api_get(&refusing, "/webhookrec").await.0, 404);
+    let mut logged = false;
+    for _ in 0..50 {
+        logged = server
+            .logs()
+            .lines()
+            .any(|l| l.contains("psp-refusing") && l.contains("webhookrec") && l.contains("WARN"));
+        if logged {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(logged, "{}", server.logs());
 }

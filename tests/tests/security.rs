@@ -76,6 +76,7 @@ fn comparable_error(body: &Value, named: &Theirs) -> Value {
         &named.store,
         &named.intent,
         &named.batch,
+        &named.mandate,
         &named.endpoint,
         &named.revoked_endpoint,
         &named.delivery,
@@ -147,6 +148,7 @@ struct Theirs {
     store: String,
     intent: String,
     batch: String,
+    mandate: String,
     endpoint: String,
     revoked_endpoint: String,
     delivery: String,
@@ -164,6 +166,16 @@ struct Probe {
     what: &'static str,
     path: String,
     body: Option<Value>,
+}
+
+/// A monthly SHADOW mandate for `store`, starting well ahead.
+fn mandate_body(store: &str) -> Value {
+    json!({
+        "store": store, "reference": "contract-1",
+        "payer": {"name": "Ana Souza", "taxId": "529.982.247-25"},
+        "frequency": "MONTHLY", "startDate": "2099-12-09", "amount": 10,
+        "retryPolicy": "NONE", "journey": "QR"
+    })
 }
 
 fn probe(what: &'static str, path: String, body: Option<Value>) -> Probe {
@@ -306,6 +318,56 @@ const MERCHANT_ROUTES: &[MerchantRoute] = &[
             vec![probe(
                 "their intent's id as a refund id",
                 format!("/refunds/{}", t.intent),
+                None,
+            )]
+        }),
+    },
+    MerchantRoute {
+        op: "POST /mandates",
+        isolation: Isolation::ById(|t, _| {
+            vec![probe(
+                "a mandate for their store",
+                "/mandates".into(),
+                Some(mandate_body(&t.store)),
+            )]
+        }),
+    },
+    MerchantRoute {
+        op: "GET /mandates",
+        isolation: Isolation::ById(|t, _| {
+            vec![
+                probe(
+                    "their store as the filter",
+                    format!("/mandates?store={}", t.store),
+                    None,
+                ),
+                probe(
+                    "their mandate as the cursor",
+                    format!("/mandates?after={}", t.mandate),
+                    None,
+                ),
+            ]
+        }),
+    },
+    MerchantRoute {
+        op: "GET /mandates/{mandateId}",
+        isolation: Isolation::ById(|t, _| {
+            vec![
+                probe("their mandate", format!("/mandates/{}", t.mandate), None),
+                probe(
+                    "their mandate's id in capitals",
+                    format!("/mandates/{}", t.mandate.to_uppercase()),
+                    None,
+                ),
+            ]
+        }),
+    },
+    MerchantRoute {
+        op: "POST /mandates/{mandateId}/cancel",
+        isolation: Isolation::ById(|t, _| {
+            vec![probe(
+                "their mandate",
+                format!("/mandates/{}/cancel", t.mandate),
                 None,
             )]
         }),
@@ -478,7 +540,8 @@ async fn another_merchants_ids_answer_on_every_merchant_route_as_ids_that_never_
             .admin_post(
                 "/api-keys",
                 json!({"merchant": "demo", "stores": ["demo-store"],
-                       "scopes": ["payments:create", "payments:read", "payments:refund", "webhooks:manage"]}),
+                       "scopes": ["payments:create", "payments:read", "payments:refund", "webhooks:manage",
+                                  "mandates:manage"]}),
             )
             .await;
         assert_eq!(status, 201, "{issued}");
@@ -503,6 +566,22 @@ async fn another_merchants_ids_answer_on_every_merchant_route_as_ids_that_never_
             )
             .await;
         assert_eq!(status, 202, "{their_batch}");
+        let (status, mandates_key) = server
+            .admin_post(
+                "/api-keys",
+                json!({"merchant": "acme", "stores": ["acme-store"], "scopes": ["mandates:manage"]}),
+            )
+            .await;
+        assert_eq!(status, 201, "{mandates_key}");
+        let (status, their_mandate) = call(
+            &server,
+            reqwest::Method::POST,
+            &format!("{}/mandates", server.base),
+            mandates_key["data"]["apiKey"].as_str(),
+            Some(&mandate_body("acme-store")),
+        )
+        .await;
+        assert_eq!(status, 200, "{their_mandate}");
         let their_url = receiver.url("/hooks/acme");
         let (their_endpoint, _) = endpoint(&server, &their_key, &their_url).await;
         let their_delivery = test_delivery(&server, &their_key, &their_endpoint).await;
@@ -519,6 +598,10 @@ async fn another_merchants_ids_answer_on_every_merchant_route_as_ids_that_never_
                 .unwrap()
                 .to_owned(),
             batch: their_batch["data"]["batchId"].as_str().unwrap().to_owned(),
+            mandate: their_mandate["data"]["mandateId"]
+                .as_str()
+                .unwrap()
+                .to_owned(),
             endpoint: their_endpoint.clone(),
             revoked_endpoint: their_revoked.clone(),
             delivery: their_delivery.clone(),
@@ -528,6 +611,7 @@ async fn another_merchants_ids_answer_on_every_merchant_route_as_ids_that_never_
             store: never_existing_code("gone"),
             intent: uuid::Uuid::new_v4().to_string(),
             batch: uuid::Uuid::new_v4().to_string(),
+            mandate: uuid::Uuid::new_v4().to_string(),
             endpoint: uuid::Uuid::new_v4().to_string(),
             revoked_endpoint: uuid::Uuid::new_v4().to_string(),
             delivery: uuid::Uuid::new_v4().to_string(),
@@ -744,6 +828,7 @@ async fn admin_routes_refuse_merchant_keys_and_merchant_routes_refuse_the_admin_
             ("keyId", &key_id),
             ("paymentIntentId", &intent),
             ("batchId", &uuid::Uuid::new_v4().to_string()),
+            ("mandateId", &uuid::Uuid::new_v4().to_string()),
             ("endpointId", &my_endpoint),
             ("deliveryId", &uuid::Uuid::new_v4().to_string()),
             ("refundId", &uuid::Uuid::new_v4().to_string()),

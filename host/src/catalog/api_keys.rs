@@ -26,7 +26,8 @@ pub struct CreateApiKey {
     #[schema(schema_with = code_list_schema)]
     stores: Vec<String>,
     /// Null or absent: `payments:create` and `webhooks:manage`. `payments:refund` (money
-    /// leaving the merchant's account) is never a default: name it to grant it.
+    /// leaving the merchant's account) and `mandates:manage` (a payer's standing authorisation
+    /// to be charged) are never defaults: name them to grant them.
     scopes: Option<Vec<Scope>>,
 }
 

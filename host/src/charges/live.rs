@@ -13,13 +13,13 @@
 use super::view::{PaymentIntent, PaymentIntentEnvelope};
 use super::{ChargeError, ChargeRequest, Charged};
 use crate::access::Principal;
-use crate::db::psp_calls::{self, PspCall};
+use crate::db::psp_calls;
 use crate::db::store_cache::StoreRoute;
 use crate::db::{self, idempotency, intents};
 use crate::internal::Internal;
 use crate::psp::charge_kinds;
-use crate::psp::client::{CallOperation, CallOutcome};
 use crate::psp::live::execute::Merchant;
+use crate::psp::live::failure;
 use crate::webhooks::outbox;
 use pixgate_domain::{IdempotencyKey, IntentStatus};
 use pixgate_pix::apipix::{Txid, txid_for};
@@ -160,7 +160,11 @@ impl super::Charges {
                 intent.reconcile_at = Some(at + self.deps.live.interval().as_millis() as i64);
             }
             None => {
-                let (code, message) = failure(&execution.calls, resource.operations().get);
+                let (code, message) = failure(
+                    &execution.calls,
+                    resource.operations().get,
+                    "the PIX charge",
+                );
                 intent.status = IntentStatus::Failed;
                 intent.failure_code = Some(code.to_owned());
                 intent.failure_message = Some(message);
@@ -210,88 +214,5 @@ impl super::Charges {
             self.after_commit(route, &intent_id, trace, components, &canaries);
         }
         Ok(Charged { status: 200, body })
-    }
-}
-
-/// `failure {code, message}` of a charge no gateway created; `read` is the charge
-/// resource's read-back.
-fn failure(calls: &[PspCall], read: CallOperation) -> (&'static str, String) {
-    use CallOutcome::{NotConfigured, Refused, Unauthorized};
-    let all = |outcomes: &[CallOutcome]| {
-        !calls.is_empty() && calls.iter().all(|c| outcomes.contains(&c.outcome))
-    };
-    let code = if calls.is_empty() {
-        "no_eligible_gateway"
-    } else if all(&[NotConfigured]) {
-        "provider_not_configured"
-    } else if all(&[Refused, Unauthorized, NotConfigured]) {
-        "psp_refused"
-    } else {
-        "psp_unavailable"
-    };
-    // One entry per gateway, in the order they were tried: a PUT and the read-back that
-    // followed it are one attempt.
-    let mut tried: Vec<(&str, Vec<String>)> = Vec::new();
-    for c in calls {
-        let gateway = c.gateway_alias.as_deref().unwrap_or(&c.provider_code);
-        let what = if c.operation == read {
-            format!("read back: {}", c.outcome)
-        } else {
-            c.outcome.to_string()
-        };
-        match tried.iter_mut().find(|(g, _)| *g == gateway) {
-            Some((_, seen)) if seen.last() != Some(&what) => seen.push(what),
-            Some(_) => {}
-            None => tried.push((gateway, vec![what])),
-        }
-    }
-    let tried: Vec<String> = tried
-        .into_iter()
-        .map(|(gateway, seen)| format!("{gateway} ({})", seen.join(", then ")))
-        .collect();
-    let message = if tried.is_empty() {
-        "no gateway of this store's ranking could be tried".to_owned()
-    } else {
-        format!(
-            "no gateway could create the PIX charge: {}",
-            tried.join(", ")
-        )
-    };
-    (code, message)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn call(gateway: &str, operation: &str, outcome: &str) -> PspCall {
-        PspCall {
-            provider_code: "psp".into(),
-            gateway_alias: Some(gateway.into()),
-            operation: operation.parse().unwrap(),
-            outcome: outcome.parse().unwrap(),
-            duration_ms: 1,
-            error: None,
-            at: 0,
-        }
-    }
-
-    #[test]
-    fn a_failure_names_each_gateway_once_with_what_happened_there() {
-        let (code, message) = failure(
-            &[
-                call("a-d0", "put_cob", "timeout"),
-                call("a-d0", "get_cob", "refused"),
-                call("b-d1", "put_cob", "unavailable"),
-                call("b-d1", "put_cob", "unavailable"),
-            ],
-            CallOperation::GetCob,
-        );
-        assert_eq!(code, "psp_unavailable");
-        assert_eq!(
-            message,
-            "no gateway could create the PIX charge: a-d0 (timeout, then read back: refused), \
-             b-d1 (unavailable)"
-        );
     }
 }

@@ -59,6 +59,7 @@ fn charges(db: &Db) -> Charges {
         wake,
         idempotency_retention_ms: 24 * 3_600_000,
         trace_retention: Duration::ZERO,
+        mandate_push_expiry: Duration::from_secs(7 * 86_400),
     })
     .charges
 }

@@ -22,14 +22,16 @@ const SECRET_ENV: &str = "PIXGATE_PROVIDER_CLIENT_SECRET";
 #[derive(Debug, Subcommand)]
 pub(super) enum ProvidersCommand {
     /// Register a PSP provider. The client secret comes from --client-secret-file or
-    /// PIXGATE_PROVIDER_CLIENT_SECRET.
+    /// PIXGATE_PROVIDER_CLIENT_SECRET. With --account-branch, --account-number and
+    /// --account-type (all three) it takes mandates (Pix Automático).
     Create(CreateArgs),
     /// List the providers.
     List(ListArgs),
     /// Show one provider (never its secrets).
     Show(ShowArgs),
     /// Change a provider: only the options given change. --ca-pem, --client-cert and
-    /// --client-key replace the TLS material as a whole; --clear-tls removes it.
+    /// --client-key replace the TLS material as a whole; --clear-tls removes it. The
+    /// --account-* options replace the receiving account; --clear-account removes it.
     Update(UpdateArgs),
 }
 
@@ -44,6 +46,24 @@ pub(super) struct TlsArgs {
     /// PEM file of the client certificate's private key (needs --client-cert).
     #[arg(long, value_name = "FILE", requires = "client_cert")]
     client_key: Option<PathBuf>,
+}
+
+/// The receiving account a provider needs to take mandates (Pix Automático): all three
+/// options or none.
+#[derive(Debug, Args)]
+pub(super) struct AccountArgs {
+    /// The receiving account's branch (agência), 1 to 4 digits; with --account-number and
+    /// --account-type, the provider takes mandates.
+    #[arg(long, value_name = "DIGITS", requires_all = ["account_number", "account_type"])]
+    account_branch: Option<String>,
+    /// The receiving account's number with its check digit (1 to 20 digits, the check digit
+    /// joined or after a -, e.g. 1234567-8).
+    #[arg(long, value_name = "NUMBER", requires_all = ["account_branch", "account_type"])]
+    account_number: Option<String>,
+    /// The receiving account's type.
+    #[arg(long, value_name = "TYPE", value_parser = ["CORRENTE", "POUPANCA", "PAGAMENTO"],
+          requires_all = ["account_branch", "account_number"])]
+    account_type: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -69,6 +89,8 @@ pub(super) struct CreateArgs {
     pix_key: String,
     #[command(flatten)]
     tls: TlsArgs,
+    #[command(flatten)]
+    account: AccountArgs,
     /// Print the answer as JSON.
     #[arg(long)]
     json: bool,
@@ -124,6 +146,11 @@ pub(super) struct UpdateArgs {
     /// Remove the CA and the client certificate.
     #[arg(long, conflicts_with_all = ["ca_pem", "client_cert", "client_key"])]
     clear_tls: bool,
+    #[command(flatten)]
+    account: AccountArgs,
+    /// Remove the receiving account: the provider takes no new mandates.
+    #[arg(long, conflicts_with_all = ["account_branch", "account_number", "account_type"])]
+    clear_account: bool,
     /// Print the answer as JSON.
     #[arg(long)]
     json: bool,
@@ -156,6 +183,9 @@ pub(super) fn run(command: ProvidersCommand) -> Result<(), CliError> {
             }
             if let Some(tls) = tls_body(&args.tls)? {
                 body["tls"] = tls;
+            }
+            if let Some(account) = account_body(&args.account) {
+                body["account"] = account;
             }
             let admin = Admin::connect(&args.admin)?;
             let (_, data) = admin.send(Method::POST, &["providers"], Body::Json(body))?;
@@ -200,6 +230,11 @@ pub(super) fn run(command: ProvidersCommand) -> Result<(), CliError> {
             } else if let Some(tls) = tls_body(&args.tls)? {
                 body.insert("tls".into(), tls);
             }
+            if args.clear_account {
+                body.insert("account".into(), json!({}));
+            } else if let Some(account) = account_body(&args.account) {
+                body.insert("account".into(), account);
+            }
             let admin = Admin::connect(&args.admin)?;
             let (_, data) = admin.send(
                 Method::PATCH,
@@ -238,6 +273,20 @@ fn tls_body(args: &TlsArgs) -> Result<Option<Value>, CliError> {
     Ok((!tls.is_empty()).then_some(Value::Object(tls)))
 }
 
+/// The `account` object of the options given (clap has checked they come together).
+fn account_body(args: &AccountArgs) -> Option<Value> {
+    match (
+        &args.account_branch,
+        &args.account_number,
+        &args.account_type,
+    ) {
+        (Some(branch), Some(number), Some(kind)) => {
+            Some(json!({"branch": branch, "number": number, "type": kind}))
+        }
+        _ => None,
+    }
+}
+
 /// One provider of the admin API's answers, as far as the text output shows it.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -251,6 +300,8 @@ struct ProviderView {
     active: bool,
     tls: TlsView,
     #[serde(default)]
+    account: Option<AccountView>,
+    #[serde(default)]
     gateways: Vec<String>,
     created_at: String,
     updated_at: String,
@@ -262,6 +313,14 @@ struct TlsView {
     #[serde(default)]
     ca_certificates: Vec<CertificateView>,
     client_certificate: Option<CertificateView>,
+}
+
+#[derive(Debug, Deserialize)]
+struct AccountView {
+    branch: String,
+    number: String,
+    #[serde(rename = "type")]
+    kind: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -318,6 +377,13 @@ fn show_text(p: &ProviderView) -> String {
         ("client id", p.client_id.clone()),
         ("client secret", "(set; never shown)".to_owned()),
         ("pix key", p.pix_key.clone()),
+        (
+            "account",
+            p.account.as_ref().map_or_else(
+                || "- (takes no mandates)".to_owned(),
+                |a| format!("{} branch {} number {}", a.kind, a.branch, a.number),
+            ),
+        ),
         ("private CA", or_dash(&cas)),
         (
             "client certificate",
@@ -368,7 +434,19 @@ mod tests {
             "{show}"
         );
         assert!(show.contains("(set; never shown)"), "{show}");
+        assert!(show.contains("- (takes no mandates)"), "{show}");
         assert_eq!(list_text(&[]), "no providers\n");
+        let mut p = sample();
+        p.account = Some(AccountView {
+            branch: "0001".into(),
+            number: "12345678".into(),
+            kind: "CORRENTE".into(),
+        });
+        let show = show_text(&p);
+        assert!(
+            show.contains("CORRENTE branch 0001 number 12345678"),
+            "{show}"
+        );
     }
 
     #[test]

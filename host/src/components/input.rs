@@ -1,5 +1,5 @@
 //! What the chain (`pixgate:chain@1.1.0`) is told of a charge: the charge without PII and with
-//! its kind (an immediate charge, or a due-date charge with its terms in the chain's units:
+//! its kind (an immediate charge, a recurring charge with its mandate and cycle, or a due-date charge with its terms in the chain's units:
 //! centavos, hundredths of a percent, API Pix's modalities in their order), the store and its
 //! configuration, its gateways with their health, and the step environment. Built the same for
 //! a charge ([`crate::routing`]) and for an operator's evaluation ([`super::evaluate`]).
@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use pixgate_domain::charge::ChargeRequest;
 use pixgate_domain::due::{self, DueTerms, RuleValue};
+use pixgate_domain::mandate::Frequency;
 use pixgate_domain::{StoreMode, TaxIdKind};
 use pixgate_policy_logic as logic;
 use pixgate_sandbox::chain::ChainInput;
@@ -65,8 +66,7 @@ pub fn chain_input(
             .map(|g| to_logic_gateway(g, health(&g.provider_code)))
             .collect(),
         env: logic::StepEnv { now_ms: now, seed },
-        // Recurring charges (pinned to their mandate's gateway) come with Pix Automático.
-        pinned_gateway: None,
+        pinned_gateway: request.pinned_gateway.clone(),
     }
 }
 
@@ -87,9 +87,27 @@ fn to_logic_gateway(g: &catalog::Gateway, health: logic::GatewayHealth) -> logic
 
 /// The chain's `charge-kind` of `request`.
 fn charge_kind(request: &ChargeRequest) -> logic::ChargeKind {
+    if let Some(terms) = &request.recurring {
+        return logic::ChargeKind::Recurring(logic::MandateTerms {
+            mandate_id: terms.mandate_id.clone(),
+            frequency: frequency(terms.frequency),
+            cycle: terms.cycle,
+            due_date: terms.due_date.to_string(),
+        });
+    }
     match &request.due {
         None => logic::ChargeKind::Immediate,
         Some(terms) => logic::ChargeKind::DueDate(due_terms(terms)),
+    }
+}
+
+fn frequency(f: Frequency) -> logic::MandateFrequency {
+    match f {
+        Frequency::Weekly => logic::MandateFrequency::Weekly,
+        Frequency::Monthly => logic::MandateFrequency::Monthly,
+        Frequency::Quarterly => logic::MandateFrequency::Quarterly,
+        Frequency::Semiannual => logic::MandateFrequency::Semiannual,
+        Frequency::Annual => logic::MandateFrequency::Annual,
     }
 }
 

@@ -11,6 +11,7 @@ pub mod idempotency;
 pub mod intents;
 pub mod key_cache;
 pub mod keys;
+pub mod mandates;
 pub mod operators;
 pub mod overview;
 pub mod providers;

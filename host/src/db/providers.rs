@@ -20,6 +20,9 @@ pub struct Provider {
     pub client_cert_pem: Option<String>,
     pub client_key_sealed: Option<String>,
     pub callback_token_sealed: String,
+    /// The receiving account as JSON `{branch, number, type}` (`cobr.recebedor` of its
+    /// recurring charges); `None`: the provider takes no mandates.
+    pub account: Option<String>,
     pub active: Flag,
     pub created_at: i64,
     pub updated_at: i64,
@@ -38,6 +41,7 @@ crate::db::from_row!(Provider {
     client_cert_pem,
     client_key_sealed,
     callback_token_sealed,
+    account,
     active: try_from(i64),
     created_at,
     updated_at
@@ -45,12 +49,12 @@ crate::db::from_row!(Provider {
 
 const COLUMNS: &str = "id, code, name, api_base_url, token_url, client_id, client_secret_sealed, \
                        pix_key, ca_pem, client_cert_pem, client_key_sealed, \
-                       callback_token_sealed, active, created_at, updated_at";
+                       callback_token_sealed, account, active, created_at, updated_at";
 
 pub async fn insert<'e>(ex: impl Executor<'e, Database = Any>, p: &Provider) -> sqlx::Result<()> {
     sqlx::query(AssertSqlSafe(format!(
         "insert into providers ({COLUMNS}) \
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
     )))
     .bind(&p.id)
     .bind(&p.code)
@@ -64,6 +68,7 @@ pub async fn insert<'e>(ex: impl Executor<'e, Database = Any>, p: &Provider) -> 
     .bind(&p.client_cert_pem)
     .bind(&p.client_key_sealed)
     .bind(&p.callback_token_sealed)
+    .bind(&p.account)
     .bind(p.active.as_i64())
     .bind(p.created_at)
     .bind(p.updated_at)
@@ -77,7 +82,7 @@ pub async fn update<'e>(ex: impl Executor<'e, Database = Any>, p: &Provider) -> 
     sqlx::query(
         "update providers set name = $2, api_base_url = $3, token_url = $4, client_id = $5, \
          client_secret_sealed = $6, pix_key = $7, ca_pem = $8, client_cert_pem = $9, \
-         client_key_sealed = $10, active = $11, updated_at = $12 where id = $1",
+         client_key_sealed = $10, account = $11, active = $12, updated_at = $13 where id = $1",
     )
     .bind(&p.id)
     .bind(&p.name)
@@ -89,6 +94,7 @@ pub async fn update<'e>(ex: impl Executor<'e, Database = Any>, p: &Provider) -> 
     .bind(&p.ca_pem)
     .bind(&p.client_cert_pem)
     .bind(&p.client_key_sealed)
+    .bind(&p.account)
     .bind(p.active.as_i64())
     .bind(p.updated_at)
     .execute(ex)

@@ -25,8 +25,33 @@ pixgate_domain::text_enum!(
         PutDevolucao = "put_devolucao",
         GetDevolucao = "get_devolucao",
         GetPix = "get_pix",
+        /// Pix Automático (DESIGN.md section 17): a recurrence's location, the recurrence
+        /// (`rec`), the request sent to the payer's bank (`solicrec`), each cycle's charge
+        /// (`cobr`) and its retries; and the registrations of their callbacks.
+        PostLocrec = "post_locrec",
+        PostRec = "post_rec",
+        GetRec = "get_rec",
+        PatchRec = "patch_rec",
+        PostSolicrec = "post_solicrec",
+        PutCobr = "put_cobr",
+        GetCobr = "get_cobr",
+        PatchCobr = "patch_cobr",
+        PostRetentativa = "post_retentativa",
+        PutWebhookrec = "put_webhookrec",
+        PutWebhookcobr = "put_webhookcobr",
     }
 );
+
+impl CallOperation {
+    /// The provider's own calls (its token and its callbacks' registration): never recorded
+    /// for a charge, a refund or a mandate.
+    pub const PROVIDER_CALLS: [CallOperation; 4] = [
+        CallOperation::Token,
+        CallOperation::PutWebhook,
+        CallOperation::PutWebhookrec,
+        CallOperation::PutWebhookcobr,
+    ];
+}
 
 pixgate_domain::text_enum!(
     /// How an exchange with a PSP ended: the PSP client's metrics label and a recorded call's
@@ -69,7 +94,7 @@ pub async fn insert<'e>(
     payment_intent_id: Option<&str>,
     call: &PspCall,
 ) -> sqlx::Result<()> {
-    insert_row(ex, payment_intent_id, None, call).await
+    insert_row(ex, payment_intent_id, None, None, call).await
 }
 
 /// A call made for one of an intent's refunds.
@@ -79,23 +104,34 @@ pub async fn insert_for_refund<'e>(
     refund_id: &str,
     call: &PspCall,
 ) -> sqlx::Result<()> {
-    insert_row(ex, Some(payment_intent_id), Some(refund_id), call).await
+    insert_row(ex, Some(payment_intent_id), Some(refund_id), None, call).await
+}
+
+/// A call made for a mandate (its recurrence at the PSP).
+pub async fn insert_for_mandate<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    mandate_id: &str,
+    call: &PspCall,
+) -> sqlx::Result<()> {
+    insert_row(ex, None, None, Some(mandate_id), call).await
 }
 
 async fn insert_row<'e>(
     ex: impl Executor<'e, Database = Any>,
     payment_intent_id: Option<&str>,
     refund_id: Option<&str>,
+    mandate_id: Option<&str>,
     call: &PspCall,
 ) -> sqlx::Result<()> {
     sqlx::query(
-        "insert into psp_calls (id, payment_intent_id, refund_id, provider_code, gateway_alias, \
-           operation, outcome, duration_ms, error, created_at) \
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        "insert into psp_calls (id, payment_intent_id, refund_id, mandate_id, provider_code, \
+           gateway_alias, operation, outcome, duration_ms, error, created_at) \
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
     )
     .bind(uuid::Uuid::now_v7().to_string())
     .bind(payment_intent_id)
     .bind(refund_id)
+    .bind(mandate_id)
     .bind(&call.provider_code)
     .bind(&call.gateway_alias)
     .bind(call.operation.as_str())
@@ -171,7 +207,7 @@ mod tests {
         let db = Db::connect(&url, 2).await.unwrap();
         let operations = CallOperation::ALL
             .iter()
-            .filter(|o| !matches!(o, CallOperation::Token | CallOperation::PutWebhook));
+            .filter(|o| !CallOperation::PROVIDER_CALLS.contains(o));
         for (i, operation) in operations.enumerate() {
             for outcome in CallOutcome::ALL {
                 let call = PspCall {
@@ -191,7 +227,8 @@ mod tests {
         let read = for_intent(&db.read, "intent").await.unwrap();
         assert_eq!(
             read.len(),
-            (CallOperation::ALL.len() - 2) * CallOutcome::ALL.len()
+            (CallOperation::ALL.len() - CallOperation::PROVIDER_CALLS.len())
+                * CallOutcome::ALL.len()
         );
     }
 }

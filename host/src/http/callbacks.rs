@@ -1,5 +1,5 @@
 //! `POST /psp-callbacks/{provider}/{token}/pix`: where PSPs post the pix they received
-//! (DESIGN.md section 10). On the merchant listener, because `PIXGATE_PUBLIC_URL` (the
+//! (DESIGN.md section 10), and `.../rec` where they post recurrences that changed (section 17). On the merchant listener, because `PIXGATE_PUBLIC_URL` (the
 //! address PSPs reach) defaults to it. In production this path sits behind mTLS at the edge;
 //! here the token in the path is what authenticates the PSP, and a callback only triggers a
 //! read of the charge at the PSP.
@@ -22,6 +22,7 @@ const MAX_BODY_BYTES: usize = 1024 * 1024;
 pub fn router() -> Router<Arc<AppState>> {
     Router::new()
         .route("/psp-callbacks/{provider}/{token}/pix", post(receive))
+        .route("/psp-callbacks/{provider}/{token}/rec", post(receive_rec))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
 }
 
@@ -36,5 +37,21 @@ async fn receive(
     let started = live.receive(&provider, &token, &body).await?;
     Ok(Json(
         serde_json::json!({"success": true, "data": {"charges": started}}),
+    ))
+}
+
+/// `POST /psp-callbacks/{provider}/{token}/rec`: a PSP's word that recurrences changed (Pix
+/// Automático, `PUT /webhookrec`); each named mandate is read at the PSP.
+async fn receive_rec(
+    State(live): State<LiveExecution>,
+    Path((provider, token)): Path<(String, String)>,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let body = body.map_err(|rejection| {
+        super::extract::body_error(&rejection, ApiError::PayloadTooLarge(MAX_BODY_BYTES))
+    })?;
+    let started = live.receive_rec(&provider, &token, &body).await?;
+    Ok(Json(
+        serde_json::json!({"success": true, "data": {"mandates": started}}),
     ))
 }

@@ -215,6 +215,54 @@ impl From<crate::charges::ChargeError> for ApiError {
     }
 }
 
+impl From<crate::mandates::MandateError> for ApiError {
+    fn from(e: crate::mandates::MandateError) -> Self {
+        use crate::mandates::MandateError as E;
+        let message = e.to_string();
+        match e {
+            E::Invalid(invalid) => invalid.into(),
+            E::MissingScope(missing) => missing.into(),
+            E::StoreNotFound(_) => Self::not_found("store_not_found", message),
+            E::StoreNotGranted(_) => Self::Forbidden {
+                code: "store_not_granted",
+                message,
+            },
+            E::KeyReused => Self::Conflict {
+                code: "idempotency_key_reused",
+                message,
+            },
+            E::LiveExecutionDisabled(_) => Self::Forbidden {
+                code: "live_execution_disabled",
+                message,
+            },
+            E::KeyInUse => Self::Conflict {
+                code: "idempotency_key_in_use",
+                message,
+            },
+            E::Refused { code, message } => Self::Invalid {
+                code,
+                message,
+                field: None,
+            },
+            E::RoutingUnavailable(_) => Self::Unavailable {
+                code: "routing_unavailable",
+                message,
+            },
+            E::MandateNotFound => Self::not_found("mandate_not_found", message),
+            E::NotCancelable(_) => Self::Conflict {
+                code: "mandate_not_cancelable",
+                message,
+            },
+            E::PspUnavailable(_) => Self::Unavailable {
+                code: "psp_unavailable",
+                message,
+            },
+            E::FirstPayment(charge) => (*charge).into(),
+            E::Internal(detail) => Self::Internal(detail),
+        }
+    }
+}
+
 impl From<crate::charges::batches::BatchError> for ApiError {
     fn from(e: crate::charges::batches::BatchError) -> Self {
         use crate::charges::batches::BatchError as E;

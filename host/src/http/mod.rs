@@ -9,6 +9,7 @@ mod callbacks;
 mod console;
 mod error;
 mod extract;
+mod mandates;
 pub mod payments;
 mod refunds;
 pub mod responses;

@@ -84,6 +84,7 @@ fn openapi_router() -> OpenApiRouter<Arc<AppState>> {
         .routes(routes!(amount_due))
         .routes(routes!(cancel_payment))
         .merge(super::batches::routes())
+        .merge(super::mandates::routes())
         .merge(super::refunds::routes())
         .merge(super::search::routes())
         .merge(super::webhooks::routes())

@@ -12,6 +12,7 @@ use crate::charges::Charges;
 use crate::charges::batches::ChargeBatches;
 use crate::components::ComponentService;
 use crate::db::Db;
+use crate::mandates::Mandates;
 use crate::metrics::Metrics;
 use crate::operators::Operators;
 use crate::psp::live::LiveExecution;
@@ -31,6 +32,8 @@ pub struct AppState {
     pub batches: ChargeBatches,
     /// Refunds, and the admin's exit for a charge paid with the wrong amount.
     pub refunds: Refunds,
+    /// Pix Automático mandates.
+    pub mandates: Mandates,
     pub components: ComponentService,
     pub providers: ProviderAdmin,
     pub live: LiveExecution,
@@ -70,6 +73,7 @@ handle!(
     charges: Charges,
     batches: ChargeBatches,
     refunds: Refunds,
+    mandates: Mandates,
     components: ComponentService,
     providers: ProviderAdmin,
     live: LiveExecution,

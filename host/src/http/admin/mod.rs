@@ -295,6 +295,10 @@ mod tests {
             TAX_ID_PATTERN,
             pixgate_domain::PHONE_PATTERN,
             crate::psp::providers::request::PROVIDER_URL_PATTERN,
+            // A provider's receiving account: as taken, and its number as shown.
+            crate::psp::providers::request::ACCOUNT_BRANCH_PATTERN,
+            crate::psp::providers::request::ACCOUNT_NUMBER_PATTERN,
+            crate::psp::providers::request::ACCOUNT_STORED_NUMBER_PATTERN,
             STEP_PATTERN,
             VERSION_PATTERN,
             SHA256_PATTERN,
@@ -421,5 +425,38 @@ mod tests {
         }
         let required = &doc["components"]["schemas"]["CreateProvider"]["required"];
         assert!(required.as_array().unwrap().contains(&"apiBaseUrl".into()));
+    }
+
+    /// `account`: null or the account on creation; also `{}` (removed) on a change, which no
+    /// account matches.
+    #[test]
+    fn the_document_states_the_account_forms() {
+        let doc = serde_json::to_value(super::openapi()).unwrap();
+        let schemas = &doc["components"]["schemas"];
+        let create = schemas["CreateProvider"]["properties"]["account"]["oneOf"]
+            .as_array()
+            .unwrap();
+        assert_eq!(create.len(), 2);
+        assert_eq!(create[0]["type"], "null");
+        assert_eq!(
+            create[1]["required"],
+            serde_json::json!(["branch", "number", "type"])
+        );
+        assert_eq!(
+            create[1]["properties"]["number"]["pattern"],
+            crate::psp::providers::request::ACCOUNT_NUMBER_PATTERN
+        );
+        let patch = schemas["PatchProvider"]["properties"]["account"]["oneOf"]
+            .as_array()
+            .unwrap();
+        assert_eq!(patch.len(), 3);
+        assert_eq!(patch[1]["maxProperties"], 0);
+        assert_eq!(patch[2], create[1]);
+        assert!(
+            !schemas["CreateProvider"]["required"]
+                .as_array()
+                .unwrap()
+                .contains(&"account".into())
+        );
     }
 }

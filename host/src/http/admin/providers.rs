@@ -18,7 +18,7 @@ use crate::http::responses::{
 };
 use crate::http::{ApiError, ErrorEnvelope};
 use crate::psp::providers::{
-    CreateProvider, PatchProvider, ProviderAdmin, ProviderError, ProviderView,
+    ACCOUNT_FIELD_CODES, CreateProvider, PatchProvider, ProviderAdmin, ProviderError, ProviderView,
 };
 use pixgate_domain::valid_code;
 
@@ -64,11 +64,12 @@ fn code_param(code: Result<Path<String>, PathRejection>) -> Result<String, ApiEr
     }
 }
 
-/// Registers a PSP: its API Pix, OAuth2 client and pix key, and TLS material.
+/// Registers a PSP: its API Pix, OAuth2 client and pix key, TLS material, and the receiving
+/// account that lets it take mandates.
 #[utoipa::path(post, path = "/providers", tag = "admin", request_body = CreateProvider,
     responses(
         (status = 201, description = "Created, active. Secrets are never returned", body = Envelope<ProviderView>),
-        (status = 400, description = "The body breaks the schema or a rule it cannot state (`invalid_json`, `invalid_request`, `missing_field`, `unknown_field`, `invalid_field`, `invalid_code`, `invalid_name`, `invalid_url`, `url_not_https`, `invalid_client_id`, `invalid_client_secret`, `invalid_pix_key`, `invalid_ca_pem`, `invalid_client_cert_pem`, `invalid_client_key_pem`); `field` names the field", body = ErrorEnvelope),
+        (status = 400, description = "The body breaks the schema or a rule it cannot state (`invalid_json`, `invalid_request`, `missing_field`, `unknown_field`, `invalid_field`, `invalid_code`, `invalid_name`, `invalid_url`, `url_not_https`, `invalid_client_id`, `invalid_client_secret`, `invalid_pix_key`, `invalid_ca_pem`, `invalid_client_cert_pem`, `invalid_client_key_pem`, `invalid_account`); `field` names the field", body = ErrorEnvelope),
         AdminUnauthorized, RoleInsufficient,
         (status = 409, description = "A provider with this code exists (`provider_code_taken`)", body = ErrorEnvelope),
         PayloadTooLarge,
@@ -80,7 +81,7 @@ async fn create_provider(
     actor: Actor,
     JsonBody(body): JsonBody,
 ) -> Result<impl IntoResponse, ApiError> {
-    let req: CreateProvider = parse_body(body, &[])?;
+    let req: CreateProvider = parse_body(body, &ACCOUNT_FIELD_CODES)?;
     require_code(&req.code, "code")?;
     let name = require_name(&req.name, "name")?;
     let new = req.validate(name)?;
@@ -116,13 +117,14 @@ async fn get_provider(
     Ok(ok(StatusCode::OK, providers.get(&code).await?))
 }
 
-/// Changes a provider: endpoints, credentials, pix key, TLS material, or switches it off.
+/// Changes a provider: endpoints, credentials, pix key, TLS material, receiving account, or
+/// switches it off.
 #[utoipa::path(patch, path = "/providers/{code}", tag = "admin",
     params(("code" = String, Path, pattern = "^[A-Za-z0-9._-]{1,64}$", description = "Provider code")),
     request_body = PatchProvider,
     responses(
         (status = 200, description = "The provider as changed", body = Envelope<ProviderView>),
-        (status = 400, description = "The body breaks the schema or a rule it cannot state (`invalid_json`, `invalid_request`, `unknown_field`, `invalid_field`, `invalid_name`, `invalid_url`, `url_not_https`, `invalid_client_id`, `invalid_client_secret`, `invalid_pix_key`, `invalid_ca_pem`, `invalid_client_cert_pem`, `invalid_client_key_pem`); `field` names the field", body = ErrorEnvelope),
+        (status = 400, description = "The body breaks the schema or a rule it cannot state (`invalid_json`, `invalid_request`, `unknown_field`, `invalid_field`, `invalid_name`, `invalid_url`, `url_not_https`, `invalid_client_id`, `invalid_client_secret`, `invalid_pix_key`, `invalid_ca_pem`, `invalid_client_cert_pem`, `invalid_client_key_pem`, `invalid_account`, `missing_field` for an `account` without all three fields); `field` names the field", body = ErrorEnvelope),
         AdminUnauthorized, RoleInsufficient,
         (status = 404, description = "No provider with this code (`provider_not_found`)", body = ErrorEnvelope),
         PayloadTooLarge,
@@ -135,7 +137,7 @@ async fn patch_provider(
     code: Result<Path<String>, PathRejection>,
     JsonBody(body): JsonBody,
 ) -> Result<impl IntoResponse, ApiError> {
-    let req: PatchProvider = parse_body(body, &[])?;
+    let req: PatchProvider = parse_body(body, &ACCOUNT_FIELD_CODES)?;
     let code = code_param(code)?;
     let name = req
         .name

@@ -28,8 +28,9 @@ pub use crate::db::psp_calls::{CallOperation, CallOutcome};
 use crate::psp::charge_kinds::{ChargeRecord, ChargeResource, lotecobv};
 pub use error::{ErrorKind, PspError};
 use pixgate_pix::apipix::{
-    CobStatus, Devolucao, DevolucaoSolicitada, LoteCobVConsultado, LoteCobVSolicitado, Pix,
-    TokenResponse, Txid, WebhookSolicitado,
+    CobStatus, CobrCompleta, CobrRevisada, CobrSolicitada, Devolucao, DevolucaoSolicitada, LocRec,
+    LocRecSolicitada, LoteCobVConsultado, LoteCobVSolicitado, Pix, RecCompleta, RecRevisada,
+    RecSolicitada, SolicRec, SolicRecSolicitada, TokenResponse, Txid, WebhookSolicitado,
 };
 use token::{CachedToken, TokenCache};
 
@@ -348,6 +349,184 @@ impl PspClient {
         .map(|_| ())
     }
 
+    // ---- Pix Automático (DESIGN.md section 17) ----------------------------------------
+
+    /// `POST /locrec` `{"tipo": "rec"}`: a new location for a recurrence's QR code (journeys
+    /// 2 and 3), 201 with its `id` and `location`. Not idempotent: a transient failure may
+    /// have left an unused location at the PSP, which is harmless; ask again.
+    pub async fn post_locrec(&self) -> Result<LocRec, PspError> {
+        let operation = CallOperation::PostLocrec;
+        let body = to_body(operation, &LocRecSolicitada::default(), "the location")?;
+        let answer = self
+            .authorized(operation, Method::POST, &["locrec"], Some(body))
+            .await?;
+        decode(operation, &answer)
+    }
+
+    /// `POST /rec`: creates a recurrence (201, status `CRIADA`, with the PSP's `idRec`).
+    /// API Pix gives no client-chosen id: a [`ErrorKind::Transient`] or
+    /// [`ErrorKind::Protocol`] failure leaves it unknown whether a recurrence was created,
+    /// and its `idRec` unknown too. With a `loc` in the body a retry cannot make a second one
+    /// (the PSP refuses a location already used, `RecOperacaoInvalida`); without one, a
+    /// retry may leave a recurrence behind, which no payer is ever shown and which the
+    /// caller may treat as not created.
+    pub async fn post_rec(&self, rec: &RecSolicitada) -> Result<RecCompleta, PspError> {
+        let operation = CallOperation::PostRec;
+        let body = to_body(operation, rec, "the recurrence")?;
+        let answer = self
+            .authorized(operation, Method::POST, &["rec"], Some(body))
+            .await?;
+        decode(operation, &answer)
+    }
+
+    /// `GET /rec/{idRec}` (`?txid=` for a journey 3 recurrence, so that `dadosQR` holds the
+    /// composite code that pays that charge and authorises): the recurrence as the PSP keeps
+    /// it. A read: a transient failure changes nothing, read again later.
+    pub async fn get_rec(&self, id_rec: &str, txid: Option<&str>) -> Result<RecCompleta, PspError> {
+        let operation = CallOperation::GetRec;
+        let mut url = self.url(&["rec", id_rec]);
+        if let Some(txid) = txid {
+            url.query_pairs_mut().append_pair("txid", txid);
+        }
+        let answer = self
+            .authorized_url(operation, Method::GET, url, None)
+            .await?;
+        decode(operation, &answer)
+    }
+
+    /// `PATCH /rec/{idRec}` `{"status": "CANCELADA"}`: cancels the recurrence as its receiver.
+    /// A transient failure leaves it unknown whether it was canceled: read it with
+    /// [`Self::get_rec`] (cancelling again a recurrence already canceled, rejected or expired
+    /// is refused with 400).
+    pub async fn cancel_rec(&self, id_rec: &str) -> Result<RecCompleta, PspError> {
+        self.patch_rec(id_rec, &RecRevisada::cancelar()).await
+    }
+
+    /// `PATCH /rec/{idRec}` with `revision` (`RecRevisada`): revises a recurrence (its
+    /// location, first date or journey 3 charge while `CRIADA`, the payer's name) or cancels
+    /// it ([`Self::cancel_rec`]). Applying the same revision again changes nothing more, so
+    /// after a transient failure it may be sent again (or the recurrence read).
+    pub async fn patch_rec(
+        &self,
+        id_rec: &str,
+        revision: &RecRevisada,
+    ) -> Result<RecCompleta, PspError> {
+        let operation = CallOperation::PatchRec;
+        let body = to_body(operation, revision, "the revision")?;
+        let answer = self
+            .authorized(operation, Method::PATCH, &["rec", id_rec], Some(body))
+            .await?;
+        decode(operation, &answer)
+    }
+
+    /// `POST /solicrec`: pushes an authorisation request for a recurrence to the payer's bank
+    /// (journey 1), 201 with its `idSolicRec`. After a transient failure it is unknown
+    /// whether the request was sent; asking again is safe: the PSP refuses a second request
+    /// while one for the same `idRec` is live (400 `SolicRecOperacaoInvalida`), so a refusal
+    /// of the retry may mean the first one went through (read the recurrence).
+    pub async fn post_solicrec(
+        &self,
+        solicitacao: &SolicRecSolicitada,
+    ) -> Result<SolicRec, PspError> {
+        let operation = CallOperation::PostSolicrec;
+        let body = to_body(operation, solicitacao, "the request")?;
+        let answer = self
+            .authorized(operation, Method::POST, &["solicrec"], Some(body))
+            .await?;
+        decode(operation, &answer)
+    }
+
+    /// `PUT /cobr/{txid}`: creates a recurring charge of a recurrence (201). The txid makes a
+    /// retry safe: a PSP refuses a txid already in use (400 `CobROperacaoInvalida`) rather
+    /// than making a second charge. A transient or protocol failure leaves it unknown whether
+    /// the charge exists: read it with [`Self::get_cobr`] (404: it does not) before putting it
+    /// again.
+    pub async fn put_cobr(
+        &self,
+        txid: &str,
+        cobr: &CobrSolicitada,
+    ) -> Result<CobrCompleta, PspError> {
+        let operation = CallOperation::PutCobr;
+        let body = to_body(operation, cobr, "the recurring charge")?;
+        let answer = self
+            .authorized(operation, Method::PUT, &["cobr", txid], Some(body))
+            .await?;
+        decode(operation, &answer)
+    }
+
+    /// `GET /cobr/{txid}`: the recurring charge with its attempts (`tentativas[]`) and the pix
+    /// that paid it. A read: a transient failure changes nothing, read again later.
+    pub async fn get_cobr(&self, txid: &str) -> Result<CobrCompleta, PspError> {
+        let operation = CallOperation::GetCobr;
+        let answer = self
+            .authorized(operation, Method::GET, &["cobr", txid], None)
+            .await?;
+        decode(operation, &answer)
+    }
+
+    /// `PATCH /cobr/{txid}` `{"status": "CANCELADA"}`: cancels a recurring charge (allowed
+    /// until the day before its first attempt; refused after). A transient failure leaves it
+    /// unknown whether it was canceled: read it with [`Self::get_cobr`].
+    pub async fn cancel_cobr(&self, txid: &str) -> Result<CobrCompleta, PspError> {
+        let operation = CallOperation::PatchCobr;
+        let body = to_body(operation, &CobrRevisada::cancelar(), "the revision")?;
+        let answer = self
+            .authorized(operation, Method::PATCH, &["cobr", txid], Some(body))
+            .await?;
+        decode(operation, &answer)
+    }
+
+    /// `POST /cobr/{txid}/retentativa/{data}` (no body): asks a new settlement attempt of a
+    /// recurring charge on `date` (`YYYY-MM-DD`, a future date), answered (201) with the
+    /// charge. A transient failure leaves it unknown whether the attempt was asked: read the
+    /// charge's `tentativas[]` with [`Self::get_cobr`] before asking again (the PSP refuses a
+    /// new attempt while one is pending, or a second one for the same date).
+    pub async fn post_retentativa(&self, txid: &str, date: &str) -> Result<CobrCompleta, PspError> {
+        let operation = CallOperation::PostRetentativa;
+        let answer = self
+            .authorized(
+                operation,
+                Method::POST,
+                &["cobr", txid, "retentativa", date],
+                None,
+            )
+            .await?;
+        decode(operation, &answer)
+    }
+
+    /// `PUT /webhookrec` `{"webhookUrl"}`: asks the PSP to post its recurrences' changes to
+    /// `{webhook_url}/rec` (one URL per receiver, not per key). Idempotent: after a transient
+    /// failure, register again (the reconciler reads recurrences meanwhile).
+    pub async fn put_webhookrec(&self, webhook_url: &str) -> Result<(), PspError> {
+        self.put_receiver_webhook(CallOperation::PutWebhookrec, "webhookrec", webhook_url)
+            .await
+    }
+
+    /// `PUT /webhookcobr` `{"webhookUrl"}`: asks the PSP to post its recurring charges'
+    /// changes to `{webhook_url}/cobr`. Idempotent, as [`Self::put_webhookrec`].
+    pub async fn put_webhookcobr(&self, webhook_url: &str) -> Result<(), PspError> {
+        self.put_receiver_webhook(CallOperation::PutWebhookcobr, "webhookcobr", webhook_url)
+            .await
+    }
+
+    async fn put_receiver_webhook(
+        &self,
+        operation: CallOperation,
+        path: &str,
+        webhook_url: &str,
+    ) -> Result<(), PspError> {
+        let body = to_body(
+            operation,
+            &WebhookSolicitado {
+                webhook_url: webhook_url.to_owned(),
+            },
+            "the webhook",
+        )?;
+        self.authorized(operation, Method::PUT, &[path], Some(body))
+            .await
+            .map(|_| ())
+    }
+
     /// `{api_base}/{segments...}`, each segment percent-encoded.
     fn url(&self, segments: &[&str]) -> Url {
         let mut url = self.api_base.clone();
@@ -366,7 +545,18 @@ impl PspClient {
         segments: &[&str],
         body: Option<Vec<u8>>,
     ) -> Result<Answer, PspError> {
-        let url = self.url(segments);
+        self.authorized_url(operation, method, self.url(segments), body)
+            .await
+    }
+
+    /// [`Self::authorized`] with the URL built (a query added).
+    async fn authorized_url(
+        &self,
+        operation: CallOperation,
+        method: Method,
+        url: Url,
+        body: Option<Vec<u8>>,
+    ) -> Result<Answer, PspError> {
         let mut token = self.token().await?;
         let mut retried = false;
         loop {
@@ -521,6 +711,18 @@ fn classify(operation: CallOperation, answer: Answer) -> Result<Answer, PspError
             detail: format!("unexpected HTTP {status}"),
         }),
     }
+}
+
+/// A request body as JSON; `what` names it in the error.
+fn to_body<T: serde::Serialize>(
+    operation: CallOperation,
+    value: &T,
+    what: &str,
+) -> Result<Vec<u8>, PspError> {
+    serde_json::to_vec(value).map_err(|e| PspError::Protocol {
+        operation,
+        detail: format!("{what} does not serialise: {e}"),
+    })
 }
 
 /// A charge resource's answer as its record.

@@ -8,7 +8,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::{HeaderMap, Method as HttpMethod, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{post, put};
 use base64::Engine as _;
@@ -17,7 +17,10 @@ use serde_json::json;
 use super::*;
 use crate::psp::charge_kinds;
 use pixgate_domain::ChargeKind;
-use pixgate_pix::apipix::{Amount, CalendarioSolicitado, CobSolicitada, CobStatus, CobValor};
+use pixgate_pix::apipix::{
+    Amount, CalendarioSolicitado, CobSolicitada, CobStatus, CobValor, CobrSolicitada, RecAtivacao,
+    RecRevisada, RecSolicitada, SolicRecSolicitada,
+};
 
 /// What the fake answers to the API calls (the token endpoint always works for the right
 /// credentials).
@@ -40,6 +43,8 @@ struct Fake {
     /// Answer 401 to every token.
     refuse_all: bool,
     bodies: Vec<serde_json::Value>,
+    /// The Pix Automático requests: method, path and query, body.
+    requests: Vec<(String, String, Option<serde_json::Value>)>,
 }
 
 type Shared = Arc<Mutex<Fake>>;
@@ -127,6 +132,122 @@ async fn cob(
     }
 }
 
+/// API Pix 2.9.0's examples, with a field the standard does not have (`campoNovo`): what a
+/// later version may add is ignored.
+fn rec_json(status: &str) -> serde_json::Value {
+    json!({
+        "idRec": "RR1234567820240115abcdefghijk",
+        "vinculo": {"contrato": "63100862", "objeto": "Streaming",
+                    "devedor": {"cpf": "45164632481", "nome": "Fulano de Tal"}},
+        "calendario": {"dataInicial": "2026-12-01", "periodicidade": "MENSAL"},
+        "valor": {"valorRec": "35.00"},
+        "politicaRetentativa": "PERMITE_3R_7D",
+        "recebedor": {"cnpj": "11222333000181", "nome": "Acme", "convenio": "62519"},
+        "status": status,
+        "loc": {"id": 108, "location": "pix.example.com/qr/v2/rec/abc", "criacao": "2026-11-23T10:00:00.000Z"},
+        "atualizacao": [{"status": "CRIADA", "data": "2026-11-23T10:00:00.000Z"}],
+        "campoNovo": {"qualquer": 1}
+    })
+}
+
+fn cobr_json(txid: &str, status: &str) -> serde_json::Value {
+    json!({
+        "idRec": "RR1234567820240115abcdefghijk",
+        "txid": txid,
+        "infoAdicional": "Mensalidade",
+        "calendario": {"criacao": "2026-11-23", "dataDeVencimento": "2026-12-01"},
+        "valor": {"original": "35.00"},
+        "status": status,
+        "politicaRetentativa": "PERMITE_3R_7D",
+        "ajusteDiaUtil": true,
+        "recebedor": {"agencia": "0001", "conta": "12345678", "tipoConta": "CORRENTE",
+                      "cnpj": "11222333000181", "nome": "Acme"},
+        "tentativas": [{"dataLiquidacao": "2026-12-01", "tipo": "AGND", "status": "REJEITADA",
+                        "rejeicao": {"codigo": "AM04", "descricao": "saldo"}, "campoNovo": true}],
+        "atualizacao": [{"status": "CRIADA", "data": "2026-11-23T10:00:00.000Z"}],
+        "campoNovo": "x"
+    })
+}
+
+fn solicrec_json() -> serde_json::Value {
+    json!({
+        "idSolicRec": "SC1234567820240115abcdefghijk",
+        "idRec": "RR1234567820240115abcdefghijk",
+        "status": "CRIADA",
+        "calendario": {"dataExpiracaoSolicitacao": "2026-11-30T10:00:00.000Z"},
+        "destinatario": {"agencia": "0001", "conta": "123456", "ispbParticipante": "12345678",
+                         "cpf": "45164632481"},
+        "campoNovo": 1
+    })
+}
+
+/// The Pix Automático routes (`/locrec`, `/rec`, `/solicrec`, `/cobr`, `/webhookrec`,
+/// `/webhookcobr`): records the request, answers the standard's JSON, or the status of
+/// [`Mode::Status`].
+async fn pix_automatico(
+    State(fake): State<Shared>,
+    method: HttpMethod,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let mode = {
+        let mut fake = fake.lock().unwrap();
+        fake.api_calls += 1;
+        let bearer = headers
+            .get("authorization")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .unwrap_or_default();
+        if fake.refuse_all || !fake.valid.contains(bearer) {
+            return StatusCode::UNAUTHORIZED.into_response();
+        }
+        let body = (!body.is_empty()).then(|| serde_json::from_slice(&body).unwrap_or_default());
+        let path = uri
+            .path_and_query()
+            .map(|p| p.as_str().to_owned())
+            .unwrap_or_default();
+        fake.requests.push((method.to_string(), path, body));
+        fake.mode.clone()
+    };
+    if let Mode::Garbage = mode {
+        return (StatusCode::OK, "{\"idRec\": 12, \"txid\": 12}").into_response();
+    }
+    if let Mode::Status(status, body) = mode {
+        let mut r = (StatusCode::from_u16(status).unwrap(), body.to_owned()).into_response();
+        r.headers_mut().insert(
+            "content-type",
+            axum::http::HeaderValue::from_static("application/problem+json"),
+        );
+        return r;
+    }
+    let segments: Vec<&str> = uri
+        .path()
+        .trim_start_matches("/api/v2/")
+        .split('/')
+        .collect();
+    let (status, body) = match (method.as_str(), segments.as_slice()) {
+        ("POST", ["locrec"]) => (
+            StatusCode::CREATED,
+            json!({"id": 108, "location": "pix.example.com/qr/v2/rec/abc",
+                   "criacao": "2026-11-23T10:00:00.000Z", "tipo": "rec"}),
+        ),
+        ("POST", ["rec"]) => (StatusCode::CREATED, rec_json("CRIADA")),
+        ("GET", ["rec", _]) => (StatusCode::OK, rec_json("APROVADA")),
+        ("PATCH", ["rec", _]) => (StatusCode::OK, rec_json("CANCELADA")),
+        ("POST", ["solicrec"]) => (StatusCode::CREATED, solicrec_json()),
+        ("PUT", ["cobr", txid]) => (StatusCode::CREATED, cobr_json(txid, "CRIADA")),
+        ("GET", ["cobr", txid]) => (StatusCode::OK, cobr_json(txid, "ATIVA")),
+        ("PATCH", ["cobr", txid]) => (StatusCode::OK, cobr_json(txid, "CANCELADA")),
+        ("POST", ["cobr", txid, "retentativa", _]) => {
+            (StatusCode::CREATED, cobr_json(txid, "ATIVA"))
+        }
+        ("PUT", ["webhookrec" | "webhookcobr"]) => return StatusCode::OK.into_response(),
+        _ => return StatusCode::NOT_FOUND.into_response(),
+    };
+    (status, axum::Json(body)).into_response()
+}
+
 #[derive(Default)]
 struct Recorder(Mutex<Vec<(CallOperation, CallOutcome)>>);
 
@@ -160,11 +281,13 @@ impl Harness {
             api_calls: 0,
             refuse_all: false,
             bodies: Vec::new(),
+            requests: Vec::new(),
         }));
         let app = Router::new()
             .route("/api/v2/oauth/token", post(token))
             .route("/api/v2/cob/{txid}", put(cob).get(cob))
             .route("/api/v2/webhook/{chave}", put(cob))
+            .fallback(pix_automatico)
             .with_state(fake.clone());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
@@ -440,4 +563,289 @@ async fn a_slow_psp_times_out_and_a_closed_port_does_not_connect() {
     );
     assert_eq!(e.kind(), ErrorKind::Transient);
     assert_clean(&e);
+}
+
+fn rec_request() -> RecSolicitada {
+    serde_json::from_value(json!({
+        "vinculo": {"contrato": "63100862", "devedor": {"cpf": "45164632481", "nome": "Fulano de Tal"},
+                    "objeto": "Streaming"},
+        "calendario": {"dataInicial": "2026-12-01", "periodicidade": "MENSAL"},
+        "valor": {"valorRec": "35.00"},
+        "politicaRetentativa": "PERMITE_3R_7D",
+        "loc": 108
+    }))
+    .unwrap()
+}
+
+fn cobr_request() -> CobrSolicitada {
+    serde_json::from_value(json!({
+        "idRec": "RR1234567820240115abcdefghijk",
+        "infoAdicional": "Mensalidade",
+        "calendario": {"dataDeVencimento": "2026-12-01"},
+        "valor": {"original": "35.00"},
+        "ajusteDiaUtil": true,
+        "recebedor": {"agencia": "0001", "conta": "12345678", "tipoConta": "CORRENTE"}
+    }))
+    .unwrap()
+}
+
+fn solicrec_request() -> SolicRecSolicitada {
+    serde_json::from_value(json!({
+        "idRec": "RR1234567820240115abcdefghijk",
+        "calendario": {"dataExpiracaoSolicitacao": "2026-11-30T10:00:00.000Z"},
+        "destinatario": {"agencia": "0001", "conta": "123456", "ispbParticipante": "12345678",
+                         "cpf": "45164632481"}
+    }))
+    .unwrap()
+}
+
+#[tokio::test]
+async fn pix_automatico_calls_send_the_standards_requests_and_read_its_answers() {
+    use pixgate_pix::apipix::{CobrStatus, RecStatus, SolicRecStatus, TentativaStatus};
+    let h = Harness::start().await;
+    let id_rec = "RR1234567820240115abcdefghijk";
+    let txid = "cobr7978c0c97ea847e78e8849634473";
+
+    let loc = h.client.post_locrec().await.unwrap();
+    assert_eq!(
+        (loc.id.as_str(), loc.location.as_str()),
+        ("108", "pix.example.com/qr/v2/rec/abc")
+    );
+    let rec = h.client.post_rec(&rec_request()).await.unwrap();
+    assert_eq!(
+        (rec.id_rec.as_str(), rec.status),
+        (id_rec, RecStatus::Criada)
+    );
+    assert_eq!(rec.loc.unwrap().id, "108");
+    let read = h.client.get_rec(id_rec, None).await.unwrap();
+    assert_eq!(read.status, RecStatus::Aprovada);
+    h.client.get_rec(id_rec, Some(txid)).await.unwrap();
+    let canceled = h.client.cancel_rec(id_rec).await.unwrap();
+    assert_eq!(canceled.status, RecStatus::Cancelada);
+    let revision = RecRevisada {
+        ativacao: Some(RecAtivacao::jornada_3(txid)),
+        ..RecRevisada::default()
+    };
+    h.client.patch_rec(id_rec, &revision).await.unwrap();
+    let solic = h.client.post_solicrec(&solicrec_request()).await.unwrap();
+    assert_eq!(
+        (solic.id_solic_rec.as_str(), solic.status),
+        ("SC1234567820240115abcdefghijk", SolicRecStatus::Criada)
+    );
+    let cobr = h.client.put_cobr(txid, &cobr_request()).await.unwrap();
+    assert_eq!(
+        (cobr.txid.as_str(), cobr.status),
+        (txid, CobrStatus::Criada)
+    );
+    assert_eq!(cobr.valor.original.centavos(), 3500);
+    let cobr = h.client.get_cobr(txid).await.unwrap();
+    assert_eq!(cobr.status, CobrStatus::Ativa);
+    assert_eq!(cobr.tentativas[0].status, TentativaStatus::Rejeitada);
+    assert_eq!(cobr.tentativas[0].rejeicao.as_ref().unwrap().codigo, "AM04");
+    assert_eq!(
+        h.client.cancel_cobr(txid).await.unwrap().status,
+        CobrStatus::Cancelada
+    );
+    h.client.post_retentativa(txid, "2026-12-02").await.unwrap();
+    let url = "https://pixgate.example/psp-callbacks/psp-a/token";
+    h.client.put_webhookrec(url).await.unwrap();
+    h.client.put_webhookcobr(url).await.unwrap();
+
+    let requests = h.fake.lock().unwrap().requests.clone();
+    let expected: Vec<(&str, String, Option<serde_json::Value>)> = vec![
+        (
+            "POST",
+            "/api/v2/locrec".into(),
+            Some(json!({"tipo": "rec"})),
+        ),
+        (
+            "POST",
+            "/api/v2/rec".into(),
+            Some(serde_json::to_value(rec_request()).unwrap()),
+        ),
+        ("GET", format!("/api/v2/rec/{id_rec}"), None),
+        ("GET", format!("/api/v2/rec/{id_rec}?txid={txid}"), None),
+        (
+            "PATCH",
+            format!("/api/v2/rec/{id_rec}"),
+            Some(json!({"status": "CANCELADA"})),
+        ),
+        (
+            "PATCH",
+            format!("/api/v2/rec/{id_rec}"),
+            Some(json!({"ativacao": {"dadosJornada": {"txid": txid}}})),
+        ),
+        (
+            "POST",
+            "/api/v2/solicrec".into(),
+            Some(serde_json::to_value(solicrec_request()).unwrap()),
+        ),
+        (
+            "PUT",
+            format!("/api/v2/cobr/{txid}"),
+            Some(serde_json::to_value(cobr_request()).unwrap()),
+        ),
+        ("GET", format!("/api/v2/cobr/{txid}"), None),
+        (
+            "PATCH",
+            format!("/api/v2/cobr/{txid}"),
+            Some(json!({"status": "CANCELADA"})),
+        ),
+        (
+            "POST",
+            format!("/api/v2/cobr/{txid}/retentativa/2026-12-02"),
+            None,
+        ),
+        (
+            "PUT",
+            "/api/v2/webhookrec".into(),
+            Some(json!({"webhookUrl": url})),
+        ),
+        (
+            "PUT",
+            "/api/v2/webhookcobr".into(),
+            Some(json!({"webhookUrl": url})),
+        ),
+    ];
+    assert_eq!(requests.len(), expected.len(), "{requests:#?}");
+    for (got, want) in requests.iter().zip(&expected) {
+        assert_eq!((got.0.as_str(), &got.1, &got.2), (want.0, &want.1, &want.2));
+    }
+    // The bodies are the standard's JSON as written.
+    assert_eq!(requests[1].2.as_ref().unwrap()["loc"], 108);
+    assert_eq!(
+        requests[7].2.as_ref().unwrap()["recebedor"],
+        json!({"agencia": "0001", "conta": "12345678", "tipoConta": "CORRENTE"})
+    );
+    let operations: Vec<CallOperation> = h.outcomes().into_iter().map(|(o, _)| o).collect();
+    assert_eq!(
+        operations,
+        [
+            CallOperation::Token,
+            CallOperation::PostLocrec,
+            CallOperation::PostRec,
+            CallOperation::GetRec,
+            CallOperation::GetRec,
+            CallOperation::PatchRec,
+            CallOperation::PatchRec,
+            CallOperation::PostSolicrec,
+            CallOperation::PutCobr,
+            CallOperation::GetCobr,
+            CallOperation::PatchCobr,
+            CallOperation::PostRetentativa,
+            CallOperation::PutWebhookrec,
+            CallOperation::PutWebhookcobr,
+        ]
+    );
+    assert!(
+        h.outcomes()
+            .iter()
+            .all(|(_, outcome)| *outcome == CallOutcome::Success)
+    );
+}
+
+#[tokio::test]
+async fn pix_automatico_refusals_and_outages_are_classified() {
+    let h = Harness::start().await;
+    let problem = r#"{"type": "https://pix.bcb.gov.br/api/v2/error/CobROperacaoInvalida",
+        "title": "Cobranca invalida", "status": 400, "detail": "cpf 45164632481",
+        "violacoes": [{"razao": "txid em uso", "propriedade": "cobr.txid"}]}"#;
+    h.set(|f| f.mode = Mode::Status(400, problem));
+    let e = h
+        .client
+        .put_cobr("cobr7978c0c97ea847e78e8849634473", &cobr_request())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            PspError::Refused {
+                operation: CallOperation::PutCobr,
+                status: 400,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert_eq!(e.kind(), ErrorKind::Definitive);
+    assert_eq!(
+        e.to_string(),
+        "put_cobr: the PSP refused the request (HTTP 400: CobROperacaoInvalida: Cobranca invalida)"
+    );
+    assert_clean(&e);
+    assert!(!e.to_string().contains("45164632481"));
+    h.set(|f| {
+        f.mode = Mode::Status(
+            404,
+            r#"{"type": "https://pix.bcb.gov.br/api/v2/error/RecNaoEncontrada", "title": "x", "status": 404}"#,
+        )
+    });
+    let e = h.client.get_rec("RRnope", None).await.unwrap_err();
+    assert!(
+        matches!(
+            e,
+            PspError::Refused {
+                operation: CallOperation::GetRec,
+                status: 404,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    h.set(|f| f.mode = Mode::Status(400, problem));
+    for e in [
+        h.client.post_locrec().await.unwrap_err(),
+        h.client.post_rec(&rec_request()).await.unwrap_err(),
+        h.client.cancel_rec("RR1").await.unwrap_err(),
+        h.client
+            .post_solicrec(&solicrec_request())
+            .await
+            .unwrap_err(),
+        h.client.cancel_cobr("t").await.unwrap_err(),
+        h.client
+            .post_retentativa("t", "2026-12-02")
+            .await
+            .unwrap_err(),
+        h.client
+            .put_webhookrec("https://x.example")
+            .await
+            .unwrap_err(),
+        h.client
+            .put_webhookcobr("https://x.example")
+            .await
+            .unwrap_err(),
+    ] {
+        assert_eq!(e.kind(), ErrorKind::Definitive, "{e}");
+        assert!(matches!(e, PspError::Refused { status: 400, .. }), "{e:?}");
+    }
+    h.set(|f| f.mode = Mode::Status(503, ""));
+    let e = h.client.get_cobr("t").await.unwrap_err();
+    assert!(
+        matches!(
+            e,
+            PspError::Unavailable {
+                operation: CallOperation::GetCobr,
+                status: 503,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert_eq!(e.kind(), ErrorKind::Transient);
+    // A 2xx that is not the resource: a protocol error naming the field, not its value.
+    h.set(|f| f.mode = Mode::Garbage);
+    let e = h.client.get_rec("RR1", None).await.unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Protocol, "{e}");
+    assert!(e.to_string().contains("`idRec`"), "{e}");
+    h.set(|f| {
+        f.mode = Mode::Normal;
+        f.requests.clear();
+    });
+    let rec = h.client.get_rec("RR1", Some("a b&c")).await.unwrap();
+    assert_eq!(rec.status, pixgate_pix::apipix::RecStatus::Aprovada);
+    // The query is encoded.
+    assert_eq!(
+        h.fake.lock().unwrap().requests[0].1,
+        "/api/v2/rec/RR1?txid=a+b%26c"
+    );
 }

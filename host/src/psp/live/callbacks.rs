@@ -18,15 +18,12 @@ use pixgate_pix::apipix::PixCallback;
 const MAX_TXIDS: usize = 1_000;
 
 impl super::LiveExecution {
-    /// Checks the callback's provider and token, and starts a settlement of each pending charge
-    /// it names (off the PSP's request: it is answered at once). Returns how many it started.
-    #[tracing::instrument(skip_all, fields(provider = %provider_code))]
-    pub async fn receive(
+    /// The callback's provider exists and the token in its path is that provider's.
+    pub(super) async fn check_callback(
         &self,
         provider_code: &str,
         token: &str,
-        body: &[u8],
-    ) -> Result<usize, LiveError> {
+    ) -> Result<(), LiveError> {
         // Checked before any lookup: what a caller puts in the URL or the body reaches SQL only
         // in the shapes a provider code and a txid can have (PostgreSQL refuses NUL outright).
         if !pixgate_domain::valid_code(provider_code) {
@@ -39,6 +36,19 @@ impl super::LiveExecution {
             tracing::warn!(provider = %provider_code, "PSP callback with a wrong token ignored");
             return Err(LiveError::UnknownCallback);
         }
+        Ok(())
+    }
+
+    /// Checks the callback's provider and token, and starts a settlement of each pending charge
+    /// it names (off the PSP's request: it is answered at once). Returns how many it started.
+    #[tracing::instrument(skip_all, fields(provider = %provider_code))]
+    pub async fn receive(
+        &self,
+        provider_code: &str,
+        token: &str,
+        body: &[u8],
+    ) -> Result<usize, LiveError> {
+        self.check_callback(provider_code, token).await?;
         // The parser's message may quote what the payer wrote: only its position goes back.
         let callback: PixCallback = serde_json::from_slice(body).map_err(|e| {
             LiveError::InvalidCallback(format!("line {} column {}", e.line(), e.column()))

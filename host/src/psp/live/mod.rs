@@ -12,6 +12,7 @@ pub mod execute;
 pub mod lote;
 pub mod pix_reads;
 pub mod reconciler;
+pub mod recurrence;
 pub mod refunds;
 pub mod settle;
 pub mod verdict;
@@ -20,6 +21,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::crypto::MasterKey;
+use crate::db::psp_calls::{CallOperation, CallOutcome, PspCall};
 use crate::db::{Db, DbError};
 use crate::metrics::Metrics;
 use crate::psp::providers::ProviderError;
@@ -50,6 +52,50 @@ impl From<sqlx::Error> for LiveError {
     fn from(e: sqlx::Error) -> Self {
         Self::Db(DbError::Sqlx(e))
     }
+}
+
+/// `failure {code, message}` of what no gateway of the ranking created (`what`: "the PIX
+/// charge", "the recurrence"); `read` is the resource's read-back.
+pub fn failure(calls: &[PspCall], read: CallOperation, what: &str) -> (&'static str, String) {
+    use CallOutcome::{NotConfigured, Refused, Unauthorized};
+    let all = |outcomes: &[CallOutcome]| {
+        !calls.is_empty() && calls.iter().all(|c| outcomes.contains(&c.outcome))
+    };
+    let code = if calls.is_empty() {
+        "no_eligible_gateway"
+    } else if all(&[NotConfigured]) {
+        "provider_not_configured"
+    } else if all(&[Refused, Unauthorized, NotConfigured]) {
+        "psp_refused"
+    } else {
+        "psp_unavailable"
+    };
+    // One entry per gateway, in the order they were tried: a PUT and the read-back that
+    // followed it are one attempt.
+    let mut tried: Vec<(&str, Vec<String>)> = Vec::new();
+    for c in calls {
+        let gateway = c.gateway_alias.as_deref().unwrap_or(&c.provider_code);
+        let what = if c.operation == read {
+            format!("read back: {}", c.outcome)
+        } else {
+            c.outcome.to_string()
+        };
+        match tried.iter_mut().find(|(g, _)| *g == gateway) {
+            Some((_, seen)) if seen.last() != Some(&what) => seen.push(what),
+            Some(_) => {}
+            None => tried.push((gateway, vec![what])),
+        }
+    }
+    let tried: Vec<String> = tried
+        .into_iter()
+        .map(|(gateway, seen)| format!("{gateway} ({})", seen.join(", then ")))
+        .collect();
+    let message = if tried.is_empty() {
+        "no gateway of this store's ranking could be tried".to_owned()
+    } else {
+        format!("no gateway could create {what}: {}", tried.join(", "))
+    };
+    (code, message)
 }
 
 /// `pixgate serve` options for live execution.
@@ -143,7 +189,8 @@ impl Live {
         self.lease
     }
 
-    /// The URL a provider's PSP posts its callbacks under (it appends `/pix`).
+    /// The URL a provider's PSP posts its callbacks under (it appends `/pix`, and for Pix
+    /// Automático `/rec` and `/cobr`).
     pub fn callback_url(&self, provider_code: &str, token: &str) -> String {
         format!("{}/psp-callbacks/{provider_code}/{token}", self.public_url)
     }
@@ -206,7 +253,11 @@ impl LiveExecution {
     }
 
     /// Registers this instance's callback URL for `code`'s pix key at its PSP (`PUT
-    /// /webhook/{chave}`).
+    /// /webhook/{chave}`); for a provider that takes mandates (it has a receiving account),
+    /// the same URL for its recurrences and recurring charges too (`PUT /webhookrec`, `PUT
+    /// /webhookcobr`: the PSP posts to `{url}/rec` and `{url}/cobr`). A PSP refusing those
+    /// two is logged and does not fail the pix registration: mandates and their charges
+    /// still settle through the reconciler's reads.
     #[tracing::instrument(skip_all, fields(provider = %code))]
     pub async fn register_callback(&self, code: &str) -> Result<(), LiveError> {
         let token = crate::psp::providers::callback_token(&self.db, &self.master_key, code)
@@ -216,9 +267,23 @@ impl LiveExecution {
             .providers
             .client(&self.db, &self.master_key, code)
             .await?;
-        client
-            .put_webhook(client.pix_key(), &self.settings.callback_url(code, &token))
-            .await?;
+        let url = self.settings.callback_url(code, &token);
+        client.put_webhook(client.pix_key(), &url).await?;
+        if crate::psp::providers::account(&self.db, code)
+            .await?
+            .is_some()
+        {
+            if let Err(e) = client.put_webhookrec(&url).await {
+                tracing::warn!(provider = %code, error = %e,
+                    "PSP recurrence callback URL not registered (PUT /webhookrec); \
+                     mandates settle by the reconciler");
+            }
+            if let Err(e) = client.put_webhookcobr(&url).await {
+                tracing::warn!(provider = %code, error = %e,
+                    "PSP recurring charge callback URL not registered (PUT /webhookcobr); \
+                     recurring charges settle by the reconciler");
+            }
+        }
         Ok(())
     }
 
@@ -251,6 +316,38 @@ impl LiveExecution {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn call(gateway: &str, operation: &str, outcome: &str) -> PspCall {
+        PspCall {
+            provider_code: "psp".into(),
+            gateway_alias: Some(gateway.into()),
+            operation: operation.parse().unwrap(),
+            outcome: outcome.parse().unwrap(),
+            duration_ms: 1,
+            error: None,
+            at: 0,
+        }
+    }
+
+    #[test]
+    fn a_failure_names_each_gateway_once_with_what_happened_there() {
+        let (code, message) = failure(
+            &[
+                call("a-d0", "put_cob", "timeout"),
+                call("a-d0", "get_cob", "refused"),
+                call("b-d1", "put_cob", "unavailable"),
+                call("b-d1", "put_cob", "unavailable"),
+            ],
+            CallOperation::GetCob,
+            "the PIX charge",
+        );
+        assert_eq!(code, "psp_unavailable");
+        assert_eq!(
+            message,
+            "no gateway could create the PIX charge: a-d0 (timeout, then read back: refused), \
+             b-d1 (unavailable)"
+        );
+    }
 
     /// Issue 17: bad live settings stop the start instead of being quietly changed.
     #[test]

@@ -27,11 +27,12 @@ impl super::LiveExecution {
         })
     }
 
-    /// One pass: how many charges and refunds moved (and paid pix read again).
+    /// One pass: how many charges, refunds and mandates moved (and paid pix read again).
     pub async fn pass(&self) -> Result<usize, LiveError> {
         let refunds = self.refund_pass().await?;
         let charges = self.charge_pass().await?;
-        Ok(charges + refunds + self.pix_pass().await?)
+        let mandates = self.mandate_pass().await?;
+        Ok(charges + refunds + mandates + self.pix_pass().await?)
     }
 
     async fn charge_pass(&self) -> Result<usize, LiveError> {

@@ -7,6 +7,11 @@
 //! before its provider. Live execution needs an active provider of that code:
 //! [`Providers::client`] answers [`ProviderError::NotFound`] or [`ProviderError::Inactive`]
 //! otherwise.
+//!
+//! A provider that takes mandates (Pix Automático, DESIGN.md section 17) has a receiving
+//! account ([`ProviderAccount`], read with [`account`]): its recurring charges name it as
+//! `cobr.recebedor`, and a mandate's chain is offered only such providers
+//! ([`taking_mandates`]).
 
 pub mod health;
 pub mod request;
@@ -14,7 +19,7 @@ pub mod request;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::access::Actor;
@@ -26,8 +31,78 @@ use crate::psp::client::{CallObserver, CallRecord, Endpoint, PspArgs, PspClient,
 use crate::psp::live::LiveExecution;
 use health::HealthBook;
 use pixgate_domain::json::Invalid;
+use pixgate_pix::apipix::{ContaRecebedor, TipoConta};
 use pixgate_pix::time::iso8601;
-pub use request::{CreateProvider, NewProvider, PatchProvider, ProviderChanges};
+pub use request::{
+    ACCOUNT_FIELD_CODES, AccountInput, CreateProvider, NewProvider, PatchProvider, ProviderChanges,
+};
+
+pixgate_domain::text_enum!(
+    /// The kind of a provider's receiving account, as API Pix names it (`tipoConta`).
+    AccountType {
+        /// Conta corrente: a checking account.
+        Corrente = "CORRENTE",
+        /// Conta poupança: a savings account.
+        Poupanca = "POUPANCA",
+        /// Conta de pagamento: a payment institution's account.
+        Pagamento = "PAGAMENTO",
+    }
+);
+
+impl From<AccountType> for TipoConta {
+    fn from(kind: AccountType) -> Self {
+        match kind {
+            AccountType::Corrente => Self::Corrente,
+            AccountType::Poupanca => Self::Poupanca,
+            AccountType::Pagamento => Self::Pagamento,
+        }
+    }
+}
+
+/// A provider's receiving account at its PSP: where the recurring charges of the mandates it
+/// takes are paid to (API Pix `cobr.recebedor`). Stored and shown as `{branch, number, type}`;
+/// a provider without one takes no mandates.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderAccount {
+    /// The branch (agência): 1 to 4 digits.
+    #[schema(pattern = "^[0-9]{1,4}$", example = "0001")]
+    pub branch: String,
+    /// The account number with its check digit, digits only (API Pix `conta`): 1 to 20.
+    #[schema(pattern = "^[0-9]{1,20}$", example = "12345678")]
+    pub number: String,
+    #[serde(rename = "type")]
+    pub kind: AccountType,
+}
+
+impl ProviderAccount {
+    /// `recebedor` of a recurring charge (`PUT /cobr/{txid}`): branch, number and type; the
+    /// PSP adds the receiver's CNPJ and name in its answers.
+    pub fn recebedor(&self) -> ContaRecebedor {
+        ContaRecebedor {
+            agencia: Some(self.branch.clone()),
+            conta: self.number.clone(),
+            tipo_conta: self.kind.into(),
+            cnpj: None,
+            nome: None,
+        }
+    }
+
+    /// The column's JSON.
+    fn to_column(&self) -> String {
+        serde_json::json!({"branch": self.branch, "number": self.number, "type": self.kind})
+            .to_string()
+    }
+
+    /// The column's JSON read back; `provider` names the row in the error.
+    fn from_column(provider: &str, text: &str) -> Result<Self, ProviderError> {
+        serde_json::from_str(text).map_err(|e| {
+            ProviderError::Db(DbError::Corrupt(format!(
+                "provider `{provider}`: account: {e}"
+            )))
+        })
+    }
+}
 
 /// What went wrong with a provider operation.
 #[derive(Debug, thiserror::Error)]
@@ -104,6 +179,9 @@ pub struct ProviderView {
     pub has_client_secret: bool,
     pub pix_key: String,
     pub tls: TlsView,
+    /// The receiving account the recurring charges of its mandates name (Pix Automático);
+    /// null: the provider takes no mandates.
+    pub account: Option<ProviderAccount>,
     pub active: bool,
     /// The gateways whose `providerCode` is this provider's code.
     pub gateways: Vec<String>,
@@ -162,6 +240,11 @@ async fn view<'e>(
     p: sql::Provider,
 ) -> Result<ProviderView, ProviderError> {
     let gateways = sql::gateway_aliases(ex, &p.code).await?;
+    let account = p
+        .account
+        .as_deref()
+        .map(|text| ProviderAccount::from_column(&p.code, text))
+        .transpose()?;
     Ok(ProviderView {
         token_url: p
             .token_url
@@ -181,6 +264,7 @@ async fn view<'e>(
         client_id: p.client_id,
         has_client_secret: true,
         pix_key: p.pix_key,
+        account,
         active: p.active.0,
         gateways,
         created_at: iso8601(p.created_at),
@@ -257,6 +341,7 @@ impl ProviderAdmin {
             ca_pem: None,
             client_cert_pem: None,
             client_key_sealed: None,
+            account: new.account.as_ref().map(ProviderAccount::to_column),
             active: Flag(true),
             created_at: now,
             updated_at: now,
@@ -324,6 +409,7 @@ impl ProviderAdmin {
             client_secret,
             pix_key,
             tls,
+            account,
             active,
         } = changes;
         if let Some(name) = name {
@@ -346,6 +432,9 @@ impl ProviderAdmin {
         }
         if let Some(tls) = tls {
             apply_tls(&mut row, &self.master_key, tls)?;
+        }
+        if let Some(account) = account {
+            row.account = account.as_ref().map(ProviderAccount::to_column);
         }
         if let Some(active) = active {
             row.active = Flag(active);
@@ -378,6 +467,31 @@ pub async fn callback_token(
     let token = String::from_utf8(key.open(&row.callback_token_sealed)?)
         .map_err(|_| ProviderError::Crypto(CryptoError::Unseal))?;
     Ok(Some(token))
+}
+
+/// The receiving account of provider `code` (read now, so a change made on another instance
+/// applies at once): `None` when the provider takes no mandates. An unknown provider is
+/// [`ProviderError::NotFound`]; an inactive one still answers (its charges are refused by
+/// [`Providers::client`]).
+pub async fn account(db: &Db, code: &str) -> Result<Option<ProviderAccount>, ProviderError> {
+    let row = sql::by_code(&db.read, code)
+        .await?
+        .ok_or_else(|| ProviderError::NotFound(code.to_owned()))?;
+    row.account
+        .as_deref()
+        .map(|text| ProviderAccount::from_column(&row.code, text))
+        .transpose()
+}
+
+/// The codes of the active providers that take mandates (those with a receiving account):
+/// the only ones a mandate's chain may be offered.
+pub async fn taking_mandates(db: &Db) -> Result<Vec<String>, ProviderError> {
+    Ok(sql::list(&db.read)
+        .await?
+        .into_iter()
+        .filter(|r| r.active.0 && r.account.is_some())
+        .map(|r| r.code)
+        .collect())
 }
 
 /// The codes of the active providers.

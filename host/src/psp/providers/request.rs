@@ -9,7 +9,7 @@ use serde::Deserialize;
 use url::Url;
 use utoipa::ToSchema;
 
-use super::ProviderError;
+use super::{AccountType, ProviderAccount, ProviderError};
 use crate::psp::client::{Secret, tls};
 use pixgate_domain::json::{Invalid, bounded};
 use pixgate_domain::{Email, TaxId, TaxIdKind};
@@ -101,6 +101,98 @@ fn url_schema(nullable: bool, description: &str) -> utoipa::openapi::Object {
         .build()
 }
 
+/// The form of `account.number`: the account number with its check digit, 1 to 20 digits in
+/// all, the check digit either joined to the rest or after a `-` (`12345678`, `1234567-8`).
+/// Stored without the `-`: API Pix `conta` is digits only. A check digit `X` (written by a few
+/// banks) is refused: give the digit the PSP registered the account under.
+pub const ACCOUNT_NUMBER_PATTERN: &str = "^([0-9]{1,20}|[0-9]{1,19}-[0-9])$";
+
+/// The form of `account.number` as stored and shown: digits only (API Pix `conta`).
+pub const ACCOUNT_STORED_NUMBER_PATTERN: &str = "^[0-9]{1,20}$";
+
+/// The form of `account.branch`: the branch (agência) without its check digit, 1 to 4 digits
+/// (API Pix `agencia`, at most 4).
+pub const ACCOUNT_BRANCH_PATTERN: &str = "^[0-9]{1,4}$";
+
+/// The stable code of a value of `account` its type refuses (a number where a string goes,
+/// a `type` outside the enum), for the admin handlers' parsing.
+pub const ACCOUNT_FIELD_CODES: [(&str, &str); 4] = [
+    ("account", "invalid_account"),
+    ("account.branch", "invalid_account"),
+    ("account.number", "invalid_account"),
+    ("account.type", "invalid_account"),
+];
+
+/// A provider's receiving account, as `POST /providers` takes it.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schema(example = json!({"branch": "0001", "number": "1234567-8", "type": "CORRENTE"}))]
+pub struct AccountInput {
+    /// The branch (agência) without its check digit: 1 to 4 digits.
+    #[schema(pattern = "^[0-9]{1,4}$", example = "0001")]
+    pub branch: String,
+    /// The account number with its check digit: 1 to 20 digits in all, the check digit
+    /// joined or after a `-` (`12345678`, `1234567-8`); stored as digits only.
+    #[schema(pattern = "^([0-9]{1,20}|[0-9]{1,19}-[0-9])$", example = "1234567-8")]
+    pub number: String,
+    #[serde(rename = "type")]
+    pub kind: AccountType,
+}
+
+/// `account` of `PATCH /providers/{code}`: the three fields (the new account) or none (`{}`,
+/// the account removed). A field given as null is refused like any other wrong type.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AccountChange {
+    #[serde(default, deserialize_with = "present")]
+    branch: Option<String>,
+    #[serde(default, deserialize_with = "present")]
+    number: Option<String>,
+    #[serde(default, rename = "type", deserialize_with = "present")]
+    kind: Option<AccountType>,
+}
+
+/// A field that, when there, is a value: null is its type's refusal, not its absence.
+fn present<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    T::deserialize(d).map(Some)
+}
+
+fn create_account_schema() -> utoipa::openapi::Schema {
+    use utoipa::openapi::schema::{OneOfBuilder, Type};
+    use utoipa::{PartialSchema, openapi::ObjectBuilder};
+    OneOfBuilder::new()
+        .item(ObjectBuilder::new().schema_type(Type::Null))
+        .item(AccountInput::schema())
+        .description(Some(
+            "The receiving account the provider's recurring charges name (API Pix              `cobr.recebedor`): only a provider with one takes mandates (Pix Automático).              Null or absent: none. A value the rules refuse is 400 `invalid_account` naming              the field.",
+        ))
+        .build()
+        .into()
+}
+
+fn patch_account_schema() -> utoipa::openapi::Schema {
+    use utoipa::openapi::schema::{OneOfBuilder, Type};
+    use utoipa::{PartialSchema, openapi::ObjectBuilder};
+    OneOfBuilder::new()
+        .item(ObjectBuilder::new().schema_type(Type::Null))
+        .item(
+            ObjectBuilder::new()
+                .schema_type(Type::Object)
+                .max_properties(Some(0))
+                .description(Some("`{}`: removes the account (no new mandates)")),
+        )
+        .item(AccountInput::schema())
+        .description(Some(
+            "Replaces the receiving account as a whole (as on creation); `{}` removes it,              null or absent keeps it.",
+        ))
+        .build()
+        .into()
+}
+
 /// A provider's TLS material. `clientCertPem` and `clientKeyPem` come together.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -157,6 +249,9 @@ pub struct CreateProvider {
     )]
     pub pix_key: String,
     pub tls: Option<TlsInput>,
+    /// The receiving account (see [`create_account_schema`]).
+    #[schema(schema_with = create_account_schema)]
+    pub account: Option<AccountInput>,
 }
 
 /// Body of `PATCH /providers/{code}`: a field that is absent or null stays as it is.
@@ -182,6 +277,9 @@ pub struct PatchProvider {
     pub pix_key: Option<String>,
     /// Replaces the TLS material as a whole; `{}` removes it.
     pub tls: Option<TlsInput>,
+    /// The receiving account (see [`patch_account_schema`]).
+    #[schema(schema_with = patch_account_schema)]
+    pub account: Option<AccountChange>,
     /// An inactive provider is not called.
     pub active: Option<bool>,
 }
@@ -211,6 +309,7 @@ pub struct NewProvider {
     pub client_secret: Secret,
     pub pix_key: String,
     pub tls: TlsMaterial,
+    pub account: Option<ProviderAccount>,
 }
 
 /// What to change, every field checked.
@@ -223,6 +322,8 @@ pub struct ProviderChanges {
     pub client_secret: Option<Secret>,
     pub pix_key: Option<String>,
     pub tls: Option<TlsMaterial>,
+    /// `Some(None)`: the account removed.
+    pub account: Option<Option<ProviderAccount>>,
     pub active: Option<bool>,
 }
 
@@ -251,6 +352,7 @@ impl CreateProvider {
                 .map(TlsInput::validate)
                 .transpose()?
                 .unwrap_or_default(),
+            account: self.account.map(AccountInput::validate).transpose()?,
         })
     }
 }
@@ -283,8 +385,86 @@ impl PatchProvider {
                 .map(Secret::new),
             pix_key: self.pix_key.as_deref().map(pix_key).transpose()?,
             tls: self.tls.map(TlsInput::validate).transpose()?,
+            account: self.account.map(AccountChange::validate).transpose()?,
             active: self.active,
         })
+    }
+}
+
+impl AccountInput {
+    fn validate(self) -> Result<ProviderAccount, ProviderError> {
+        Ok(ProviderAccount {
+            branch: account_branch(&self.branch)?,
+            number: account_number(&self.number)?,
+            kind: self.kind,
+        })
+    }
+}
+
+impl AccountChange {
+    /// The new account, or `None` for `{}` (removed).
+    fn validate(self) -> Result<Option<ProviderAccount>, ProviderError> {
+        match (self.branch, self.number, self.kind) {
+            (None, None, None) => Ok(None),
+            (Some(branch), Some(number), Some(kind)) => AccountInput {
+                branch,
+                number,
+                kind,
+            }
+            .validate()
+            .map(Some),
+            (branch, number, _) => {
+                let missing = if branch.is_none() {
+                    "account.branch"
+                } else if number.is_none() {
+                    "account.number"
+                } else {
+                    "account.type"
+                };
+                Err(invalid(
+                    "missing_field",
+                    missing,
+                    format!(
+                        "`{missing}` is missing: `account` is `branch`, `number` and `type` \
+                         together, or `{{}}` to remove it"
+                    ),
+                ))
+            }
+        }
+    }
+}
+
+/// `account.branch`: [`ACCOUNT_BRANCH_PATTERN`].
+fn account_branch(raw: &str) -> Result<String, ProviderError> {
+    if (1..=4).contains(&raw.len()) && raw.bytes().all(|b| b.is_ascii_digit()) {
+        Ok(raw.to_owned())
+    } else {
+        Err(invalid(
+            "invalid_account",
+            "account.branch",
+            "`account.branch` must be 1 to 4 digits (the branch without its check digit)",
+        ))
+    }
+}
+
+/// `account.number`: [`ACCOUNT_NUMBER_PATTERN`], returned as digits only.
+fn account_number(raw: &str) -> Result<String, ProviderError> {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let number = match raw.split_once('-') {
+        None if digits(raw) => Some(raw.to_owned()),
+        Some((head, check)) if digits(head) && check.len() == 1 && digits(check) => {
+            Some(format!("{head}{check}"))
+        }
+        _ => None,
+    };
+    match number {
+        Some(n) if n.len() <= 20 => Ok(n),
+        _ => Err(invalid(
+            "invalid_account",
+            "account.number",
+            "`account.number` must be the account number with its check digit: 1 to 20 \
+             digits in all, the check digit joined or after a `-`",
+        )),
     }
 }
 
@@ -607,7 +787,112 @@ mod tests {
             client_secret: "s3cret".into(),
             pix_key: "pix@acme.com.br".into(),
             tls,
+            account: None,
         }
+    }
+
+    #[test]
+    fn accounts_are_digits_with_an_optional_check_digit_after_a_hyphen() {
+        let number_pattern = regex::Regex::new(ACCOUNT_NUMBER_PATTERN).unwrap();
+        let branch_pattern = regex::Regex::new(ACCOUNT_BRANCH_PATTERN).unwrap();
+        let stored_pattern = regex::Regex::new(ACCOUNT_STORED_NUMBER_PATTERN).unwrap();
+        for (raw, stored) in [
+            ("1", "1"),
+            ("12345678", "12345678"),
+            ("1234567-8", "12345678"),
+            ("0-0", "00"),
+            ("12345678901234567890", "12345678901234567890"),
+            ("1234567890123456789-0", "12345678901234567890"),
+        ] {
+            assert_eq!(account_number(raw).unwrap(), stored, "{raw}");
+            assert!(number_pattern.is_match(raw), "{raw}");
+            assert!(stored_pattern.is_match(stored), "{stored}");
+        }
+        for bad in [
+            "",
+            "-",
+            "-1",
+            "1-",
+            "1234-56",
+            "1234-5-6",
+            "1234567-X",
+            "12345678901234567890-1",
+            "123456789012345678901",
+            " 123",
+            "12 34",
+            "١٢٣",
+            "1234\u{0}",
+        ] {
+            assert_eq!(
+                code(account_number(bad).unwrap_err()),
+                ("invalid_account", "account.number".into()),
+                "{bad:?}"
+            );
+            assert!(!number_pattern.is_match(bad), "{bad:?}");
+        }
+        for good in ["0", "0001", "1234"] {
+            assert_eq!(account_branch(good).unwrap(), good);
+            assert!(branch_pattern.is_match(good));
+        }
+        for bad in ["", "12345", "12-3", "a1", " 1", "١"] {
+            assert_eq!(
+                code(account_branch(bad).unwrap_err()),
+                ("invalid_account", "account.branch".into()),
+                "{bad:?}"
+            );
+            assert!(!branch_pattern.is_match(bad), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn an_account_change_is_all_three_fields_or_none() {
+        let change = |v: serde_json::Value| serde_json::from_value::<AccountChange>(v);
+        assert_eq!(
+            change(serde_json::json!({})).unwrap().validate().unwrap(),
+            None
+        );
+        let set =
+            change(serde_json::json!({"branch": "0001", "number": "1234-5", "type": "POUPANCA"}))
+                .unwrap()
+                .validate()
+                .unwrap()
+                .unwrap();
+        assert_eq!(
+            set,
+            ProviderAccount {
+                branch: "0001".into(),
+                number: "12345".into(),
+                kind: AccountType::Poupanca,
+            }
+        );
+        let missing = change(serde_json::json!({"branch": "0001", "type": "CORRENTE"}))
+            .unwrap()
+            .validate()
+            .unwrap_err();
+        assert_eq!(code(missing), ("missing_field", "account.number".into()));
+        // Null is a wrong type, not an absence.
+        assert!(change(serde_json::json!({"branch": null})).is_err());
+        assert!(change(serde_json::json!({"type": "SALARIO"})).is_err());
+        assert!(change(serde_json::json!({"extra": 1})).is_err());
+        // On creation.
+        let mut body = create(None);
+        body.account = Some(AccountInput {
+            branch: "12".into(),
+            number: "9-9".into(),
+            kind: AccountType::Pagamento,
+        });
+        let new = body.validate("x".into()).unwrap();
+        assert_eq!(new.account.unwrap().number, "99");
+        let mut body = create(None);
+        body.account = Some(AccountInput {
+            branch: "12345".into(),
+            number: "9".into(),
+            kind: AccountType::Pagamento,
+        });
+        assert_eq!(
+            code(body.validate("x".into()).unwrap_err()),
+            ("invalid_account", "account.branch".into())
+        );
     }
 
     #[test]

@@ -1,0 +1,201 @@
+//! A LIVE store's mandate (DESIGN.md section 17). The row is written first, `PENDING_AUTHORIZATION`
+//! without a recurrence and held by this request for the live lease, so a retry with the same
+//! key while it runs is 409 `idempotency_key_in_use` and never makes a second recurrence. Then
+//! the recurrence is created along the chain's ranking ([`crate::psp::live::recurrence`]): the
+//! first PSP that accepts `POST /rec` holds it, and the mandate is pinned there. Then what the
+//! payer answers: the code they scan (QR journeys, `GET /rec/{idRec}?txid=`), with the first
+//! payment charged at that same PSP first for `QR_WITH_FIRST_PAYMENT`, or the request pushed to
+//! their bank (`POST /solicrec`). The payer's answer reaches pixgate by reads: a callback on
+//! `/rec` or the reconciler ([`crate::psp::live::LiveExecution::settle_mandate`]).
+//!
+//! A request that dies after the PSP's answer leaves the row without its recurrence; once the
+//! lease has run out a retry takes the row over and asks again (the orphaned recurrence, never
+//! shown to a payer, expires at its PSP).
+
+use pixgate_domain::IdempotencyKey;
+use pixgate_domain::mandate::{Journey, MandateRequest, MandateStatus};
+use pixgate_sandbox::chain::DecisionTrace;
+
+use super::view::{MandateEnvelope, MandateView};
+use super::{MandateError, Mandates};
+use crate::access::Principal;
+use crate::db::mandates::{self, Mandate};
+use crate::db::psp_calls::{self, CallOperation};
+use crate::db::store_cache::StoreRoute;
+use crate::db::{self};
+use crate::internal::Internal;
+use crate::psp::live::recurrence::{RecurrenceTerms, authorization_json};
+
+impl Mandates {
+    /// Creates the recurrence of `row` (written, and held by this request) at a PSP and what
+    /// the payer answers; the mandate as it then is.
+    pub(super) async fn create_live(
+        &self,
+        principal: &Principal,
+        key: &IdempotencyKey,
+        request: &MandateRequest,
+        route: &StoreRoute,
+        row: Mandate,
+        trace: &DecisionTrace,
+    ) -> Result<MandateEnvelope, MandateError> {
+        let live = &self.deps.live;
+        let taking = crate::psp::providers::taking_mandates(&self.deps.db)
+            .await
+            .map_err(|e| Internal::caused("mandate: the providers that take mandates", e))?;
+        let terms = RecurrenceTerms {
+            reference: &request.reference,
+            description: request.description.as_deref(),
+            payer_name: &request.payer_name,
+            payer_tax_id: &request.payer_tax_id,
+            frequency: request.frequency,
+            start_date: request.start_date,
+            end_date: request.end_date,
+            amount: request.amount,
+            retry_policy: request.retry_policy,
+            with_location: request.journey != Journey::Push,
+        };
+        let execution = live
+            .create_recurrence(&trace.routes, &terms, |code| {
+                taking.iter().any(|c| c == code)
+            })
+            .await;
+        for call in &execution.calls {
+            psp_calls::insert_for_mandate(&self.deps.db.write, &row.id, call).await?;
+        }
+        let now = db::now_ms();
+        let Some(created) = execution.created else {
+            let (code, message) = crate::psp::live::failure(
+                &execution.calls,
+                CallOperation::GetRec,
+                "the recurrence",
+            );
+            let failure = serde_json::json!({"code": code, "message": message}).to_string();
+            mandates::transition(
+                &self.deps.db.write,
+                &row.id,
+                MandateStatus::PendingAuthorization,
+                MandateStatus::Failed,
+                None,
+                None,
+                Some(&failure),
+                None,
+                now,
+            )
+            .await?;
+            return self.answer(&row.id, route, request, false).await;
+        };
+        let chosen = &trace.routes[created.route];
+        let provider = chosen.gateway.provider_code.clone();
+        let alias = chosen.gateway.gateway_alias.clone();
+        let id_rec = created.rec.id_rec.clone();
+        mandates::record_recurrence(
+            &self.deps.db.write,
+            &row.id,
+            &provider,
+            &alias,
+            &id_rec,
+            now,
+        )
+        .await?;
+
+        let mut calls = Vec::new();
+        let interval = live.interval().as_millis() as i64;
+        // The first payment of a QR_WITH_FIRST_PAYMENT mandate: a charge pinned to the gateway
+        // whose PSP holds the recurrence, so one code can pay it and authorise.
+        let first_payment = match request.first_payment {
+            Some(amount) => Some(
+                self.first_payment(principal, key, request, amount, Some(&alias))
+                    .await?,
+            ),
+            None => None,
+        };
+        let authorization = match request.journey {
+            Journey::Push => {
+                let account = request
+                    .payer_account
+                    .as_ref()
+                    .ok_or_else(|| Internal::broken("a PUSH mandate without its account"))?;
+                let expires_at = now + self.deps.push_expiry.as_millis() as i64;
+                match live
+                    .push_recurrence(
+                        &provider,
+                        &id_rec,
+                        account,
+                        &request.payer_tax_id,
+                        expires_at,
+                        &mut calls,
+                    )
+                    .await
+                {
+                    Ok(_) => Some(authorization_json(None, Some(expires_at))),
+                    Err(e) => {
+                        tracing::warn!(mandate = %row.id, error = %e,
+                            "mandate: the request was not sent to the payer's bank");
+                        None
+                    }
+                }
+            }
+            Journey::Qr | Journey::QrWithFirstPayment => {
+                // The first payment's txid makes the code a journey 3 code.
+                let txid = match &first_payment {
+                    Some(id) => crate::db::intents::by_id(&self.deps.db.read, id)
+                        .await?
+                        .and_then(|i| i.txid),
+                    None => None,
+                };
+                if let Some(txid) = &txid
+                    && let Err(e) = live
+                        .activate_with_charge(&provider, &id_rec, txid, &mut calls)
+                        .await
+                {
+                    tracing::warn!(mandate = %row.id, error = %e,
+                        "mandate: the first payment is not tied to the recurrence");
+                }
+                match live
+                    .read_recurrence(&provider, &id_rec, txid.as_deref(), &mut calls)
+                    .await
+                {
+                    Ok(rec) => rec
+                        .dados_qr
+                        .map(|qr| authorization_json(Some(&qr.pix_copia_e_cola), None)),
+                    Err(e) => {
+                        tracing::warn!(mandate = %row.id, error = %e,
+                            "mandate: the code the payer scans was not read; the reconciler reads it");
+                        None
+                    }
+                }
+            }
+        };
+        for call in &calls {
+            psp_calls::insert_for_mandate(&self.deps.db.write, &row.id, call).await?;
+        }
+        // Without an authorization yet, the reconciler's first read fills it in.
+        mandates::record_authorization(
+            &self.deps.db.write,
+            &row.id,
+            authorization.as_deref(),
+            first_payment.as_deref(),
+            now + interval,
+            now,
+        )
+        .await?;
+        self.answer(&row.id, route, request, false).await
+    }
+
+    /// The mandate `id` as it now is.
+    async fn answer(
+        &self,
+        id: &str,
+        route: &StoreRoute,
+        request: &MandateRequest,
+        replay: bool,
+    ) -> Result<MandateEnvelope, MandateError> {
+        let m = mandates::get(&self.deps.db.write, id)
+            .await?
+            .ok_or_else(|| Internal::broken(format!("mandate {id} vanished")))?;
+        Ok(MandateEnvelope {
+            success: true,
+            data: MandateView::from_row(&m, &route.store.code, request.payer_name.clone(), replay),
+        })
+    }
+}
