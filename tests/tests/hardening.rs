@@ -349,7 +349,8 @@ async fn no_route_answers_5xx_to_a_nul_in_its_path_query_or_body() {
             .admin_post(
                 "/api-keys",
                 json!({"merchant": "shop", "stores": ["shop-store"],
-                       "scopes": ["payments:create", "payments:read", "payments:refund", "webhooks:manage"]}),
+                       "scopes": ["payments:create", "payments:read", "payments:refund", "webhooks:manage",
+                                  "mandates:manage"]}),
             )
             .await;
         assert_eq!(status, 201, "{issued}");
