@@ -598,7 +598,7 @@ pub struct ChargeRequest {
     /// A due-date charge's terms; `None` for an immediate charge.
     pub due: Option<DueTerms>,
     /// A recurring charge's mandate and cycle (Pix Automático); `None` for the other kinds.
-    pub recurring: Option<crate::mandate::RecurringTerms>,
+    pub recurring: Option<crate::recurring::RecurringTerms>,
     /// The only gateway this charge may go to (a mandate's charges, and the first payment a
     /// `QR_WITH_FIRST_PAYMENT` mandate is authorised with, go to the gateway whose PSP holds the
     /// recurrence). Set by pixgate, never by the merchant's body; not part of the fingerprint.

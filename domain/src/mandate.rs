@@ -17,18 +17,8 @@ use crate::charge::{
 };
 use crate::due::Date;
 use crate::json::{Invalid, bounded, from_json};
+pub use crate::recurring::{Frequency, RecurringTerms};
 use crate::{Money, TaxId, sha256_hex, text_enum, valid_code};
-
-text_enum!(
-    /// How often a mandate charges (API Pix `periodicidade`).
-    Frequency {
-        Weekly = "WEEKLY",
-        Monthly = "MONTHLY",
-        Quarterly = "QUARTERLY",
-        Semiannual = "SEMIANNUAL",
-        Annual = "ANNUAL",
-    }
-);
 
 text_enum!(
     /// Whether a rejected attempt is retried (API Pix `politicaRetentativa`): `NONE`
@@ -499,16 +489,6 @@ impl MandateRequest {
             .or(self.first_payment)
             .unwrap_or(Money::MIN)
     }
-}
-
-/// What a recurring charge is made under, as the chain sees it (`mandate-terms`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RecurringTerms {
-    pub mandate_id: String,
-    pub frequency: Frequency,
-    /// The cycle, from 1.
-    pub cycle: u32,
-    pub due_date: Date,
 }
 
 #[cfg(test)]
