@@ -82,7 +82,7 @@ impl Mandates {
                 now,
             )
             .await?;
-            return self.answer(&row.id, route, request, false).await;
+            return self.answer(&row.id, route, request).await;
         };
         let chosen = &trace.routes[created.route];
         let provider = chosen.gateway.provider_code.clone();
@@ -179,23 +179,22 @@ impl Mandates {
             now,
         )
         .await?;
-        self.answer(&row.id, route, request, false).await
+        self.answer(&row.id, route, request).await
     }
 
-    /// The mandate `id` as it now is.
+    /// The mandate `id` as it now is, the answer of the request that made it.
     async fn answer(
         &self,
         id: &str,
         route: &StoreRoute,
         request: &MandateRequest,
-        replay: bool,
     ) -> Result<MandateEnvelope, MandateError> {
         let m = mandates::get(&self.deps.db.write, id)
             .await?
             .ok_or_else(|| Internal::broken(format!("mandate {id} vanished")))?;
         Ok(MandateEnvelope {
             success: true,
-            data: MandateView::from_row(&m, &route.store.code, request.payer_name.clone(), replay),
+            data: MandateView::from_row(&m, &route.store.code, request.payer_name.clone(), false),
         })
     }
 }
