@@ -12,6 +12,7 @@ import { Replay } from './views/replay.js';
 import { Shadow } from './views/shadow.js';
 import { Providers } from './views/providers.js';
 import { Payment, Payments } from './views/payments.js';
+import { Mandate, Mandates } from './views/mandates.js';
 import { Audit, Operators } from './views/operators.js';
 import { Overview } from './views/overview.js';
 import { Deliveries } from './views/deliveries.js';
@@ -25,6 +26,7 @@ const SECTIONS = [
   ['shadow', 'Shadow'],
   ['providers', 'Providers'],
   ['payments', 'Payments'],
+  ['mandates', 'Mandates'],
   ['deliveries', 'Webhook deliveries'],
   ['evaluate', 'Evaluate'],
   ['operators', 'Operators'],
@@ -112,6 +114,8 @@ function View({ route, me }) {
       return html`<${Providers} me=${me} />`;
     case 'payments':
       return route.id ? html`<${Payment} id=${route.id} me=${me} />` : html`<${Payments} me=${me} />`;
+    case 'mandates':
+      return route.id ? html`<${Mandate} id=${route.id} me=${me} />` : html`<${Mandates} me=${me} />`;
     case 'deliveries':
       return html`<${Deliveries} me=${me} />`;
     case 'evaluate':

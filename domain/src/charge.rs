@@ -762,6 +762,13 @@ impl ChargeRequest {
         if let Some(due) = &self.due {
             normalised["due"] = due.to_json();
         }
+        // A recurring charge is the mandate's and its due date's (the cycle follows from it).
+        if let Some(recurring) = &self.recurring {
+            normalised["recurring"] = serde_json::json!({
+                "mandateId": recurring.mandate_id,
+                "dueDate": recurring.due_date.to_string(),
+            });
+        }
         sha256_hex(canonical_json(&normalised))
     }
 }

@@ -16,7 +16,7 @@ pub mod json;
 pub mod mandate;
 pub mod money;
 mod outcome;
-mod recurring;
+pub mod recurring;
 pub mod refund;
 mod role;
 mod status;

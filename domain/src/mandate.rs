@@ -491,6 +491,203 @@ impl MandateRequest {
     }
 }
 
+/// Body of `POST /mandates/{mandateId}/charges`: one cycle's charge under an active mandate.
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schema(example = json!({"amount": 99.9, "dueDate": "2030-12-10"}))]
+pub struct CreateMandateChargeRequest {
+    /// In BRL. Required unless the mandate has a fixed amount (then, if given, that amount);
+    /// at least the mandate's `minimumAmount`.
+    #[schema(value_type = Option<f64>, minimum = 0.01, maximum = 100000000.0, multiple_of = 0.01, example = 99.9)]
+    pub amount: Option<Reais>,
+    /// `YYYY-MM-DD`: from 2 days ahead (Brasília), within the mandate's start and end dates.
+    /// More than 10 days ahead, the charge is `SCHEDULED` until the Pix Automático window
+    /// opens.
+    #[schema(format = Date, pattern = "^(19[0-9]{2}|[2-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$", example = "2030-12-10")]
+    pub due_date: String,
+    /// The charge's reference: 1 to 35 characters; default the mandate's.
+    #[schema(
+        min_length = 1,
+        max_length = 35,
+        pattern = r"^[^\u0000-\u001F\u007F-\u009F]*$"
+    )]
+    pub reference: Option<String>,
+    /// 1 to 35 characters; default the mandate's description.
+    #[schema(
+        min_length = 1,
+        max_length = 35,
+        pattern = r"^[^\u0000-\u001F\u007F-\u009F]*$"
+    )]
+    pub description: Option<String>,
+    /// Free-form JSON object of at most 16 KB, kept as the exact text sent, with the charge's
+    /// rules.
+    #[schema(value_type = Option<Object>)]
+    pub metadata: Option<Map<String, Value>>,
+    /// `metadata` as written ([`Literals`]), set by `from_body`.
+    #[serde(skip)]
+    #[doc(hidden)]
+    pub metadata_as_sent: Option<String>,
+}
+
+/// The codes of type errors in a mandate charge body, per field.
+pub const MANDATE_CHARGE_FIELD_CODES: &[(&str, &str)] = &[
+    ("amount", "invalid_amount"),
+    ("dueDate", "invalid_due_date"),
+    ("metadata", "invalid_metadata"),
+];
+
+/// The terms of a mandate a charge under it is checked against.
+#[derive(Debug, Clone)]
+pub struct MandateTerms {
+    pub amount: MandateAmount,
+    pub frequency: Frequency,
+    pub start_date: Date,
+    pub end_date: Option<Date>,
+    pub reference: String,
+    pub description: Option<String>,
+}
+
+/// A charge under a mandate, every rule checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MandateCharge {
+    pub amount: Money,
+    pub due_date: Date,
+    /// The cycle the due date falls in, from 1.
+    pub cycle: u32,
+    pub reference: String,
+    pub description: Option<String>,
+    pub metadata: String,
+}
+
+/// The least number of days ahead a recurring charge may be due (the Pix Automático rules:
+/// its `cobr` goes to the PSP 2 to 10 days before the due date).
+pub const MIN_DAYS_AHEAD: i64 = 2;
+
+/// How many days before its due date a recurring charge's `cobr` is sent at the latest.
+pub const WINDOW_DAYS: i64 = 10;
+
+impl CreateMandateChargeRequest {
+    /// The body as parsed, with what `check_literals` kept of it as written.
+    pub fn from_body(value: Value, literals: Literals) -> Result<Self, Invalid> {
+        let mut request: Self = from_json(value, MANDATE_CHARGE_FIELD_CODES)?;
+        request.metadata_as_sent = literals.metadata;
+        Ok(request)
+    }
+
+    /// Checks the charge against the mandate's `terms`; `today` is the date in Brasília.
+    pub fn validate(self, terms: &MandateTerms, today: Date) -> Result<MandateCharge, Invalid> {
+        let due_date = Date::parse(&self.due_date).ok_or_else(|| {
+            Invalid::new(
+                "invalid_due_date",
+                "dueDate",
+                "`dueDate` is not a date (YYYY-MM-DD)",
+            )
+        })?;
+        let earliest = today.add_days(MIN_DAYS_AHEAD);
+        if due_date < earliest {
+            return Err(Invalid::new(
+                "invalid_due_date",
+                "dueDate",
+                format!(
+                    "`dueDate` must be {MIN_DAYS_AHEAD} days ahead at least ({earliest} or \
+                     later): the payer's bank is told of a recurring charge before its day"
+                ),
+            ));
+        }
+        if due_date < terms.start_date || terms.end_date.is_some_and(|end| due_date > end) {
+            let end = terms
+                .end_date
+                .map_or_else(|| "no end".to_owned(), |e| e.to_string());
+            return Err(Invalid::new(
+                "invalid_due_date",
+                "dueDate",
+                format!(
+                    "`dueDate` must fall within the mandate ({} to {end})",
+                    terms.start_date
+                ),
+            ));
+        }
+        let cycle = terms
+            .frequency
+            .cycle_of(terms.start_date, due_date)
+            .ok_or_else(|| Invalid::new("invalid_due_date", "dueDate", "before the mandate"))?;
+        let given = self
+            .amount
+            .map(|reais| {
+                Money::from_brl(reais.0)
+                    .map_err(|e| Invalid::new("invalid_amount", "amount", amount_rule(e)))
+            })
+            .transpose()?;
+        let amount = match (terms.amount, given) {
+            (MandateAmount::Fixed(fixed), None) => fixed,
+            (MandateAmount::Fixed(fixed), Some(amount)) if amount == fixed => fixed,
+            (MandateAmount::Fixed(fixed), Some(_)) => {
+                return Err(Invalid::new(
+                    "invalid_amount",
+                    "amount",
+                    format!(
+                        "the payer authorised R$ {:.2} each cycle: `amount` may be left out, or \
+                         be that",
+                        fixed.brl()
+                    ),
+                ));
+            }
+            (MandateAmount::Minimum(minimum), Some(amount)) if amount < minimum => {
+                return Err(Invalid::new(
+                    "invalid_amount",
+                    "amount",
+                    format!(
+                        "`amount` must be at least the mandate's minimum, R$ {:.2}",
+                        minimum.brl()
+                    ),
+                ));
+            }
+            (MandateAmount::Minimum(_) | MandateAmount::Open, Some(amount)) => amount,
+            (MandateAmount::Minimum(_) | MandateAmount::Open, None) => {
+                return Err(Invalid::new(
+                    "missing_field",
+                    "amount",
+                    "`amount` is required: the mandate has no fixed amount",
+                ));
+            }
+        };
+        let reference = match self.reference.as_deref() {
+            Some(r) => bounded(r, "reference", "invalid_reference", 1, 35)?,
+            None => terms.reference.clone(),
+        };
+        let description = match self.description.as_deref() {
+            Some(d) => Some(bounded(d, "description", "invalid_description", 1, 35)?),
+            None => terms.description.clone(),
+        };
+        let metadata = metadata_text(self.metadata.as_ref(), self.metadata_as_sent, "metadata")?;
+        Ok(MandateCharge {
+            amount,
+            due_date,
+            cycle,
+            reference,
+            description,
+            metadata,
+        })
+    }
+}
+
+impl MandateCharge {
+    /// Whether the charge waits (`SCHEDULED`) for the window that opens [`WINDOW_DAYS`] before
+    /// its due date, as of `today`.
+    pub fn is_scheduled(&self, today: Date) -> bool {
+        today.days_until(self.due_date) > WINDOW_DAYS
+    }
+
+    /// The day its `cobr` is sent: today, or the first day of the window.
+    pub fn sends_on(&self, today: Date) -> Date {
+        if self.is_scheduled(today) {
+            self.due_date.add_days(-WINDOW_DAYS)
+        } else {
+            today
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -688,5 +885,121 @@ mod tests {
             schema["properties"]["taxId"]["pattern"],
             serde_json::json!(TAX_ID_PATTERN)
         );
+    }
+
+    fn terms(amount: MandateAmount) -> MandateTerms {
+        MandateTerms {
+            amount,
+            frequency: Frequency::Monthly,
+            start_date: Date::parse("2030-01-31").unwrap(),
+            end_date: Date::parse("2030-12-31"),
+            reference: "contract-1".into(),
+            description: Some("Gym".into()),
+        }
+    }
+
+    fn charge(body: Value) -> Result<CreateMandateChargeRequest, Invalid> {
+        CreateMandateChargeRequest::from_body(body, Literals::default())
+    }
+
+    #[test]
+    fn a_mandate_charge_takes_the_fixed_amount_and_the_cycle_of_its_due_date() {
+        let fixed = terms(MandateAmount::Fixed(Money::from_centavos(9_990).unwrap()));
+        let today = Date::parse("2030-02-20").unwrap();
+        let c = charge(serde_json::json!({"dueDate": "2030-03-01"}))
+            .unwrap()
+            .validate(&fixed, today)
+            .unwrap();
+        assert_eq!(c.amount.centavos(), 9_990);
+        assert_eq!(c.cycle, 2, "28 February is cycle 2's due date");
+        assert_eq!(
+            (c.reference.as_str(), c.description.as_deref()),
+            ("contract-1", Some("Gym"))
+        );
+        assert!(!c.is_scheduled(today));
+        assert_eq!(c.sends_on(today), today);
+        let later = charge(
+            serde_json::json!({"dueDate": "2030-06-30", "amount": 99.9, "reference": "jun"}),
+        )
+        .unwrap()
+        .validate(&fixed, today)
+        .unwrap();
+        assert_eq!((later.cycle, later.reference.as_str()), (6, "jun"));
+        assert!(later.is_scheduled(today));
+        assert_eq!(later.sends_on(today).to_string(), "2030-06-20");
+    }
+
+    #[test]
+    fn a_mandate_charge_breaking_a_rule_names_its_field() {
+        let today = Date::parse("2030-02-20").unwrap();
+        let fixed = terms(MandateAmount::Fixed(Money::from_centavos(9_990).unwrap()));
+        let minimum = terms(MandateAmount::Minimum(Money::from_centavos(1_000).unwrap()));
+        let open = terms(MandateAmount::Open);
+        for (t, body, code, field) in [
+            (
+                &fixed,
+                serde_json::json!({"dueDate": "2030-02-21"}),
+                "invalid_due_date",
+                "dueDate",
+            ),
+            (
+                &fixed,
+                serde_json::json!({"dueDate": "2031-01-31"}),
+                "invalid_due_date",
+                "dueDate",
+            ),
+            (
+                &fixed,
+                serde_json::json!({"dueDate": "2030-13-01"}),
+                "invalid_due_date",
+                "dueDate",
+            ),
+            (
+                &fixed,
+                serde_json::json!({"dueDate": "2030-03-01", "amount": 10}),
+                "invalid_amount",
+                "amount",
+            ),
+            (
+                &minimum,
+                serde_json::json!({"dueDate": "2030-03-01", "amount": 9.99}),
+                "invalid_amount",
+                "amount",
+            ),
+            (
+                &minimum,
+                serde_json::json!({"dueDate": "2030-03-01"}),
+                "missing_field",
+                "amount",
+            ),
+            (
+                &open,
+                serde_json::json!({"dueDate": "2030-03-01", "amount": 0}),
+                "invalid_amount",
+                "amount",
+            ),
+            (
+                &open,
+                serde_json::json!({"dueDate": "2030-03-01", "amount": 1, "reference": ""}),
+                "invalid_reference",
+                "reference",
+            ),
+        ] {
+            let e = charge(body.clone())
+                .and_then(|c| c.validate(t, today))
+                .unwrap_err();
+            assert_eq!(
+                (e.code, e.field.as_deref()),
+                (code, Some(field)),
+                "{body}: {e:?}"
+            );
+        }
+        let e = charge(serde_json::json!({"dueDate": "2030-03-01", "payer": {}})).unwrap_err();
+        assert_eq!(e.code, "unknown_field", "{e:?}");
+        let ok = charge(serde_json::json!({"dueDate": "2030-02-22", "amount": 10}))
+            .unwrap()
+            .validate(&minimum, today)
+            .unwrap();
+        assert_eq!((ok.amount.centavos(), ok.cycle), (1_000, 1));
     }
 }

@@ -14,9 +14,12 @@ text_enum!(
 
 text_enum!(
     /// A PaymentIntent's status: `SHADOW_ONLY` (terminal), or `PENDING` then `SUCCEEDED`,
-    /// `FAILED` or `CANCELED` (terminal).
+    /// `FAILED` or `CANCELED` (terminal). A recurring charge due more than 10 days ahead is
+    /// `SCHEDULED` first: held until the Pix Automático window opens, then `PENDING` (or
+    /// `CANCELED` before it was sent).
     IntentStatus {
         ShadowOnly = "SHADOW_ONLY",
+        Scheduled = "SCHEDULED",
         Pending = "PENDING",
         Succeeded = "SUCCEEDED",
         Failed = "FAILED",
@@ -38,7 +41,7 @@ text_enum!(
 
 impl IntentStatus {
     pub fn is_terminal(self) -> bool {
-        !matches!(self, IntentStatus::Pending)
+        !matches!(self, IntentStatus::Pending | IntentStatus::Scheduled)
     }
 }
 
@@ -57,7 +60,14 @@ mod tests {
             serde_json::to_value(<IntentStatus as utoipa::PartialSchema>::schema()).unwrap();
         assert_eq!(
             schema["enum"],
-            serde_json::json!(["SHADOW_ONLY", "PENDING", "SUCCEEDED", "FAILED", "CANCELED"])
+            serde_json::json!([
+                "SHADOW_ONLY",
+                "SCHEDULED",
+                "PENDING",
+                "SUCCEEDED",
+                "FAILED",
+                "CANCELED"
+            ])
         );
         let schema = serde_json::to_value(<StoreMode as utoipa::PartialSchema>::schema()).unwrap();
         assert_eq!(schema["enum"], serde_json::json!(["SHADOW", "LIVE"]));

@@ -56,6 +56,8 @@ pub(crate) struct ChargePathParts {
     pub trace_retention: std::time::Duration,
     /// How long a PUSH mandate's request waits for the payer.
     pub mandate_push_expiry: std::time::Duration,
+    /// How many days before a cycle's due date a mandate that charges itself is charged.
+    pub mandate_lead_days: u32,
 }
 
 /// The services a charge goes through, each given the handles it uses: the one place that
@@ -85,6 +87,7 @@ impl ChargePath {
             idempotency_retention_ms,
             trace_retention,
             mandate_push_expiry,
+            mandate_lead_days,
         } = parts;
         let live = LiveExecution::new(
             db.clone(),
@@ -131,6 +134,7 @@ impl ChargePath {
             charges: charges.clone(),
             live: live.clone(),
             push_expiry: mandate_push_expiry,
+            lead_days: mandate_lead_days,
         });
         Self {
             live,
@@ -241,6 +245,7 @@ impl App {
             idempotency_retention_ms: i64::from(config.idempotency_retention_hours) * 3_600_000,
             trace_retention: config.retention.trace_retention,
             mandate_push_expiry: config.mandates.mandate_push_expiry,
+            mandate_lead_days: config.mandates.mandate_lead_days,
         });
         let delivery = Delivery::new(
             db.clone(),
@@ -315,6 +320,8 @@ impl App {
         // Batches written before a restart, or by another instance, are resumed from the
         // database.
         let batch_worker = state.batches.spawn_worker();
+        // Each cycle's charge of the mandates that charge themselves.
+        let auto_charger = state.mandates.spawn_auto_charge();
         // The callback URL carries this instance's public address: registered on every start.
         state.live.register_callbacks(None);
         let merchant = crate::http::merchant_router(state.clone());
@@ -346,6 +353,7 @@ impl App {
         preloader.abort();
         reconciler.abort();
         batch_worker.abort();
+        auto_charger.abort();
         Ok(())
     }
 }

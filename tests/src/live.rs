@@ -233,14 +233,19 @@ pub struct Live {
 
 pub const STORE: &str = "shop-live";
 
-/// What the harness's endpoint subscribes to: every payment and refund event.
-pub const EVENTS: [&str; 6] = [
+/// What the harness's endpoint subscribes to: every payment, refund and Pix Automático event.
+pub const EVENTS: [&str; 11] = [
     "payment.pending",
     "payment.succeeded",
     "payment.failed",
     "payment.canceled",
     "refund.succeeded",
     "refund.failed",
+    "mandate.authorized",
+    "mandate.rejected",
+    "mandate.expired",
+    "mandate.canceled",
+    "payment.attempt_failed",
 ];
 
 impl Live {
@@ -473,10 +478,15 @@ impl Live {
 
     /// The payment events the receiver got for intent `id`, in order, each verified.
     pub fn events_for(&self, id: &str) -> Vec<String> {
+        self.events_where("paymentIntentId", id)
+    }
+
+    /// The types of the signed deliveries whose `data[field]` is `id`, each checked.
+    fn events_where(&self, field: &str, id: &str) -> Vec<String> {
         self.receiver
             .received()
             .iter()
-            .filter(|r| r.json()["data"]["paymentIntentId"] == id)
+            .filter(|r| r.json()["data"][field] == id)
             .map(|r| {
                 pixgate_webhook::verify(&self.secret, &r.headers, &r.body, SystemTime::now())
                     .unwrap_or_else(|e| panic!("a delivery does not verify: {e}"));
@@ -489,9 +499,18 @@ impl Live {
     /// sender delivers concurrently (and retries), so a `payment.succeeded` due right after its
     /// `payment.pending` may arrive first; the merchant guide says so.
     pub async fn wait_events(&self, id: &str, events: &[&str]) {
+        self.wait_events_where("paymentIntentId", id, events).await
+    }
+
+    /// As [`Self::wait_events`], for the events of mandate `id`.
+    pub async fn wait_mandate_events(&self, id: &str, events: &[&str]) {
+        self.wait_events_where("mandateId", id, events).await
+    }
+
+    async fn wait_events_where(&self, field: &str, id: &str, events: &[&str]) {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
-            let got = self.events_for(id);
+            let got = self.events_where(field, id);
             if got.len() >= events.len() {
                 let (mut got, mut want) = (got, events.to_vec());
                 got.sort();
@@ -509,7 +528,6 @@ impl Live {
     }
 }
 
-/// The standard's error name of a problem+json answer, and the properties its violations name.
 pub fn problem(value: &Value) -> (String, Vec<String>) {
     let problem: pixgate_pix::apipix::Problema =
         serde_json::from_value(value.clone()).unwrap_or_else(|e| panic!("{e}: {value}"));

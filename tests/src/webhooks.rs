@@ -142,6 +142,7 @@ pub async fn pending_intent(db: &pixgate::db::Db, store: &str, reference: &str) 
             settlement_date: "2026-11-23".into(),
         },
         due_terms: None,
+        recurring: Default::default(),
         created_at: now,
     });
     // Pending, as a LIVE charge its PSP created; never due for the reconciler: these tests

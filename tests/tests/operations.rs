@@ -327,6 +327,7 @@ async fn the_openapi_documents_every_route_at_version_1_0_0() {
             "GET /webhook-endpoints/{endpointId}/deliveries",
             "POST /mandates",
             "POST /mandates/{mandateId}/cancel",
+            "POST /mandates/{mandateId}/charges",
             "POST /payments/charge",
             "POST /payments/charge-batches",
             "POST /payments/{paymentIntentId}/cancel",

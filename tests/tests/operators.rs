@@ -143,6 +143,7 @@ async fn every_admin_route_answers_each_role_as_the_role_table_says() {
             ("alias", "sandbox-a-d0".to_owned()),
             ("keyId", uuid::Uuid::new_v4().to_string()),
             ("paymentIntentId", uuid::Uuid::new_v4().to_string()),
+            ("mandateId", uuid::Uuid::new_v4().to_string()),
             ("deliveryId", uuid::Uuid::new_v4().to_string()),
             ("id", uuid::Uuid::new_v4().to_string()),
         ]

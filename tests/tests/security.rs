@@ -373,6 +373,16 @@ const MERCHANT_ROUTES: &[MerchantRoute] = &[
         }),
     },
     MerchantRoute {
+        op: "POST /mandates/{mandateId}/charges",
+        isolation: Isolation::ById(|t, _| {
+            vec![probe(
+                "their mandate",
+                format!("/mandates/{}/charges", t.mandate),
+                Some(json!({"dueDate": "2099-12-09"})),
+            )]
+        }),
+    },
+    MerchantRoute {
         op: "POST /webhook-endpoints",
         isolation: Isolation::Creates(|t| json!({"name": "mine", "endpointUrl": t.endpoint_url})),
     },
@@ -1363,6 +1373,38 @@ async fn secrets_keys_tax_ids_and_emails_never_reach_the_log_the_lists_or_the_me
                 .unwrap()
                 .to_owned(),
         );
+        // A mandate's payer (SHADOW): the tax id sealed, never shown or logged.
+        let subscriber = payer(cpf());
+        needles.payer("a mandate payer's", &subscriber);
+        let (status, body) = server
+            .admin_post(
+                "/api-keys",
+                json!({"merchant": "demo", "stores": ["demo-store"],
+                       "scopes": ["mandates:manage"]}),
+            )
+            .await;
+        assert_eq!(status, 201, "{body}");
+        let mandate_key = body["data"]["apiKey"].as_str().unwrap().to_owned();
+        needles.secret("a mandate API key", &mandate_key);
+        let answer: Value = server
+            .client
+            .post(format!("{}/mandates", server.base))
+            .bearer_auth(&mandate_key)
+            .header("Idempotency-Key", "sec-mandate")
+            .json(&json!({
+                "store": "demo-store", "reference": "contract-sec",
+                "payer": {"name": "Sub Scriber", "taxId": subscriber.tax_id},
+                "frequency": "MONTHLY", "startDate": "2099-12-09", "amount": 10,
+                "retryPolicy": "NONE", "journey": "QR"
+            }))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let mandates = vec![answer["data"]["mandateId"].as_str().unwrap().to_owned()];
+
         // A tax id one check digit off, and a malformed email: refused, and not logged either.
         let mut wrong = payer(cpf());
         let last = wrong.tax_id.pop().unwrap().to_digit(10).unwrap();
@@ -1509,6 +1551,7 @@ async fn secrets_keys_tax_ids_and_emails_never_reach_the_log_the_lists_or_the_me
             vec!["policy".into(), "provider".into(), "economics".into()],
         );
         choices.insert("paymentIntentId", intents.clone());
+        choices.insert("mandateId", mandates.clone());
         for op in operations(&admin_doc)
             .iter()
             .filter(|op| op.starts_with("GET "))

@@ -1,10 +1,11 @@
 // Payments: find one by id, txid or endToEndId, search PaymentIntents, and one intent with its
-// decision trace, PSP calls, refunds and webhook deliveries.
+// decision trace, PSP calls, refunds and webhook deliveries; a due-date charge with its invoice,
+// a recurring one (Pix Automático) with its mandate, due date and attempts.
 import { useState } from 'preact/hooks';
 import { get, post } from '../api.js';
 import { ErrorBox, JsonView, Loaded, STEPS, Version, can, centavos, html, money, useAction, useLoad, when } from '../ui.js';
 
-const STATUSES = ['SHADOW_ONLY', 'PENDING', 'SUCCEEDED', 'FAILED', 'CANCELED'];
+const STATUSES = ['SHADOW_ONLY', 'SCHEDULED', 'PENDING', 'SUCCEEDED', 'FAILED', 'CANCELED'];
 
 /** The kinds of charge (`kind`), as a person reads them. */
 const KINDS = { IMMEDIATE: 'Immediate', DUE_DATE: 'Due date', RECURRING: 'Recurring' };
@@ -123,7 +124,8 @@ export function Payment({ id, me }) {
   return html`<h1>Payment ${reference ? html`<q>${reference}</q>` : html`<code>${id}</code>`}</h1>
     <p><a href="#/payments">Back to the search</a></p>
     <${Loaded} state=${intent} what="the payment">${(i) => html`<${IntentFacts} intent=${i} />
-      ${i.kind === 'DUE_DATE' ? html`<${Invoice} intent=${i} />` : null}`}<//>
+      ${i.kind === 'DUE_DATE' ? html`<${Invoice} intent=${i} />` : null}
+      ${i.kind === 'RECURRING' ? html`<${Recurring} intent=${i} />` : null}`}<//>
     <section aria-labelledby="trace-title">
       <h2 id="trace-title">Decision trace</h2>
       <${Loaded} state=${trace} what="the trace">${(t) => html`<${Trace} trace=${t} />`}<//>
@@ -216,6 +218,40 @@ function Invoice({ intent: i }) {
         ? ` = original ${part(c.original)} + fine ${part(c.fine)} + interest ${part(c.interest)} − abatement ${part(c.abatement)} − discount ${part(c.discount)}`
         : ''}</dd>` : null}
     </dl>
+  </section>`;
+}
+
+/**
+ * A recurring charge (`RECURRING`, Pix Automático): the mandate it charges under, its due date
+ * and each attempt at the payer's bank, as its PSP reports them. There is no code to scan (no
+ * `pix.copyAndPaste`): the payer's bank debits it on the due date.
+ */
+function Recurring({ intent: i }) {
+  const attempts = Array.isArray(i.attempts) ? i.attempts : [];
+  return html`<section aria-labelledby="recurring-title">
+    <h2 id="recurring-title">Recurring charge</h2>
+    <p class="muted">Pix Automático: the payer's bank debits it under the mandate on its due date (the next
+      business day when that is not one); there is no code to scan.</p>
+    <dl class="facts">
+      <dt>Mandate</dt><dd>${i.mandateId
+        ? html`<a href=${`#/mandates/${i.mandateId}`}>Mandate <code>${i.mandateId}</code></a>`
+        : '—'}</dd>
+      <dt>Due date</dt><dd>${i.dueDate ?? '—'}</dd>
+    </dl>
+    <h3>Attempts</h3>
+    ${attempts.length === 0
+      ? html`<p class="muted">No attempt yet${i.status === 'SHADOW_ONLY'
+        ? ": a SHADOW store's charge never reaches a payer's bank"
+        : ''}.</p>`
+      : html`<div class="scroll"><table>
+          <caption>The attempts at the payer's bank, oldest first</caption>
+          <thead><tr><th scope="col">Date</th><th scope="col">Status</th><th scope="col">Failure code</th><th scope="col">Failure</th></tr></thead>
+          <tbody>${attempts.map((a) => html`<tr>
+            <th scope="row" class="nowrap">${a.date}</th>
+            <td><span class=${`badge ${a.status}`}>${a.status}</span></td>
+            <td>${a.failure?.code ? html`<code>${a.failure.code}</code>` : ''}</td><td>${a.failure?.message ?? ''}</td>
+          </tr>`)}</tbody>
+        </table></div>`}
   </section>`;
 }
 

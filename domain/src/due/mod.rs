@@ -91,7 +91,7 @@ pub use body::{
     DueDateFields, FineBody, InterestBody, JsonNumber, POSTAL_CODE_PATTERN, UF_PATTERN, UFS,
     ValidAddress, check_due_literals,
 };
-pub use date::{Date, Weekday};
+pub use date::{Date, Weekday, days_in_month};
 pub use percent::{Percent, PercentError};
 pub use rules::{
     Abatement, Discount, DiscountModality, EarlyDiscountModality, Fine, FixedOrPercent, Interest,

@@ -13,14 +13,17 @@
 use super::view::{PaymentIntent, PaymentIntentEnvelope};
 use super::{ChargeError, ChargeRequest, Charged};
 use crate::access::Principal;
-use crate::db::psp_calls;
+use crate::db::psp_calls::{self, PspCall};
 use crate::db::store_cache::StoreRoute;
 use crate::db::{self, idempotency, intents};
 use crate::internal::Internal;
 use crate::psp::charge_kinds;
+use crate::psp::live::cobr::{CobrOrder, Sent};
 use crate::psp::live::execute::Merchant;
 use crate::psp::live::failure;
 use crate::webhooks::outbox;
+use pixgate_domain::due::Date;
+use pixgate_domain::mandate::{RecurringTerms, WINDOW_DAYS};
 use pixgate_domain::{IdempotencyKey, IntentStatus};
 use pixgate_pix::apipix::{Txid, txid_for};
 use pixgate_sandbox::chain::DecisionTrace;
@@ -115,62 +118,21 @@ impl super::Charges {
                 .get("pix.merchant-city")
                 .map_or(DEFAULT_CITY, String::as_str),
         };
-        let resource = charge_kinds::resource(request.kind()).ok_or_else(|| {
-            Internal::broken(format!(
-                "live charge: no API Pix resource serves {}",
-                request.kind()
-            ))
-        })?;
-        let execution = self
-            .deps
-            .live
-            .create_at_psp(
-                resource,
-                takeover,
-                &trace.routes,
-                trace.policy.output.cross_release_class_failover,
-                &txid,
-                &request,
-                u32::try_from(store.charge_expiry_seconds).unwrap_or(86_400),
-                &merchant,
-            )
-            .await;
-
-        let at = db::now_ms();
-        let route_index = execution.created.as_ref().map_or(0, |c| c.route);
-        let mut intent = self.new_intent(
-            principal,
-            route,
-            key,
-            &request,
-            &trace,
-            route_index,
-            &intent_id,
-            now,
-        )?;
-        intent.updated_at = at;
-        match &execution.created {
-            Some(created) => {
-                intent.status = IntentStatus::Pending;
-                intent.completed_at = None;
-                intent.txid = Some(txid.as_str().to_owned());
-                intent.pix_location = created.charge.location.clone();
-                intent.pix_copy_paste = Some(created.copy_and_paste.clone());
-                intent.pix_expires_at = Some(created.expires_at);
-                intent.reconcile_at = Some(at + self.deps.live.interval().as_millis() as i64);
+        let (intent, calls) = match &request.recurring {
+            Some(recurring) => {
+                self.recurring_at_psp(
+                    principal, route, key, &request, &trace, &intent_id, &txid, recurring, now,
+                )
+                .await?
             }
             None => {
-                let (code, message) = failure(
-                    &execution.calls,
-                    resource.operations().get,
-                    "the PIX charge",
-                );
-                intent.status = IntentStatus::Failed;
-                intent.failure_code = Some(code.to_owned());
-                intent.failure_message = Some(message);
-                intent.completed_at = Some(at);
+                self.charge_at_psp(
+                    principal, route, key, &request, &trace, &intent_id, &txid, takeover,
+                    &merchant, now,
+                )
+                .await?
             }
-        }
+        };
         let envelope = PaymentIntentEnvelope {
             success: true,
             data: PaymentIntent::from_row(&intent, store, false),
@@ -199,7 +161,7 @@ impl super::Charges {
         }
         intents::insert(&mut *tx, &intent).await?;
         intents::insert_trace(&mut *tx, &intent_id, &trace_json, now).await?;
-        for call in &execution.calls {
+        for call in &calls {
             psp_calls::insert(&mut *tx, Some(&intent_id), call).await?;
         }
         outbox::record_created(&mut tx, &intent)
@@ -215,4 +177,155 @@ impl super::Charges {
         }
         Ok(Charged { status: 200, body })
     }
+
+    /// An immediate or due-date charge created at a PSP along the decision's ranking: the
+    /// intent `PENDING` with its PIX charge, or `FAILED`; and the calls made.
+    #[allow(clippy::too_many_arguments)]
+    async fn charge_at_psp(
+        &self,
+        principal: &Principal,
+        route: &StoreRoute,
+        key: &IdempotencyKey,
+        request: &ChargeRequest,
+        trace: &DecisionTrace,
+        intent_id: &str,
+        txid: &Txid,
+        takeover: bool,
+        merchant: &Merchant<'_>,
+        now: i64,
+    ) -> Result<(intents::Intent, Vec<PspCall>), ChargeError> {
+        let store = &route.store;
+        let resource = charge_kinds::resource(request.kind()).ok_or_else(|| {
+            Internal::broken(format!(
+                "live charge: no API Pix resource serves {}",
+                request.kind()
+            ))
+        })?;
+        let execution = self
+            .deps
+            .live
+            .create_at_psp(
+                resource,
+                takeover,
+                &trace.routes,
+                trace.policy.output.cross_release_class_failover,
+                txid,
+                request,
+                u32::try_from(store.charge_expiry_seconds).unwrap_or(86_400),
+                merchant,
+            )
+            .await;
+        let at = db::now_ms();
+        let route_index = execution.created.as_ref().map_or(0, |c| c.route);
+        let mut intent = self.new_intent(
+            principal,
+            route,
+            key,
+            request,
+            trace,
+            route_index,
+            intent_id,
+            now,
+        )?;
+        intent.updated_at = at;
+        match &execution.created {
+            Some(created) => {
+                intent.status = IntentStatus::Pending;
+                intent.completed_at = None;
+                intent.txid = Some(txid.as_str().to_owned());
+                intent.pix_location = created.charge.location.clone();
+                intent.pix_copy_paste = Some(created.copy_and_paste.clone());
+                intent.pix_expires_at = Some(created.expires_at);
+                intent.reconcile_at = Some(at + self.deps.live.interval().as_millis() as i64);
+            }
+            None => {
+                let (code, message) = failure(
+                    &execution.calls,
+                    resource.operations().get,
+                    "the PIX charge",
+                );
+                intent.status = IntentStatus::Failed;
+                intent.failure_code = Some(code.to_owned());
+                intent.failure_message = Some(message);
+                intent.completed_at = Some(at);
+            }
+        }
+        Ok((intent, execution.calls))
+    }
+
+    /// A recurring charge at the PSP of its mandate (pinned there: the chain's only route),
+    /// sent as an API Pix `cobr` when the window is open, else held `SCHEDULED` until it
+    /// opens; a PSP that cannot be reached holds it `SCHEDULED` too, sent again by the
+    /// reconciler within the window. The intent and the calls made.
+    #[allow(clippy::too_many_arguments)]
+    async fn recurring_at_psp(
+        &self,
+        principal: &Principal,
+        route: &StoreRoute,
+        key: &IdempotencyKey,
+        request: &ChargeRequest,
+        trace: &DecisionTrace,
+        intent_id: &str,
+        txid: &Txid,
+        recurring: &RecurringTerms,
+        now: i64,
+    ) -> Result<(intents::Intent, Vec<PspCall>), ChargeError> {
+        let today = Date::from_unix_seconds_brasilia(now / 1000);
+        let opens = recurring.due_date.add_days(-WINDOW_DAYS);
+        let mut calls = Vec::new();
+        let sent = if today < opens {
+            None
+        } else {
+            let order = CobrOrder {
+                mandate_id: &recurring.mandate_id,
+                txid: txid.as_str(),
+                amount: request.amount,
+                due_date: recurring.due_date,
+                description: request.description.as_deref(),
+            };
+            Some(
+                self.deps
+                    .live
+                    .send_cobr(&order, &mut calls)
+                    .await
+                    .map_err(|e| Internal::caused("live charge: the recurring charge", e))?,
+            )
+        };
+        let at = db::now_ms();
+        let mut intent =
+            self.new_intent(principal, route, key, request, trace, 0, intent_id, now)?;
+        intent.updated_at = at;
+        intent.txid = Some(txid.as_str().to_owned());
+        intent.completed_at = None;
+        let interval = self.deps.live.interval().as_millis() as i64;
+        match sent {
+            None => {
+                intent.status = IntentStatus::Scheduled;
+                intent.reconcile_at = Some(brasilia_midnight_ms(opens));
+            }
+            Some(Sent::Later(why)) => {
+                tracing::warn!(intent = %intent_id, error = %why,
+                    "recurring charge: its PSP did not take it now; sent again later");
+                intent.status = IntentStatus::Scheduled;
+                intent.reconcile_at = Some(at + interval);
+            }
+            Some(Sent::Created(_)) => {
+                intent.status = IntentStatus::Pending;
+                intent.reconcile_at = Some(at + interval);
+            }
+            Some(Sent::Refused { code, message }) => {
+                intent.status = IntentStatus::Failed;
+                intent.txid = None;
+                intent.failure_code = Some(code.to_owned());
+                intent.failure_message = Some(message);
+                intent.completed_at = Some(at);
+            }
+        }
+        Ok((intent, calls))
+    }
+}
+
+/// The first instant of `date` in Brasília (UTC-3), in Unix ms.
+pub(crate) fn brasilia_midnight_ms(date: Date) -> i64 {
+    (date.days_since_unix_epoch() * 86_400 + 3 * 3_600) * 1_000
 }

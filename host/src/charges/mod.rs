@@ -9,10 +9,11 @@
 
 pub mod batches;
 mod live;
+pub(crate) use live::brasilia_midnight_ms;
 pub mod view;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use std::sync::Arc;
 
@@ -304,6 +305,16 @@ impl Charges {
                 settlement_date: chosen.quote.settlement_date.clone(),
             },
             due_terms: request.due.as_ref().map(|d| d.to_json().to_string()),
+            recurring: request
+                .recurring
+                .as_ref()
+                .map(|r| intents::RecurringRow {
+                    mandate_id: Some(r.mandate_id.clone()),
+                    mandate_cycle: Some(i64::from(r.cycle)),
+                    due_date: Some(r.due_date.to_string()),
+                    attempts: Some("[]".into()),
+                })
+                .unwrap_or_default(),
             created_at: now,
         }))
     }
@@ -410,19 +421,21 @@ impl Charges {
         let before = self.get(principal, id).await?.data;
         match before.status {
             IntentStatus::Canceled => {}
-            IntentStatus::Pending => match self.deps.live.cancel(&before.payment_intent_id).await {
-                Ok(CancelOutcome::Canceled) => {}
-                Ok(CancelOutcome::NotCancelable { why, .. }) => {
-                    return Err(ChargeError::NotCancelable(why));
+            IntentStatus::Pending | IntentStatus::Scheduled => {
+                match self.deps.live.cancel(&before.payment_intent_id).await {
+                    Ok(CancelOutcome::Canceled) => {}
+                    Ok(CancelOutcome::NotCancelable { why, .. }) => {
+                        return Err(ChargeError::NotCancelable(why));
+                    }
+                    Ok(CancelOutcome::Unavailable(why)) => {
+                        return Err(ChargeError::PspUnavailable(why));
+                    }
+                    Err(e) => return Err(Internal::caused("cancel at the PSP", e).into()),
                 }
-                Ok(CancelOutcome::Unavailable(why)) => {
-                    return Err(ChargeError::PspUnavailable(why));
-                }
-                Err(e) => return Err(Internal::caused("cancel at the PSP", e).into()),
-            },
+            }
             status => {
                 return Err(ChargeError::NotCancelable(format!(
-                    "only a PENDING payment can be canceled; this one is {}",
+                    "only a PENDING (or SCHEDULED) payment can be canceled; this one is {}",
                     status.as_str()
                 )));
             }

@@ -24,6 +24,12 @@ use pixgate_sandbox::Sandbox;
 
 /// The service over `db`, wired by `ChargePath::wire` as `App::build` wires it.
 fn charges(db: &Db) -> Charges {
+    charge_path(db).charges
+}
+
+/// The charge path's services over `db` (the charge service and those built on it), wired by
+/// `ChargePath::wire` as `App::build` wires them.
+pub(crate) fn charge_path(db: &Db) -> ChargePath {
     let master_key = MasterKey::from_base64(&MasterKey::generate().unwrap()).unwrap();
     let metrics = Arc::new(Metrics::new());
     let sandbox = Arc::new(Sandbox::new(Limits::default(), None).unwrap());
@@ -60,8 +66,8 @@ fn charges(db: &Db) -> Charges {
         idempotency_retention_ms: 24 * 3_600_000,
         trace_retention: Duration::ZERO,
         mandate_push_expiry: Duration::from_secs(7 * 86_400),
+        mandate_lead_days: 4,
     })
-    .charges
 }
 
 /// A request body as the admin API parses it.
@@ -71,7 +77,7 @@ fn body<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> T {
 
 /// A merchant `acme` with a SHADOW store `web` on one gateway; the principal of a key granted
 /// that store.
-async fn shop(db: &Db) -> Principal {
+pub(crate) async fn shop(db: &Db) -> Principal {
     let catalog = Catalog::new(
         db.clone(),
         Arc::new(StoreCache::new(StoreCache::TTL)),

@@ -65,25 +65,30 @@ pub struct PixCharge {
     /// The API Pix txid (26 to 35 letters and digits), the same on every retry of the request.
     #[schema(example = "3f1e0a9c2b7d4e8f9a0b1c2d3e4f5a6b")]
     pub txid: String,
-    /// The BR Code (EMV, CRC-checked) the payer pastes into their bank's app.
-    pub copy_and_paste: String,
+    /// The BR Code (EMV, CRC-checked) the payer pastes into their bank's app. Absent for a
+    /// `RECURRING` charge: the payer's bank debits it under the mandate, nobody pays a code.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub copy_and_paste: Option<String>,
     /// The same BR Code as a QR code, a self-contained SVG document: while the intent is
     /// `PENDING` (nobody scans a paid or canceled code), in the charge answer and in reads; a
     /// search page carries it only when asked with `include=qrCode`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub qr_code_svg: Option<String>,
+    /// When the code stops being payable (absent for a `RECURRING` charge).
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(format = DateTime)]
-    pub expires_at: String,
+    pub expires_at: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct Failure {
     pub code: String,
     pub message: String,
 }
 
 /// A PaymentIntent. `status` is `SHADOW_ONLY` (terminal) or `PENDING`, then `SUCCEEDED`,
-/// `FAILED` or `CANCELED` (terminal).
+/// `FAILED` or `CANCELED` (terminal); a recurring charge due more than 10 days ahead is
+/// `SCHEDULED` until its window opens.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PaymentIntent {
@@ -120,8 +125,16 @@ pub struct PaymentIntent {
     /// `PENDING` until an admin resolves it, and keeps this once accepted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub amount_received: Option<f64>,
+    /// `RECURRING`: the mandate it charges under (Pix Automático).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(format = Uuid)]
+    pub mandate_id: Option<String>,
+    /// `RECURRING`: each attempt to settle it at the payer's bank, oldest first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attempts: Option<Vec<pixgate_domain::recurring::Attempt>>,
     /// `DUE_DATE`: the due date (`YYYY-MM-DD`) and the terms below, as the charge set them
     /// (normalised: numbers as JSON numbers, the default `daysAfterDue` written out).
+    /// `RECURRING`: its due date.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<String>, format = Date)]
     pub due_date: Option<Value>,
@@ -259,7 +272,19 @@ impl PaymentIntent {
                 .money_back
                 .received_centavos
                 .map(|c| brl(c.max(0) as u64)),
-            due_date: due.due_date,
+            mandate_id: intent.recurring.mandate_id.clone(),
+            attempts: intent
+                .recurring
+                .attempts
+                .as_deref()
+                .map(|text| serde_json::from_str(text).unwrap_or_default()),
+            due_date: due.due_date.or_else(|| {
+                intent
+                    .recurring
+                    .due_date
+                    .as_ref()
+                    .map(|d| Value::String(d.clone()))
+            }),
             days_after_due: due.days_after_due,
             fine: due.fine,
             interest: due.interest,
@@ -299,16 +324,22 @@ pub fn metadata_as_sent(text: &str) -> Box<serde_json::value::RawValue> {
 
 /// The PIX charge of an intent a PSP created; with its QR code drawn when `with_qr`.
 fn pix_charge(intent: &Intent, with_qr: bool) -> Option<PixCharge> {
-    let (txid, code, expires_at) = (
-        intent.txid.as_ref()?,
-        intent.pix_copy_paste.as_ref()?,
-        intent.pix_expires_at?,
-    );
+    let txid = intent.txid.as_ref()?;
+    // A recurring charge has its txid (the `cobr`'s) and no code to pay.
+    if intent.kind == ChargeKind::Recurring {
+        return Some(PixCharge {
+            txid: txid.clone(),
+            copy_and_paste: None,
+            qr_code_svg: None,
+            expires_at: None,
+        });
+    }
+    let (code, expires_at) = (intent.pix_copy_paste.as_ref()?, intent.pix_expires_at?);
     Some(PixCharge {
         txid: txid.clone(),
-        copy_and_paste: code.clone(),
+        copy_and_paste: Some(code.clone()),
         qr_code_svg: with_qr.then(|| qr_svg(code)),
-        expires_at: iso8601(expires_at),
+        expires_at: Some(iso8601(expires_at)),
     })
 }
 

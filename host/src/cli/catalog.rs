@@ -269,7 +269,9 @@ pub(super) struct EndpointCreateArgs {
     #[arg(long)]
     name: Option<String>,
     /// An event to receive (repeatable): payment.pending, payment.succeeded, payment.failed,
-    /// payment.canceled, refund.succeeded, refund.failed. None: the four payment events.
+    /// payment.canceled, refund.succeeded, refund.failed, mandate.authorized,
+    /// mandate.rejected, mandate.expired, mandate.canceled, payment.attempt_failed. None: the
+    /// four payment events.
     #[arg(long = "event", value_name = "TYPE")]
     events: Vec<String>,
     /// Print only the signing secret, for a script to keep.
@@ -300,6 +302,42 @@ pub(super) struct DeliveryListArgs {
     page: PageArgs,
     #[command(flatten)]
     admin: AdminArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub(super) enum MandatesCommand {
+    /// List the Pix Automático mandates of every merchant, newest first.
+    List(MandateListArgs),
+    /// Show one mandate.
+    Show(MandateShowArgs),
+}
+
+#[derive(Debug, Args)]
+pub(super) struct MandateListArgs {
+    /// Only this merchant's mandates (its code).
+    #[arg(long)]
+    merchant: Option<String>,
+    /// Only this store's mandates (its code).
+    #[arg(long)]
+    store: Option<String>,
+    /// PENDING_AUTHORIZATION, ACTIVE, REJECTED, EXPIRED, CANCELED, FAILED or SHADOW_ONLY.
+    #[arg(long)]
+    status: Option<String>,
+    /// Only mandates with exactly this reference (the contract).
+    #[arg(long)]
+    reference: Option<String>,
+    #[command(flatten)]
+    page: PageArgs,
+    #[command(flatten)]
+    admin: AdminArgs,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct MandateShowArgs {
+    /// The mandate's id.
+    mandate_id: String,
+    #[command(flatten)]
+    out: Output,
 }
 
 #[derive(Debug, Args)]
@@ -691,6 +729,48 @@ pub(super) fn run_webhook_deliveries(command: WebhookDeliveriesCommand) -> Resul
             &["webhook-deliveries", &a.delivery_id, "resend"],
             None,
             DELIVERY_COLUMNS,
+            "",
+        ),
+    }
+}
+
+const MANDATE_COLUMNS: &[Column] = &[
+    ("MANDATE ID", "/mandateId"),
+    ("STATUS", "/status"),
+    ("MERCHANT", "/merchant"),
+    ("STORE", "/store/code"),
+    ("REFERENCE", "/reference"),
+    ("FREQUENCY", "/frequency"),
+    ("AMOUNT", "/amount"),
+    ("JOURNEY", "/journey"),
+    ("PROVIDER", "/provider/code"),
+    ("CREATED", "/createdAt"),
+];
+
+pub(super) fn run_mandates(command: MandatesCommand) -> Result<(), CliError> {
+    match command {
+        MandatesCommand::List(a) => {
+            let filters = [
+                ("merchant", &a.merchant),
+                ("store", &a.store),
+                ("status", &a.status),
+                ("reference", &a.reference),
+            ];
+            let items = search::fetch(&a.admin, "mandates", &filters, &a.page, |m| {
+                m["mandateId"].as_str().map(str::to_owned)
+            })?;
+            if a.page.json {
+                return print_json(&Value::Array(items));
+            }
+            emit(&table(&items, MANDATE_COLUMNS, "no mandates"));
+            Ok(())
+        }
+        MandatesCommand::Show(a) => call(
+            &a.out,
+            Method::GET,
+            &["mandates", &a.mandate_id],
+            None,
+            MANDATE_COLUMNS,
             "",
         ),
     }

@@ -76,6 +76,10 @@ enum AdminCommand {
     /// resend one.
     #[command(subcommand)]
     WebhookDeliveries(catalog::WebhookDeliveriesCommand),
+    /// Pix Automático mandates of every merchant: list them with the merchant search's
+    /// filters, show one.
+    #[command(subcommand)]
+    Mandates(catalog::MandatesCommand),
     /// PaymentIntents of every merchant: list them with the merchant search's filters.
     #[command(subcommand)]
     PaymentIntents(search::PaymentIntentsCommand),
@@ -140,6 +144,9 @@ pub fn main() -> ExitCode {
         }
         Command::Admin(AdminCommand::WebhookDeliveries(command)) => {
             report_result(catalog::run_webhook_deliveries(command))
+        }
+        Command::Admin(AdminCommand::Mandates(command)) => {
+            report_result(catalog::run_mandates(command))
         }
         Command::Admin(AdminCommand::PaymentIntents(command)) => {
             report_result(search::run_intents(command))

@@ -357,6 +357,7 @@ mod tests {
                     settlement_date: "2026-01-01".into(),
                 },
                 due_terms: None,
+                recurring: Default::default(),
                 created_at: 10,
             }),
             trace: "{}".into(),

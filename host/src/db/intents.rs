@@ -52,6 +52,8 @@ pub struct Intent {
     /// The parts of that amount, as JSON in centavos (`original`, `fine`, `interest`,
     /// `abatement`, `discount`).
     pub amount_components: Option<String>,
+    /// A recurring charge's mandate, cycle, due date and attempts.
+    pub recurring: RecurringRow,
     /// Refunds and the wrong-amount exit; written by their own statements, never by
     /// [`insert`] (a new intent has none).
     pub money_back: MoneyBack,
@@ -94,7 +96,27 @@ crate::db::from_row!(Intent {
     due_terms,
     amount_paid_centavos,
     amount_components,
+    recurring: flatten,
     money_back: flatten
+});
+
+/// What makes an intent a charge under a mandate (all `None` for another kind).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RecurringRow {
+    pub mandate_id: Option<String>,
+    /// The mandate's cycle it charges, from 1: one charge per cycle.
+    pub mandate_cycle: Option<i64>,
+    /// `YYYY-MM-DD`.
+    pub due_date: Option<String>,
+    /// JSON array of its attempts as the intent shows them (`{date, status, failure?}`).
+    pub attempts: Option<String>,
+}
+
+crate::db::from_row!(RecurringRow {
+    mandate_id,
+    mandate_cycle,
+    due_date,
+    attempts
 });
 
 pixgate_domain::text_enum!(
@@ -185,6 +207,8 @@ pub struct NewIntent {
     pub routing: Routing,
     /// A due-date charge's terms, as JSON.
     pub due_terms: Option<String>,
+    /// A recurring charge's mandate, cycle and due date.
+    pub recurring: RecurringRow,
     pub created_at: i64,
 }
 
@@ -238,6 +262,7 @@ impl Intent {
             idempotency_key,
             routing,
             due_terms,
+            recurring,
             created_at,
         } = new;
         Self {
@@ -277,6 +302,7 @@ impl Intent {
             due_terms,
             amount_paid_centavos: None,
             amount_components: None,
+            recurring,
             money_back: MoneyBack::default(),
         }
     }
@@ -297,7 +323,8 @@ const COLUMNS: &str = "id, merchant_id, store_id, kind, status, amount_centavos,
     routing_policy, provider_code, gateway_alias, release_class, cross_class_failover, \
     fee_centavos, net_centavos, settlement_date, provider_payment_id, failure_code, \
     failure_message, created_at, updated_at, completed_at, txid, pix_location, pix_copy_paste, \
-    pix_expires_at, reconcile_at, due_terms, amount_paid_centavos, amount_components";
+    pix_expires_at, reconcile_at, due_terms, amount_paid_centavos, amount_components, \
+    mandate_id, mandate_cycle, due_date, attempts";
 
 /// [`COLUMNS`] and the [`MoneyBack`] ones: what a read selects.
 pub(crate) const READ_COLUMNS: &str = "id, merchant_id, store_id, kind, status, amount_centavos, currency, \
@@ -306,7 +333,7 @@ pub(crate) const READ_COLUMNS: &str = "id, merchant_id, store_id, kind, status, 
     fee_centavos, net_centavos, settlement_date, provider_payment_id, failure_code, \
     failure_message, created_at, updated_at, completed_at, txid, pix_location, pix_copy_paste, \
     pix_expires_at, reconcile_at, due_terms, amount_paid_centavos, amount_components, \
-    refund_reserved_centavos, refunded_centavos, \
+    mandate_id, mandate_cycle, due_date, attempts, refund_reserved_centavos, refunded_centavos, \
     received_centavos, received_e2eid, received_at, resolution, resolution_reason";
 
 type IntentQuery<'q> = sqlx::query::Query<'q, Any, <Any as sqlx::Database>::Arguments>;
@@ -318,7 +345,7 @@ fn insert_sql(rows: usize, params: Params) -> String {
     )
 }
 
-const COLUMN_COUNT: usize = 36;
+const COLUMN_COUNT: usize = 40;
 
 /// Binds one intent's values in [`COLUMNS`]' order.
 fn bind<'q>(q: IntentQuery<'q>, i: &'q Intent) -> IntentQuery<'q> {
@@ -358,6 +385,10 @@ fn bind<'q>(q: IntentQuery<'q>, i: &'q Intent) -> IntentQuery<'q> {
         .bind(&i.due_terms)
         .bind(i.amount_paid_centavos)
         .bind(&i.amount_components)
+        .bind(&i.recurring.mandate_id)
+        .bind(i.recurring.mandate_cycle)
+        .bind(&i.recurring.due_date)
+        .bind(&i.recurring.attempts)
 }
 
 pub async fn insert<'e>(ex: impl Executor<'e, Database = Any>, i: &Intent) -> sqlx::Result<()> {
@@ -398,6 +429,84 @@ pub async fn by_id<'e>(
     .bind(id)
     .fetch_optional(ex)
     .await
+}
+
+/// The charge of a mandate's cycle, if one was made (at most one: a unique index).
+pub async fn by_mandate_cycle<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    mandate_id: &str,
+    cycle: i64,
+) -> sqlx::Result<Option<Intent>> {
+    sqlx::query_as(AssertSqlSafe(format!(
+        "select {READ_COLUMNS} from payment_intents where mandate_id = $1 and mandate_cycle = $2"
+    )))
+    .bind(mandate_id)
+    .bind(cycle)
+    .fetch_optional(ex)
+    .await
+}
+
+/// Every charge of a mandate, by cycle.
+pub async fn of_mandate<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    mandate_id: &str,
+) -> sqlx::Result<Vec<Intent>> {
+    sqlx::query_as(AssertSqlSafe(format!(
+        "select {READ_COLUMNS} from payment_intents where mandate_id = $1 order by mandate_cycle"
+    )))
+    .bind(mandate_id)
+    .fetch_all(ex)
+    .await
+}
+
+/// A mandate's charges not settled yet (`SCHEDULED` or `PENDING`).
+pub async fn open_of_mandate<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    mandate_id: &str,
+) -> sqlx::Result<Vec<String>> {
+    sqlx::query_scalar(
+        "select id from payment_intents \
+         where mandate_id = $1 and status in ('SCHEDULED', 'PENDING') order by mandate_cycle",
+    )
+    .bind(mandate_id)
+    .fetch_all(ex)
+    .await
+}
+
+/// A `SCHEDULED` recurring charge is at its PSP now: `PENDING`, read again from
+/// `reconcile_at`; false when it was not `SCHEDULED` any more.
+pub async fn sent<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    id: &str,
+    at: i64,
+    reconcile_at: i64,
+) -> sqlx::Result<bool> {
+    let done = sqlx::query(
+        "update payment_intents set status = 'PENDING', reconcile_at = $2, updated_at = $3 \
+         where id = $1 and status = 'SCHEDULED'",
+    )
+    .bind(id)
+    .bind(reconcile_at)
+    .bind(at)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// A recurring charge's attempts (JSON), as its PSP lists them.
+pub async fn record_attempts<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    id: &str,
+    attempts: &str,
+    at: i64,
+) -> sqlx::Result<()> {
+    sqlx::query("update payment_intents set attempts = $2, updated_at = $3 where id = $1")
+        .bind(id)
+        .bind(attempts)
+        .bind(at)
+        .execute(ex)
+        .await?;
+    Ok(())
 }
 
 pub async fn insert_trace<'e>(
@@ -487,7 +596,8 @@ pub async fn transition<'e>(
     Ok(done.rows_affected() == 1)
 }
 
-/// `PENDING` intents due for a read at their PSP (`reconcile_at` reached) that no one is
+/// `PENDING` intents due for a read at their PSP (`reconcile_at` reached), and `SCHEDULED`
+/// recurring charges due to be sent, that no one is
 /// settling, oldest due first. A charge an admin resolved is not read again: what is left of
 /// it is its resolution's refund, read as a refund.
 pub async fn due_for_reconcile<'e>(
@@ -497,7 +607,8 @@ pub async fn due_for_reconcile<'e>(
 ) -> sqlx::Result<Vec<String>> {
     sqlx::query_scalar(
         "select id from payment_intents \
-         where status = 'PENDING' and reconcile_at <= $1 and resolution is null \
+         where status in ('PENDING', 'SCHEDULED') and reconcile_at <= $1 \
+           and resolution is null \
            and (settle_lease_until is null or settle_lease_until <= $1) \
          order by reconcile_at limit $2",
     )
@@ -507,7 +618,7 @@ pub async fn due_for_reconcile<'e>(
     .await
 }
 
-/// Takes the settlement lease on a `PENDING` intent until `until`, if no one holds it at
+/// Takes the settlement lease on a `PENDING` (or `SCHEDULED`) intent until `until`, if no one holds it at
 /// `now` (a compare-and-set: of two instances only one proceeds).
 pub async fn take_lease<'e>(
     ex: impl Executor<'e, Database = Any>,
@@ -517,7 +628,7 @@ pub async fn take_lease<'e>(
 ) -> sqlx::Result<bool> {
     let done = sqlx::query(
         "update payment_intents set settle_lease_until = $3 \
-         where id = $1 and status = 'PENDING' \
+         where id = $1 and status in ('PENDING', 'SCHEDULED') \
            and (settle_lease_until is null or settle_lease_until <= $2)",
     )
     .bind(id)

@@ -44,6 +44,9 @@ pub struct Mandate {
     pub cancellation: Option<String>,
     pub failure: Option<String>,
     pub reconcile_at: Option<i64>,
+    /// A mandate that charges itself: the next cycle pixgate charges, and from when (Unix ms).
+    pub next_cycle: Option<i64>,
+    pub next_charge_at: Option<i64>,
     pub created_at: i64,
     pub updated_at: i64,
 }
@@ -82,6 +85,8 @@ crate::db::from_row!(Mandate {
     cancellation,
     failure,
     reconcile_at,
+    next_cycle,
+    next_charge_at,
     created_at,
     updated_at
 });
@@ -91,7 +96,7 @@ const COLUMNS: &str = "id, merchant_id, store_id, status, reference, description
     auto_charge, retry_policy, journey, first_payment_centavos, first_payment_intent_id, \
     payer_account_sealed, metadata, idempotency_key, request_hash, routing_mode, routing_policy, \
     provider_code, gateway_alias, recurrence_id, trace, authorization_json, rejection, cancellation, \
-    failure, reconcile_at, created_at, updated_at";
+    failure, reconcile_at, next_cycle, next_charge_at, created_at, updated_at";
 
 /// Inserts a new mandate; false when the merchant's key already made one (a concurrent
 /// duplicate committed first: the caller replays it).
@@ -99,7 +104,7 @@ pub async fn insert<'e>(ex: impl Executor<'e, Database = Any>, m: &Mandate) -> s
     let done = sqlx::query(AssertSqlSafe(format!(
         "insert into mandates ({COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, \
          $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, \
-         $29, $30, $31, $32, $33, $34, $35) on conflict (merchant_id, idempotency_key) do nothing"
+         $29, $30, $31, $32, $33, $34, $35, $36, $37) on conflict (merchant_id, idempotency_key) do nothing"
     )))
     .bind(&m.id)
     .bind(&m.merchant_id)
@@ -134,6 +139,8 @@ pub async fn insert<'e>(ex: impl Executor<'e, Database = Any>, m: &Mandate) -> s
     .bind(&m.cancellation)
     .bind(&m.failure)
     .bind(m.reconcile_at)
+    .bind(m.next_cycle)
+    .bind(m.next_charge_at)
     .bind(m.created_at)
     .bind(m.updated_at)
     .execute(ex)
@@ -171,8 +178,10 @@ pub async fn by_key<'e>(
 /// A page of a merchant's mandates, newest first.
 #[derive(Debug, Clone, Default)]
 pub struct Filter<'a> {
+    /// Only this merchant's (an API key's, or the one an operator names).
+    pub merchant_id: Option<&'a str>,
     /// Only these stores (the ones the key is granted, or one of them).
-    pub store_ids: &'a [String],
+    pub store_ids: Option<&'a [String]>,
     pub status: Option<MandateStatus>,
     pub reference: Option<&'a str>,
     /// The previous page's last mandate: only those created before it.
@@ -182,23 +191,28 @@ pub struct Filter<'a> {
 
 pub async fn page<'e>(
     ex: impl Executor<'e, Database = Any>,
-    merchant_id: &str,
     filter: &Filter<'_>,
 ) -> sqlx::Result<Vec<Mandate>> {
-    if filter.store_ids.is_empty() {
+    if filter.store_ids.is_some_and(<[String]>::is_empty) {
         return Ok(Vec::new());
     }
-    let mut sql =
-        format!("select {COLUMNS} from mandates where merchant_id = $1 and store_id in (");
-    let mut n = 1;
-    for i in 0..filter.store_ids.len() {
+    let mut sql = format!("select {COLUMNS} from mandates where 1 = 1");
+    let mut n = 0;
+    if filter.merchant_id.is_some() {
         n += 1;
-        if i > 0 {
-            sql.push_str(", ");
-        }
-        sql.push_str(&format!("${n}"));
+        sql.push_str(&format!(" and merchant_id = ${n}"));
     }
-    sql.push(')');
+    if let Some(stores) = filter.store_ids {
+        sql.push_str(" and store_id in (");
+        for i in 0..stores.len() {
+            n += 1;
+            if i > 0 {
+                sql.push_str(", ");
+            }
+            sql.push_str(&format!("${n}"));
+        }
+        sql.push(')');
+    }
     if filter.status.is_some() {
         n += 1;
         sql.push_str(&format!(" and status = ${n}"));
@@ -220,8 +234,11 @@ pub async fn page<'e>(
         " order by created_at desc, id desc limit ${}",
         n + 1
     ));
-    let mut query = sqlx::query_as(AssertSqlSafe(sql)).bind(merchant_id);
-    for store in filter.store_ids {
+    let mut query = sqlx::query_as(AssertSqlSafe(sql));
+    if let Some(merchant_id) = filter.merchant_id {
+        query = query.bind(merchant_id);
+    }
+    for store in filter.store_ids.unwrap_or_default() {
         query = query.bind(store);
     }
     if let Some(status) = filter.status {
@@ -303,7 +320,8 @@ pub async fn transition<'e>(
     let done = sqlx::query(
         "update mandates set status = $1, rejection = coalesce($2, rejection), \
            cancellation = coalesce($3, cancellation), failure = coalesce($4, failure), \
-           reconcile_at = $5, updated_at = $6 \
+           reconcile_at = $5, updated_at = $6, \
+           next_charge_at = case when $9 = 1 then null else next_charge_at end \
          where id = $7 and status = $8",
     )
     .bind(to.as_str())
@@ -314,6 +332,7 @@ pub async fn transition<'e>(
     .bind(now)
     .bind(id)
     .bind(from.as_str())
+    .bind(i64::from(to.is_terminal()))
     .execute(ex)
     .await?;
     Ok(done.rows_affected() == 1)
@@ -382,4 +401,43 @@ pub async fn by_recurrence<'e>(
     .bind(recurrence_id)
     .fetch_optional(ex)
     .await
+}
+
+/// Mandates whose next charge pixgate makes itself is due at `now` (an `ACTIVE` one, or a
+/// SHADOW store's), oldest due first.
+pub async fn due_auto_charges<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    now: i64,
+    limit: i64,
+) -> sqlx::Result<Vec<Mandate>> {
+    sqlx::query_as(AssertSqlSafe(format!(
+        "select {COLUMNS} from mandates where next_charge_at <= $1 \
+           and status in ('ACTIVE', 'SHADOW_ONLY') order by next_charge_at limit $2"
+    )))
+    .bind(now)
+    .bind(limit)
+    .fetch_all(ex)
+    .await
+}
+
+/// Moves a mandate's self-made charges on from cycle `done` to `next` (due to be made from
+/// `at`; `None` when none is to come), only if nobody moved them meanwhile (a compare-and-set:
+/// of several instances one moves them).
+pub async fn advance_auto_charge<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    id: &str,
+    done: i64,
+    next: Option<i64>,
+    at: Option<i64>,
+) -> sqlx::Result<bool> {
+    let moved = sqlx::query(
+        "update mandates set next_cycle = $3, next_charge_at = $4 where id = $1 and next_cycle = $2",
+    )
+    .bind(id)
+    .bind(done)
+    .bind(next)
+    .bind(at)
+    .execute(ex)
+    .await?;
+    Ok(moved.rows_affected() == 1)
 }

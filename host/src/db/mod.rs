@@ -34,25 +34,57 @@ use sqlx::{AnyPool, ConnectOptions, Executor};
 /// `migrations/*.sql` as `(version, description, SQL)`, oldest first (written by build.rs).
 const MIGRATIONS: &[(i64, &str, &str)] = include!(concat!(env!("OUT_DIR"), "/migrations.rs"));
 
-/// The schema's migrations, as sqlx's `migrate!` would embed them: the same versions,
-/// descriptions and checksums (the SHA-384 of each file), so databases migrated by either
-/// agree.
-fn migrator() -> sqlx::migrate::Migrator {
+/// The schema's migrations for `backend`, as sqlx's `migrate!` would embed them: the same
+/// versions, descriptions and checksums (the SHA-384 of each file), so databases migrated by
+/// either agree. A file is the same SQL for both backends, except for what a line `-- sqlite:`
+/// or `-- postgres:` begins (up to the next such line, or `-- both:`): only that backend runs
+/// it (a change SQLite makes by rebuilding a table, PostgreSQL by an `alter`). The checksum
+/// stays the whole file's.
+fn migrator(backend: Backend) -> sqlx::migrate::Migrator {
+    use sqlx::SqlSafeStr;
     use sqlx::migrate::{Migration, MigrationType, Migrator};
     Migrator::with_migrations(
         MIGRATIONS
             .iter()
             .map(|&(version, description, sql)| {
-                Migration::new(
+                let mut migration = Migration::new(
+                    version,
+                    description.into(),
+                    MigrationType::Simple,
+                    sqlx::AssertSqlSafe(for_backend(sql, backend)).into_sql_str(),
+                    sql.starts_with("-- no-transaction"),
+                );
+                migration.checksum = Migration::new(
                     version,
                     description.into(),
                     MigrationType::Simple,
                     sqlx::SqlStr::from_static(sql),
-                    sql.starts_with("-- no-transaction"),
+                    false,
                 )
+                .checksum;
+                migration
             })
             .collect(),
     )
+}
+
+/// The lines of migration `sql` that `backend` runs (see [`migrator`]).
+fn for_backend(sql: &str, backend: Backend) -> String {
+    let mut mine = true;
+    let mut out = String::with_capacity(sql.len());
+    for line in sql.lines() {
+        match line.trim_end() {
+            "-- sqlite:" => mine = backend == Backend::Sqlite,
+            "-- postgres:" => mine = backend == Backend::Postgres,
+            "-- both:" => mine = true,
+            _ if mine => {
+                out.push_str(line);
+                out.push('\n');
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// A row type's `sqlx::FromRow` for `AnyRow`, as sqlx's derive writes it: each field read by
@@ -146,7 +178,7 @@ impl Db {
                 .connect_with(opts.clone())
                 .await?;
             // Migrate before the readers open, so they see the schema.
-            migrator().run(&write).await?;
+            migrator(Backend::Sqlite).run(&write).await?;
             let read = AnyPoolOptions::new()
                 .max_connections(max_connections)
                 .acquire_timeout(Duration::from_secs(30))
@@ -166,7 +198,7 @@ impl Db {
                 .after_connect(postgres_session)
                 .connect_with(opts)
                 .await?;
-            migrator().run(&pool).await?;
+            migrator(Backend::Postgres).run(&pool).await?;
             Db {
                 write: pool.clone(),
                 read: pool,
@@ -384,6 +416,25 @@ mod tests {
         }
     }
 
+    /// A block for one backend runs on it alone; the rest runs on both.
+    #[test]
+    fn a_migration_gives_each_backend_its_own_block() {
+        let sql = "-- no-transaction\ncreate table t (a text);\n-- sqlite:\npragma x;\n\
+                   -- postgres:\nalter table t add b text;\n-- both:\ncreate index i on t (a);\n";
+        assert_eq!(
+            for_backend(sql, Backend::Sqlite),
+            "-- no-transaction\ncreate table t (a text);\npragma x;\ncreate index i on t (a);\n"
+        );
+        assert_eq!(
+            for_backend(sql, Backend::Postgres),
+            "-- no-transaction\ncreate table t (a text);\nalter table t add b text;\n\
+             create index i on t (a);\n"
+        );
+        let recurring = MIGRATIONS.iter().find(|m| m.0 == 22).unwrap().2;
+        assert!(!for_backend(recurring, Backend::Postgres).contains("pragma foreign_keys"));
+        assert!(!for_backend(recurring, Backend::Sqlite).contains("drop constraint"));
+    }
+
     /// A database that sqlx's `migrate!` migrated records each file's SHA-384 (and a migration
     /// whose checksum differs stops the start): the embedded migrations carry exactly those.
     /// Migration 1's is the one an instance built with `migrate!` recorded.
@@ -397,7 +448,7 @@ mod tests {
             .filter(|p| p.extension().is_some_and(|e| e == "sql"))
             .collect();
         files.sort();
-        let migrator = migrator();
+        let migrator = migrator(Backend::Sqlite);
         assert_eq!(migrator.migrations.len(), files.len());
         for (migration, file) in migrator.migrations.iter().zip(&files) {
             let name = file.file_name().unwrap().to_str().unwrap();

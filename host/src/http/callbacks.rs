@@ -23,6 +23,7 @@ pub fn router() -> Router<Arc<AppState>> {
     Router::new()
         .route("/psp-callbacks/{provider}/{token}/pix", post(receive))
         .route("/psp-callbacks/{provider}/{token}/rec", post(receive_rec))
+        .route("/psp-callbacks/{provider}/{token}/cobr", post(receive_cobr))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
 }
 
@@ -53,5 +54,21 @@ async fn receive_rec(
     let started = live.receive_rec(&provider, &token, &body).await?;
     Ok(Json(
         serde_json::json!({"success": true, "data": {"mandates": started}}),
+    ))
+}
+
+/// `POST /psp-callbacks/{provider}/{token}/cobr`: a PSP's word that recurring charges changed
+/// (Pix Automático, `PUT /webhookcobr`); each named pending charge is read at the PSP.
+async fn receive_cobr(
+    State(live): State<LiveExecution>,
+    Path((provider, token)): Path<(String, String)>,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let body = body.map_err(|rejection| {
+        super::extract::body_error(&rejection, ApiError::PayloadTooLarge(MAX_BODY_BYTES))
+    })?;
+    let started = live.receive_cobr(&provider, &token, &body).await?;
+    Ok(Json(
+        serde_json::json!({"success": true, "data": {"charges": started}}),
     ))
 }

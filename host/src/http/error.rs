@@ -249,6 +249,7 @@ impl From<crate::mandates::MandateError> for ApiError {
                 message,
             },
             E::MandateNotFound => Self::not_found("mandate_not_found", message),
+            E::MerchantNotFound(_) => Self::not_found("merchant_not_found", message),
             E::NotCancelable(_) => Self::Conflict {
                 code: "mandate_not_cancelable",
                 message,
@@ -257,7 +258,15 @@ impl From<crate::mandates::MandateError> for ApiError {
                 code: "psp_unavailable",
                 message,
             },
-            E::FirstPayment(charge) => (*charge).into(),
+            E::FirstPayment(charge) | E::Charge(charge) => (*charge).into(),
+            E::NotActive(_) => Self::Conflict {
+                code: "mandate_not_active",
+                message,
+            },
+            E::CycleCharged { .. } => Self::Conflict {
+                code: "cycle_already_charged",
+                message,
+            },
             E::Internal(detail) => Self::Internal(detail),
         }
     }

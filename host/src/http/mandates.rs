@@ -1,11 +1,13 @@
 //! The merchant API's mandate routes (DESIGN.md section 17, Pix Automático): `POST` and
-//! `GET /mandates`, `GET /mandates/{mandateId}`, `POST /mandates/{mandateId}/cancel`.
+//! `GET /mandates`, `GET /mandates/{mandateId}`, `POST /mandates/{mandateId}/cancel`, `POST
+//! /mandates/{mandateId}/charges`.
 
 use std::sync::Arc;
 
 use axum::Json;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, RawQuery, State};
+use axum::response::IntoResponse;
 use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -15,6 +17,7 @@ use super::payments::idempotency_key;
 use super::search::query_values;
 use super::{ApiError, ErrorEnvelope};
 use crate::access::{Principal, Scope};
+use crate::charges::view::PaymentIntentEnvelope;
 use crate::db::today_brasilia;
 use crate::http::AppState;
 use crate::http::responses::{PayloadTooLarge, RateLimited, Unauthorized, UnsupportedMediaType};
@@ -22,13 +25,14 @@ use crate::mandates::view::{MandateEnvelope, MandateListEnvelope};
 use crate::mandates::{MandateError, MandateSearch, Mandates};
 use crate::search::MAX_LIMIT;
 use pixgate_domain::json::Invalid;
-use pixgate_domain::mandate::{CreateMandateRequest, MandateStatus};
+use pixgate_domain::mandate::{CreateMandateChargeRequest, CreateMandateRequest, MandateStatus};
 
 pub fn routes() -> OpenApiRouter<Arc<AppState>> {
     OpenApiRouter::new()
         .routes(routes!(create_mandate, search_mandates))
         .routes(routes!(get_mandate))
         .routes(routes!(cancel_mandate))
+        .routes(routes!(charge_mandate))
 }
 
 /// Creates an idempotent Pix Automático mandate.
@@ -110,7 +114,7 @@ pub struct MandateSearchParams {
 }
 
 /// The search's parameters and the code each one's refusal carries.
-const MANDATE_SEARCH_PARAMS: [(&str, &str); 5] = [
+pub(super) const MANDATE_SEARCH_PARAMS: [(&str, &str); 5] = [
     ("limit", "invalid_limit"),
     ("after", "invalid_after"),
     ("store", "invalid_store"),
@@ -120,7 +124,13 @@ const MANDATE_SEARCH_PARAMS: [(&str, &str); 5] = [
 
 impl MandateSearchParams {
     fn read(raw: Option<&str>) -> Result<MandateSearch, ApiError> {
-        let mut values = query_values(raw, &MANDATE_SEARCH_PARAMS)?;
+        Self::parse(query_values(raw, &MANDATE_SEARCH_PARAMS)?)
+    }
+
+    /// The search of these query values (the admin list's take `merchant` out first).
+    pub(super) fn parse(
+        mut values: std::collections::HashMap<&'static str, String>,
+    ) -> Result<MandateSearch, ApiError> {
         let limit = match values.remove("limit") {
             None => 20,
             Some(raw) => raw
@@ -272,4 +282,59 @@ async fn cancel_mandate(
     principal.require_any(&[Scope::MandatesManage])?;
     let Path(id) = id.map_err(|_| MandateError::MandateNotFound)?;
     Ok(Json(mandates.cancel(&principal, &id).await?))
+}
+
+/// Charges one cycle of a mandate (`mandates:manage`).
+///
+/// A PaymentIntent of `kind: RECURRING` with `mandateId`, `dueDate` and `attempts`, made as
+/// every charge (routed by the store's chain, pinned to the gateway whose PSP holds the
+/// mandate; the same Idempotency-Key and body replay it). One charge per cycle: the cycle is
+/// the one `dueDate` falls in. A LIVE mandate's charge goes to its PSP as an API Pix `cobr`
+/// (`PENDING`) within 10 days of its due date; further ahead it is `SCHEDULED` and sent when
+/// that window opens. A SHADOW store's answers `SHADOW_ONLY`.
+#[utoipa::path(
+    post,
+    path = "/mandates/{mandateId}/charges",
+    tag = "mandates",
+    params(("mandateId" = String, Path, format = Uuid, description = "The mandate's id"),
+           ("Idempotency-Key" = String, Header, min_length = 1, max_length = 200, pattern = "^[!-~]([ -~]{0,198}[!-~])?$",
+            description = "Stable key of one logical charge: the charge's rules (`missing_idempotency_key`, `invalid_idempotency_key`)")),
+    request_body = CreateMandateChargeRequest,
+    responses(
+        (status = 200, description = "The PaymentIntent, fresh or replayed", body = PaymentIntentEnvelope),
+        (status = 400, description = "Invalid body: `invalid_amount` (not the mandate's fixed amount, or below its minimum), `missing_field` (`amount` of a mandate without a fixed amount), `invalid_due_date` (not 2 days ahead, or outside the mandate), `invalid_reference`, `invalid_description`, `invalid_metadata`, `metadata_too_large`, `unknown_field`, `invalid_json`; the Idempotency-Key; or a store rule", body = ErrorEnvelope),
+        Unauthorized,
+        (status = 403, description = "The key lacks `mandates:manage` (`insufficient_scope`), or the store's live execution is off (`live_execution_disabled`)", body = ErrorEnvelope),
+        (status = 404, description = "Unknown, malformed, or of a store not granted to the key (`mandate_not_found`)", body = ErrorEnvelope),
+        (status = 409, description = "The mandate is not ACTIVE (`mandate_not_active`), the cycle has its charge (`cycle_already_charged`), or the key was used with another body (`idempotency_key_reused`) or its first request is still at the PSP (`idempotency_key_in_use`: retry)", body = ErrorEnvelope),
+        PayloadTooLarge,
+        UnsupportedMediaType,
+        RateLimited,
+        (status = 503, description = "A step's component could not run (`routing_unavailable`): retry with the same key", body = ErrorEnvelope),
+    )
+)]
+async fn charge_mandate(
+    State(mandates): State<Mandates>,
+    principal: Principal,
+    id: Result<Path<String>, PathRejection>,
+    request: axum::extract::Request,
+) -> Result<axum::response::Response, ApiError> {
+    principal.require_any(&[Scope::MandatesManage])?;
+    let Path(id) = id.map_err(|_| MandateError::MandateNotFound)?;
+    let key = idempotency_key(request.headers())?;
+    let (body, literals) = JsonBody::read_checked(request, |bytes| {
+        Ok(pixgate_domain::charge::check_literals(bytes, false)?)
+    })
+    .await?;
+    let charge = CreateMandateChargeRequest::from_body(body, literals)?;
+    let charged = mandates.charge(&principal, &key, &id, charge).await?;
+    let status =
+        axum::http::StatusCode::from_u16(charged.status).unwrap_or(axum::http::StatusCode::OK);
+    // The body is JSON text already: the metadata in it is the merchant's, as written.
+    Ok((
+        status,
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        charged.body,
+    )
+        .into_response())
 }

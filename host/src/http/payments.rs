@@ -261,13 +261,16 @@ struct AmountDueEnvelope {
     data: pixgate_domain::due::AmountDue,
 }
 
-/// Cancels a PENDING payment nobody has paid.
+/// Cancels a PENDING (or SCHEDULED) payment nobody has paid.
 ///
 /// LIVE: the charge is removed at its PSP (API Pix `PATCH /cob/{txid}` to
 /// `REMOVIDA_PELO_USUARIO_RECEBEDOR`), then the intent is `CANCELED` and `payment.canceled` is
 /// sent. If the payment landed first, the PSP refuses the removal: the payment is settled as
 /// paid (`SUCCEEDED`, `payment.succeeded`) and the answer is 409 `payment_not_cancelable`.
 /// Idempotent: an intent already `CANCELED` answers 200 as it is, and nothing is sent again.
+/// A recurring charge (Pix Automático) is canceled before its first attempt: `SCHEDULED`, at
+/// once; `PENDING`, at its PSP (`PATCH /cobr/{txid}` `CANCELADA`, allowed until the day before
+/// the attempt, else 409).
 #[utoipa::path(
     post,
     path = "/payments/{paymentIntentId}/cancel",

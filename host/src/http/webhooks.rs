@@ -355,7 +355,12 @@ mod tests {
                 "payment.failed",
                 "payment.canceled",
                 "refund.succeeded",
-                "refund.failed"
+                "refund.failed",
+                "mandate.authorized",
+                "mandate.rejected",
+                "mandate.expired",
+                "mandate.canceled",
+                "payment.attempt_failed"
             ])
         );
     }

@@ -6,7 +6,9 @@
 //! payer answers: the code they scan (QR journeys, `GET /rec/{idRec}?txid=`), with the first
 //! payment charged at that same PSP first for `QR_WITH_FIRST_PAYMENT`, or the request pushed to
 //! their bank (`POST /solicrec`). The payer's answer reaches pixgate by reads: a callback on
-//! `/rec` or the reconciler ([`crate::psp::live::LiveExecution::settle_mandate`]).
+//! `/rec` or the reconciler ([`crate::psp::live::LiveExecution::settle_mandate`]). A first
+//! payment that cannot be made fails the mandate: its code would only authorise, which is not
+//! what the merchant asked for; the recurrence is canceled at its PSP.
 //!
 //! A request that dies after the PSP's answer leaves the row without its recurrence; once the
 //! lease has run out a retry takes the row over and asks again (the orphaned recurrence, never
@@ -19,12 +21,13 @@ use pixgate_sandbox::chain::DecisionTrace;
 use super::view::{MandateEnvelope, MandateView};
 use super::{MandateError, Mandates};
 use crate::access::Principal;
+use crate::charges::ChargeError;
 use crate::db::mandates::{self, Mandate};
 use crate::db::psp_calls::{self, CallOperation};
 use crate::db::store_cache::StoreRoute;
 use crate::db::{self};
 use crate::internal::Internal;
-use crate::psp::live::recurrence::{RecurrenceTerms, authorization_json};
+use crate::psp::live::recurrence::{MandateEnding, RecurrenceTerms, authorization_json};
 
 impl Mandates {
     /// Creates the recurrence of `row` (written, and held by this request) at a PSP and what
@@ -70,18 +73,7 @@ impl Mandates {
                 "the recurrence",
             );
             let failure = serde_json::json!({"code": code, "message": message}).to_string();
-            mandates::transition(
-                &self.deps.db.write,
-                &row.id,
-                MandateStatus::PendingAuthorization,
-                MandateStatus::Failed,
-                None,
-                None,
-                Some(&failure),
-                None,
-                now,
-            )
-            .await?;
+            self.fail(&row, &failure).await?;
             return self.answer(&row.id, route, request).await;
         };
         let chosen = &trace.routes[created.route];
@@ -102,11 +94,50 @@ impl Mandates {
         let interval = live.interval().as_millis() as i64;
         // The first payment of a QR_WITH_FIRST_PAYMENT mandate: a charge pinned to the gateway
         // whose PSP holds the recurrence, so one code can pay it and authorise.
+        // If it cannot be made, or no PSP took it, the code would only authorise: the mandate
+        // fails instead, with why, and its recurrence is canceled at its PSP.
         let first_payment = match request.first_payment {
-            Some(amount) => Some(
-                self.first_payment(principal, key, request, amount, Some(&alias))
-                    .await?,
-            ),
+            Some(amount) => {
+                let made = self
+                    .first_payment(principal, key, request, amount, Some(&alias))
+                    .await;
+                let failed = match &made {
+                    Ok(id) => crate::db::intents::by_id(&self.deps.db.write, id)
+                        .await?
+                        .filter(|i| i.txid.is_none())
+                        .map(|i| {
+                            let code = i.failure_code.unwrap_or_else(|| "psp_unavailable".into());
+                            let message = i.failure_message.unwrap_or_default();
+                            (code, format!("the first payment failed: {message}"))
+                        }),
+                    Err(e) => Some(first_payment_refusal(e)),
+                };
+                if let Some((code, message)) = failed {
+                    tracing::warn!(mandate = %row.id, code = %code,
+                        "mandate: its first payment was not made; the mandate fails");
+                    mandates::record_authorization(
+                        &self.deps.db.write,
+                        &row.id,
+                        None,
+                        made.as_ref().ok().map(String::as_str),
+                        now,
+                        now,
+                    )
+                    .await?;
+                    let mut calls = Vec::new();
+                    if let Err(e) = live.cancel_recurrence(&provider, &id_rec, &mut calls).await {
+                        tracing::warn!(mandate = %row.id, error = %e,
+                            "mandate: the unused recurrence was not canceled; it expires at its PSP");
+                    }
+                    for call in &calls {
+                        psp_calls::insert_for_mandate(&self.deps.db.write, &row.id, call).await?;
+                    }
+                    let failure = serde_json::json!({"code": code, "message": message}).to_string();
+                    self.fail(&row, &failure).await?;
+                    return self.answer(&row.id, route, request).await;
+                }
+                made.ok()
+            }
             None => None,
         };
         let authorization = match request.journey {
@@ -182,6 +213,24 @@ impl Mandates {
         self.answer(&row.id, route, request).await
     }
 
+    /// Ends `row` (still `PENDING_AUTHORIZATION`) `FAILED` with `failure` (`{code, message}`).
+    async fn fail(&self, row: &Mandate, failure: &str) -> Result<(), MandateError> {
+        self.deps
+            .live
+            .move_mandate(
+                row,
+                MandateStatus::Failed,
+                MandateEnding {
+                    failure: Some(failure),
+                    ..MandateEnding::default()
+                },
+                None,
+            )
+            .await
+            .map_err(|e| Internal::caused("mandate: recording its failure", e))?;
+        Ok(())
+    }
+
     /// The mandate `id` as it now is, the answer of the request that made it.
     async fn answer(
         &self,
@@ -197,4 +246,37 @@ impl Mandates {
             data: MandateView::from_row(&m, &route.store.code, request.payer_name.clone(), false),
         })
     }
+}
+
+/// `failure {code, message}` of a first payment the charge service refused: the refusal's own
+/// code where it has one (a step's rule, a bad amount), else `first_payment_failed`; an
+/// internal error's detail stays in the log.
+fn first_payment_refusal(e: &MandateError) -> (String, String) {
+    match e {
+        MandateError::FirstPayment(charge) => match charge.as_ref() {
+            ChargeError::Refused { code, message } => (
+                (*code).to_owned(),
+                format!("the first payment was refused: {message}"),
+            ),
+            ChargeError::Invalid(invalid) => (
+                "first_payment_refused".into(),
+                format!("the first payment was refused: {invalid}"),
+            ),
+            ChargeError::RoutingUnavailable(_) | ChargeError::PspUnavailable(_) => (
+                "psp_unavailable".into(),
+                format!("the first payment could not be made: {charge}"),
+            ),
+            _ => first_payment_failed(),
+        },
+        _ => first_payment_failed(),
+    }
+}
+
+fn first_payment_failed() -> (String, String) {
+    (
+        "first_payment_failed".into(),
+        "the first payment could not be made; create the mandate again with a new \
+         Idempotency-Key"
+            .into(),
+    )
 }

@@ -13,25 +13,33 @@
 //! Mandate Idempotency-Keys are a key space of their own, as refunds' are: kept as long as
 //! the mandate, with the request's fingerprint.
 
+mod auto;
 mod live;
+#[cfg(test)]
+mod tests;
 pub mod view;
 
 use std::sync::Arc;
 
 use pixgate_domain::charge::{ChargeRequest, ValidPayer};
+use pixgate_domain::due::Date;
 use pixgate_domain::json::Invalid;
-use pixgate_domain::mandate::{MandateRequest, MandateStatus, RecurringTerms};
+use pixgate_domain::mandate::{
+    CreateMandateChargeRequest, MandateAmount, MandateCharge, MandateRequest, MandateStatus,
+    MandateTerms, RecurringTerms,
+};
 use pixgate_domain::{IdempotencyKey, StoreMode};
-use view::{MandateEnvelope, MandateListEnvelope, MandateView};
+use view::{AdminMandate, MandateEnvelope, MandateListEnvelope, MandateView};
 
 use crate::access::{MissingScope, Principal};
 use crate::charges::{ChargeError, Charges};
 use crate::crypto::{CryptoError, MasterKey};
 use crate::db::mandates::{self, Mandate};
 use crate::db::store_cache::StoreCache;
-use crate::db::{self, Db, DbError, Flag, catalog};
+use crate::db::{self, Db, DbError, Flag, catalog, intents};
 use crate::internal::Internal;
 use crate::psp::live::LiveExecution;
+use crate::psp::live::recurrence::MandateEnding;
 use crate::routing::{Resolved, Routing, RoutingError, recorded_trace};
 
 #[derive(Debug, thiserror::Error)]
@@ -57,6 +65,8 @@ pub enum MandateError {
     RoutingUnavailable(pixgate_domain::Step),
     #[error("mandate not found")]
     MandateNotFound,
+    #[error("merchant `{0}` not found")]
+    MerchantNotFound(String),
     #[error("{0}")]
     NotCancelable(String),
     /// The PSP could not be reached or did not do it; nothing changed.
@@ -65,6 +75,15 @@ pub enum MandateError {
     /// The first payment's charge was refused.
     #[error(transparent)]
     FirstPayment(Box<ChargeError>),
+    /// A charge under the mandate was refused by the charge service (its own errors).
+    #[error(transparent)]
+    Charge(Box<ChargeError>),
+    /// The mandate is not one a charge may be made under.
+    #[error("{0}")]
+    NotActive(String),
+    /// The cycle the due date falls in has its charge already.
+    #[error("cycle {cycle} of this mandate is charged already (payment {intent})")]
+    CycleCharged { cycle: u32, intent: String },
     /// Details go to the log, never to the client.
     #[error(transparent)]
     Internal(#[from] Internal),
@@ -105,6 +124,11 @@ pub struct MandateArgs {
     #[arg(long, env = "PIXGATE_MANDATE_PUSH_EXPIRY", default_value = "7d",
           value_parser = parse_push_expiry)]
     pub mandate_push_expiry: std::time::Duration,
+    /// How many days before each cycle's due date pixgate charges a mandate that charges
+    /// itself (`autoCharge`): 2 to 10, the Pix Automático window.
+    #[arg(long, env = "PIXGATE_MANDATE_LEAD_DAYS", default_value_t = 4,
+          value_parser = clap::value_parser!(u32).range(2..=10))]
+    pub mandate_lead_days: u32,
 }
 
 fn parse_push_expiry(text: &str) -> Result<std::time::Duration, String> {
@@ -131,6 +155,8 @@ pub struct MandateDeps {
     pub live: LiveExecution,
     /// How long a PUSH mandate's request waits for the payer (`PIXGATE_MANDATE_PUSH_EXPIRY`).
     pub push_expiry: std::time::Duration,
+    /// How many days before its due date a cycle is charged (`PIXGATE_MANDATE_LEAD_DAYS`).
+    pub lead_days: u32,
 }
 
 /// The mandate service. Built once by the composition root; cheap to clone.
@@ -292,6 +318,10 @@ impl Mandates {
             // A LIVE mandate is this request's until the lease runs out (a retry meanwhile is
             // 409 `idempotency_key_in_use`).
             reconcile_at: live.then(|| now + self.deps.live.lease().as_millis() as i64),
+            next_cycle: request.auto_charge.then_some(1),
+            next_charge_at: request
+                .auto_charge
+                .then(|| self.charge_on(request.frequency.cycle_date(request.start_date, 1))),
             created_at: now,
             updated_at: now,
         };
@@ -482,9 +512,9 @@ impl Mandates {
         };
         let rows = mandates::page(
             &self.deps.db.read,
-            &principal.merchant_id,
             &mandates::Filter {
-                store_ids: &store_ids,
+                merchant_id: Some(&principal.merchant_id),
+                store_ids: Some(&store_ids),
                 status: search.status,
                 reference: search.reference.as_deref(),
                 before: before.as_ref().map(|m| (m.created_at, m.id.as_str())),
@@ -499,6 +529,190 @@ impl Mandates {
         Ok(MandateListEnvelope {
             success: true,
             data,
+        })
+    }
+
+    /// Charges one cycle of a mandate (`POST /mandates/{id}/charges`): a PaymentIntent of
+    /// kind `RECURRING`, made by the charge service (idempotent, routed and recorded as every
+    /// charge) pinned to the gateway whose PSP holds the recurrence. One charge per cycle:
+    /// the cycle is the one the due date falls in.
+    #[tracing::instrument(skip_all, fields(merchant = %principal.merchant_id, mandate = %id))]
+    pub async fn charge(
+        &self,
+        principal: &Principal,
+        key: &IdempotencyKey,
+        id: &str,
+        body: CreateMandateChargeRequest,
+    ) -> Result<crate::charges::Charged, MandateError> {
+        let m = self.visible(principal, id).await?;
+        if !matches!(m.status, MandateStatus::Active | MandateStatus::ShadowOnly) {
+            return Err(MandateError::NotActive(format!(
+                "a {} mandate takes no charge: only an ACTIVE one does (or a SHADOW store's)",
+                m.status
+            )));
+        }
+        let terms = terms_of(&m)?;
+        let now = db::now_ms();
+        let today = Date::from_unix_seconds_brasilia(now / 1000);
+        let charge = body.validate(&terms, today)?;
+        if let Some(taken) =
+            intents::by_mandate_cycle(&self.deps.db.read, &m.id, i64::from(charge.cycle)).await?
+            && taken.idempotency_key != key.as_str()
+        {
+            return Err(MandateError::CycleCharged {
+                cycle: charge.cycle,
+                intent: taken.id,
+            });
+        }
+        self.charge_cycle(principal, key, &m, charge).await
+    }
+
+    /// Makes the charge of a cycle of mandate `m` under `key`: the charge service's, pinned to
+    /// the mandate's gateway; another key's charge of the cycle is 409.
+    pub(super) async fn charge_cycle(
+        &self,
+        principal: &Principal,
+        key: &IdempotencyKey,
+        m: &Mandate,
+        charge: MandateCharge,
+    ) -> Result<crate::charges::Charged, MandateError> {
+        let store = catalog::store_by_id(&self.deps.db.read, &m.store_id)
+            .await?
+            .ok_or_else(|| Internal::broken(format!("mandate {} without its store", m.id)))?;
+        let payer: serde_json::Value =
+            serde_json::from_slice(&self.deps.master_key.open(&m.payer_sealed)?)
+                .map_err(|e| Internal::caused("a mandate's sealed payer", e))?;
+        let tax_id = payer["taxId"]
+            .as_str()
+            .and_then(pixgate_domain::TaxId::parse)
+            .ok_or_else(|| Internal::broken(format!("mandate {}: its payer's tax id", m.id)))?;
+        let request = ChargeRequest {
+            store: store.code,
+            amount: charge.amount,
+            reference: charge.reference,
+            description: charge.description,
+            payer: ValidPayer {
+                name: payer["name"].as_str().unwrap_or_default().to_owned(),
+                tax_id,
+                email: None,
+                phone: None,
+                address: None,
+            },
+            metadata: charge.metadata,
+            due: None,
+            recurring: Some(RecurringTerms {
+                mandate_id: m.id.clone(),
+                frequency: m.frequency,
+                cycle: charge.cycle,
+                due_date: charge.due_date,
+            }),
+            pinned_gateway: Some(m.gateway_alias.clone()),
+        };
+        match self
+            .deps
+            .charges
+            .create(principal, key, request, None)
+            .await
+        {
+            Ok(charged) => Ok(charged),
+            // Another key's charge of this cycle committed meanwhile (the unique index).
+            Err(ChargeError::Internal(e)) => {
+                match intents::by_mandate_cycle(&self.deps.db.write, &m.id, i64::from(charge.cycle))
+                    .await?
+                {
+                    Some(taken) if taken.idempotency_key != key.as_str() => {
+                        Err(MandateError::CycleCharged {
+                            cycle: charge.cycle,
+                            intent: taken.id,
+                        })
+                    }
+                    _ => Err(MandateError::Internal(e)),
+                }
+            }
+            Err(e) => Err(MandateError::Charge(Box::new(e))),
+        }
+    }
+
+    /// Every merchant's mandates, newest first, a page at a time (the admin API): `merchant`
+    /// narrows them to one merchant's, `search.store` to one store's.
+    #[tracing::instrument(skip_all)]
+    pub async fn admin_search(
+        &self,
+        merchant: Option<&str>,
+        search: MandateSearch,
+    ) -> Result<Vec<AdminMandate>, MandateError> {
+        let merchant_id = match merchant {
+            None => None,
+            Some(code) => Some(
+                catalog::merchant_by_code(&self.deps.db.read, code)
+                    .await?
+                    .ok_or_else(|| MandateError::MerchantNotFound(code.to_owned()))?
+                    .id,
+            ),
+        };
+        let store_ids = match &search.store {
+            None => None,
+            Some(code) => {
+                let store = catalog::store_by_code(&self.deps.db.read, code)
+                    .await?
+                    .ok_or_else(|| MandateError::StoreNotFound(code.clone()))?;
+                Some(vec![store.id])
+            }
+        };
+        let before = match &search.after {
+            None => None,
+            Some(id) => Some(self.any(id).await?),
+        };
+        let rows = mandates::page(
+            &self.deps.db.read,
+            &mandates::Filter {
+                merchant_id: merchant_id.as_deref(),
+                store_ids: store_ids.as_deref(),
+                status: search.status,
+                reference: search.reference.as_deref(),
+                before: before.as_ref().map(|m| (m.created_at, m.id.as_str())),
+                limit: search.limit,
+            },
+        )
+        .await?;
+        let mut data = Vec::with_capacity(rows.len());
+        for m in &rows {
+            data.push(self.admin_view(m).await?);
+        }
+        Ok(data)
+    }
+
+    /// One mandate of any merchant (the admin API).
+    #[tracing::instrument(skip_all, fields(mandate = %id))]
+    pub async fn admin_get(&self, id: &str) -> Result<AdminMandate, MandateError> {
+        let m = self.any(id).await?;
+        let mut view = self.admin_view(&m).await?;
+        let charges = intents::of_mandate(&self.deps.db.read, &m.id).await?;
+        view.charges = Some(
+            charges
+                .iter()
+                .map(view::MandateChargeView::from_row)
+                .collect(),
+        );
+        Ok(view)
+    }
+
+    /// The mandate `id` of any merchant.
+    async fn any(&self, id: &str) -> Result<Mandate, MandateError> {
+        let id = uuid::Uuid::parse_str(id)
+            .map_err(|_| MandateError::MandateNotFound)?
+            .to_string();
+        mandates::get(&self.deps.db.read, &id)
+            .await?
+            .ok_or(MandateError::MandateNotFound)
+    }
+
+    async fn admin_view(&self, m: &Mandate) -> Result<AdminMandate, MandateError> {
+        let merchant = catalog::merchant_code(&self.deps.db.read, &m.merchant_id).await?;
+        Ok(AdminMandate {
+            mandate: self.view(m).await?,
+            merchant,
+            charges: None,
         })
     }
 
@@ -580,19 +794,19 @@ impl Mandates {
             .unwrap_or_else(|| {
                 serde_json::json!({"by": "MERCHANT", "code": "ACCL", "message": ""}).to_string()
             });
-        let now = db::now_ms();
-        mandates::transition(
-            &self.deps.db.write,
-            &m.id,
-            m.status,
-            MandateStatus::Canceled,
-            None,
-            Some(&cancellation),
-            None,
-            None,
-            now,
-        )
-        .await?;
+        self.deps
+            .live
+            .move_mandate(
+                &m,
+                MandateStatus::Canceled,
+                MandateEnding {
+                    cancellation: Some(&cancellation),
+                    ..MandateEnding::default()
+                },
+                None,
+            )
+            .await
+            .map_err(|e| Internal::caused("mandate: recording its cancel", e))?;
         let after = mandates::get(&self.deps.db.write, &m.id)
             .await?
             .ok_or(MandateError::MandateNotFound)?;
@@ -601,4 +815,26 @@ impl Mandates {
             data: self.view(&after).await?,
         })
     }
+}
+
+/// The terms of mandate `m` a charge under it is checked against.
+pub(super) fn terms_of(m: &Mandate) -> Result<MandateTerms, MandateError> {
+    let money = |c: Option<i64>| c.and_then(|c| pixgate_domain::Money::from_centavos(c as u64));
+    let amount = match (money(m.amount_centavos), money(m.minimum_amount_centavos)) {
+        (Some(fixed), _) => MandateAmount::Fixed(fixed),
+        (None, Some(minimum)) => MandateAmount::Minimum(minimum),
+        (None, None) => MandateAmount::Open,
+    };
+    let date = |text: &str| {
+        Date::parse(text)
+            .ok_or_else(|| Internal::broken(format!("mandate {}: a date `{text}`", m.id)))
+    };
+    Ok(MandateTerms {
+        amount,
+        frequency: m.frequency,
+        start_date: date(&m.start_date)?,
+        end_date: m.end_date.as_deref().map(date).transpose()?,
+        reference: m.reference.clone(),
+        description: m.description.clone(),
+    })
 }

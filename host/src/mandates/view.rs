@@ -107,6 +107,54 @@ pub struct MandateRouting {
     pub gateway_alias: String,
 }
 
+/// A mandate as the admin API shows it: the merchant's view, with its merchant (and, read
+/// alone, its charges).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct AdminMandate {
+    #[serde(flatten)]
+    pub mandate: MandateView,
+    /// The merchant's code.
+    #[schema(example = "demo")]
+    pub merchant: String,
+    /// Its charges by cycle, with their attempts: in `GET /mandates/{mandateId}` only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub charges: Option<Vec<MandateChargeView>>,
+}
+
+/// One charge of a mandate, as its admin view lists it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MandateChargeView {
+    #[schema(format = Uuid)]
+    pub payment_intent_id: String,
+    /// The cycle it charges, from 1.
+    pub cycle: i64,
+    #[schema(format = Date)]
+    pub due_date: String,
+    pub status: pixgate_domain::IntentStatus,
+    /// In BRL.
+    pub amount: f64,
+    pub attempts: Vec<pixgate_domain::recurring::Attempt>,
+}
+
+impl MandateChargeView {
+    pub fn from_row(intent: &crate::db::intents::Intent) -> Self {
+        Self {
+            payment_intent_id: intent.id.clone(),
+            cycle: intent.recurring.mandate_cycle.unwrap_or_default(),
+            due_date: intent.recurring.due_date.clone().unwrap_or_default(),
+            status: intent.status,
+            amount: pixgate_domain::money::brl(intent.amount_centavos.max(0) as u64),
+            attempts: intent
+                .recurring
+                .attempts
+                .as_deref()
+                .and_then(|text| serde_json::from_str(text).ok())
+                .unwrap_or_default(),
+        }
+    }
+}
+
 /// A Pix Automático mandate.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]

@@ -13,11 +13,14 @@ use sqlx::AnyConnection;
 
 use crate::charges::view::AmountComponents;
 use crate::db::intents::{Intent, PaidComponents};
+use crate::db::mandates::Mandate;
 use crate::db::refunds::{Refund, RefundStatus};
 use crate::db::{catalog, intents, webhooks as sql};
 use crate::webhooks::EventType;
 use pixgate_domain::IntentStatus;
+use pixgate_domain::mandate::MandateStatus;
 use pixgate_domain::money::brl;
+use pixgate_domain::recurring::{Attempt, AttemptStatus};
 use pixgate_pix::time::iso8601;
 
 #[derive(Debug, thiserror::Error)]
@@ -37,14 +40,15 @@ pub enum OutboxError {
     Db(#[from] sqlx::Error),
 }
 
-/// The event a status emits; `SHADOW_ONLY` emits none.
+/// The event a status emits; `SHADOW_ONLY` emits none, and `SCHEDULED` none until the charge
+/// is sent (`PENDING`).
 pub fn event_type(status: IntentStatus) -> Option<EventType> {
     match status {
         IntentStatus::Pending => Some(EventType::PaymentPending),
         IntentStatus::Succeeded => Some(EventType::PaymentSucceeded),
         IntentStatus::Failed => Some(EventType::PaymentFailed),
         IntentStatus::Canceled => Some(EventType::PaymentCanceled),
-        IntentStatus::ShadowOnly => None,
+        IntentStatus::ShadowOnly | IntentStatus::Scheduled => None,
     }
 }
 
@@ -88,8 +92,8 @@ pub async fn record_created(
     emit(conn, intent.clone(), None).await
 }
 
-/// Moves a `PENDING` intent to a final status and records its event, in the caller's
-/// transaction.
+/// Moves a `PENDING` intent (or a `SCHEDULED` recurring charge) to a final status and records
+/// its event, in the caller's transaction.
 pub async fn record_transition(
     conn: &mut AnyConnection,
     intent_id: &str,
@@ -98,7 +102,8 @@ pub async fn record_transition(
     let mut intent = intents::by_id(&mut *conn, intent_id)
         .await?
         .ok_or_else(|| OutboxError::NotFound(intent_id.to_owned()))?;
-    let allowed = intent.status == IntentStatus::Pending
+    let from = intent.status;
+    let allowed = matches!(from, IntentStatus::Pending | IntentStatus::Scheduled)
         && change.to.is_terminal()
         && change.to != IntentStatus::ShadowOnly
         && (change.to == IntentStatus::Failed) == change.failure.is_some();
@@ -111,7 +116,7 @@ pub async fn record_transition(
     let moved = intents::transition(
         &mut *conn,
         intent_id,
-        IntentStatus::Pending,
+        from,
         change.to,
         change.provider_payment_id,
         change.failure,
@@ -187,11 +192,110 @@ async fn emit(
     })
 }
 
+/// Moves a `SCHEDULED` recurring charge to `PENDING` (its `cobr` is at the PSP now, read
+/// again from `reconcile_at`) and records `payment.pending`, in the caller's transaction.
+pub async fn record_sent(
+    conn: &mut AnyConnection,
+    intent_id: &str,
+    at: i64,
+    reconcile_at: i64,
+) -> Result<Recorded, OutboxError> {
+    let mut intent = intents::by_id(&mut *conn, intent_id)
+        .await?
+        .ok_or_else(|| OutboxError::NotFound(intent_id.to_owned()))?;
+    if intent.status != IntentStatus::Scheduled {
+        return Err(OutboxError::IllegalTransition {
+            from: intent.status,
+            to: IntentStatus::Pending,
+        });
+    }
+    if !intents::sent(&mut *conn, intent_id, at, reconcile_at).await? {
+        return Err(OutboxError::Concurrent(intent_id.to_owned()));
+    }
+    intent.status = IntentStatus::Pending;
+    intent.updated_at = at;
+    intent.reconcile_at = Some(reconcile_at);
+    emit(conn, intent, Some(IntentStatus::Scheduled)).await
+}
+
+/// Records a recurring charge's attempts as its PSP now lists them, and `payment.attempt_failed`
+/// for each rejected or expired attempt the intent did not know as such, in the caller's
+/// transaction. Returns the ids of the deliveries.
+pub async fn record_attempts(
+    conn: &mut AnyConnection,
+    intent: &Intent,
+    attempts: &[Attempt],
+    at: i64,
+) -> Result<Vec<String>, OutboxError> {
+    let known: Vec<Attempt> = intent
+        .recurring
+        .attempts
+        .as_deref()
+        .and_then(|text| serde_json::from_str(text).ok())
+        .unwrap_or_default();
+    if known.as_slice() == attempts {
+        return Ok(Vec::new());
+    }
+    let text = serde_json::to_string(attempts)
+        .map_err(|e| OutboxError::Corrupt(format!("attempts: {e}")))?;
+    intents::record_attempts(&mut *conn, &intent.id, &text, at).await?;
+    let Some(mandate_id) = intent.recurring.mandate_id.as_deref() else {
+        return Err(OutboxError::Corrupt(format!(
+            "intent {} has attempts and no mandate",
+            intent.id
+        )));
+    };
+    let failed = |a: &Attempt| matches!(a.status, AttemptStatus::Rejected | AttemptStatus::Expired);
+    let mut delivery_ids = Vec::new();
+    let store = catalog::store_by_id(&mut *conn, &intent.store_id)
+        .await?
+        .ok_or_else(|| OutboxError::Corrupt(format!("intent {} has no store", intent.id)))?;
+    for (i, attempt) in attempts.iter().enumerate() {
+        if !failed(attempt)
+            || known
+                .get(i)
+                .is_some_and(|k| failed(k) && k.date == attempt.date)
+        {
+            continue;
+        }
+        let mut data: Value = serde_json::from_str(event_data(intent, &store.code).get())
+            .map_err(|e| OutboxError::Corrupt(format!("event data: {e}")))?;
+        data["attempt"] = json!(attempt);
+        let data = RawValue::from_string(data.to_string())
+            .map_err(|e| OutboxError::Corrupt(format!("event data: {e}")))?;
+        let id = uuid::Uuid::now_v7().to_string();
+        sql::insert_mandate_event(
+            &mut *conn,
+            &id,
+            &intent.merchant_id,
+            mandate_id,
+            Some(&intent.id),
+            EventType::PaymentAttemptFailed,
+            data.get(),
+            at,
+        )
+        .await?;
+        delivery_ids.extend(
+            fan_out(
+                conn,
+                &intent.merchant_id,
+                EventType::PaymentAttemptFailed,
+                EventRef::Mandate(&id),
+                &data,
+                at,
+            )
+            .await?,
+        );
+    }
+    Ok(delivery_ids)
+}
+
 /// Which event a delivery carries.
 #[derive(Debug, Clone, Copy)]
 enum EventRef<'a> {
     Payment(&'a str),
     Refund(&'a str),
+    Mandate(&'a str),
 }
 
 /// One delivery of the event to each ACTIVE endpoint of the merchant that subscribed to its
@@ -227,10 +331,12 @@ async fn fan_out(
             data,
         })
         .map_err(|e| OutboxError::Corrupt(format!("event payload: {e}")))?;
-        let (event_id, refund_event_id) = match event {
-            EventRef::Payment(id) => (Some(id.to_owned()), None),
-            EventRef::Refund(id) => (None, Some(id.to_owned())),
-        };
+        let (mut event_id, mut refund_event_id, mut mandate_event_id) = (None, None, None);
+        match event {
+            EventRef::Payment(id) => event_id = Some(id.to_owned()),
+            EventRef::Refund(id) => refund_event_id = Some(id.to_owned()),
+            EventRef::Mandate(id) => mandate_event_id = Some(id.to_owned()),
+        }
         sql::insert_delivery(
             &mut *conn,
             &sql::Delivery {
@@ -238,6 +344,7 @@ async fn fan_out(
                 endpoint_id: endpoint.id,
                 event_id,
                 refund_event_id,
+                mandate_event_id,
                 event_type,
                 body,
                 status: sql::DeliveryStatus::Pending,
@@ -297,6 +404,81 @@ pub async fn record_refund_settled(
         created_at,
     )
     .await
+}
+
+/// The event a mandate's status emits: `mandate.authorized` when it turns `ACTIVE`, and one
+/// for each way it ends but `FAILED` (a mandate no PSP took was never before a payer).
+pub fn mandate_event_type(status: MandateStatus) -> Option<EventType> {
+    match status {
+        MandateStatus::Active => Some(EventType::MandateAuthorized),
+        MandateStatus::Rejected => Some(EventType::MandateRejected),
+        MandateStatus::Expired => Some(EventType::MandateExpired),
+        MandateStatus::Canceled => Some(EventType::MandateCanceled),
+        MandateStatus::PendingAuthorization | MandateStatus::Failed | MandateStatus::ShadowOnly => {
+            None
+        }
+    }
+}
+
+/// Records the event of the move `mandate` just made (its row already moved in this
+/// transaction), with its deliveries. Returns their ids (none when the status emits no event).
+pub async fn record_mandate_moved(
+    conn: &mut AnyConnection,
+    mandate: &Mandate,
+) -> Result<Vec<String>, OutboxError> {
+    let Some(event_type) = mandate_event_type(mandate.status) else {
+        return Ok(Vec::new());
+    };
+    let store = catalog::store_by_id(&mut *conn, &mandate.store_id)
+        .await?
+        .ok_or_else(|| OutboxError::Corrupt(format!("mandate {} has no store", mandate.id)))?;
+    let data = mandate_event_data(mandate, &store.code)?;
+    let id = uuid::Uuid::now_v7().to_string();
+    let created_at = mandate.updated_at;
+    sql::insert_mandate_event(
+        &mut *conn,
+        &id,
+        &mandate.merchant_id,
+        &mandate.id,
+        None,
+        event_type,
+        data.get(),
+        created_at,
+    )
+    .await?;
+    fan_out(
+        conn,
+        &mandate.merchant_id,
+        event_type,
+        EventRef::Mandate(&id),
+        &data,
+        created_at,
+    )
+    .await
+}
+
+/// The payload's `data` for a mandate event (DESIGN.md section 17).
+fn mandate_event_data(m: &Mandate, store_code: &str) -> Result<Box<RawValue>, OutboxError> {
+    let stored = |text: &Option<String>, what: &str| -> Result<Option<Value>, OutboxError> {
+        text.as_deref()
+            .map(serde_json::from_str)
+            .transpose()
+            .map_err(|e| OutboxError::Corrupt(format!("mandate {} {what}: {e}", m.id)))
+    };
+    let mut data = json!({
+        "mandateId": m.id,
+        "reference": m.reference,
+        "status": m.status,
+        "store": {"code": store_code},
+        "provider": {"code": m.provider_code, "recurrenceId": m.recurrence_id},
+    });
+    if let Some(rejection) = stored(&m.rejection, "rejection")? {
+        data["rejection"] = rejection;
+    }
+    if let Some(cancellation) = stored(&m.cancellation, "cancellation")? {
+        data["cancellation"] = cancellation;
+    }
+    Ok(with_metadata(data, &m.metadata))
 }
 
 /// The payload's `data` for a refund event (DESIGN.md section 11).

@@ -251,6 +251,7 @@ impl Delivery {
                 endpoint_id: endpoint.id.clone(),
                 event_id: None,
                 refund_event_id: None,
+                mandate_event_id: None,
                 event_type: EventType::WebhookTest,
                 body: body.clone(),
                 status: DeliveryStatus::Pending,

@@ -78,8 +78,10 @@ pub struct Delivery {
     pub endpoint_id: String,
     /// The payment event it carries, or
     pub event_id: Option<String>,
-    /// the refund event (neither for a test delivery).
+    /// the refund event, or
     pub refund_event_id: Option<String>,
+    /// the Pix Automático event (none of them for a test delivery).
+    pub mandate_event_id: Option<String>,
     pub event_type: EventType,
     pub body: String,
     pub status: DeliveryStatus,
@@ -99,6 +101,7 @@ crate::db::from_row!(Delivery {
     endpoint_id,
     event_id,
     refund_event_id,
+    mandate_event_id,
     event_type: try_from(String),
     body,
     status: try_from(String),
@@ -113,9 +116,9 @@ crate::db::from_row!(Delivery {
     completed_at
 });
 
-const DELIVERY_COLUMNS: &str = "id, endpoint_id, event_id, refund_event_id, event_type, body, \
-    status, attempts, next_attempt_at, claim_token, last_attempt_at, last_http_status, \
-    last_error, created_at, updated_at, completed_at";
+const DELIVERY_COLUMNS: &str = "id, endpoint_id, event_id, refund_event_id, mandate_event_id, \
+    event_type, body, status, attempts, next_attempt_at, claim_token, last_attempt_at, \
+    last_http_status, last_error, created_at, updated_at, completed_at";
 
 pub async fn insert_delivery<'e>(
     ex: impl Executor<'e, Database = Any>,
@@ -123,12 +126,13 @@ pub async fn insert_delivery<'e>(
 ) -> sqlx::Result<()> {
     sqlx::query(AssertSqlSafe(format!(
         "insert into webhook_deliveries ({DELIVERY_COLUMNS}) \
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)"
     )))
     .bind(&d.id)
     .bind(&d.endpoint_id)
     .bind(&d.event_id)
     .bind(&d.refund_event_id)
+    .bind(&d.mandate_event_id)
     .bind(d.event_type.as_str())
     .bind(&d.body)
     .bind(d.status.as_str())
@@ -179,8 +183,8 @@ pub async fn deliveries_of_endpoint<'e>(
     .await
 }
 
-/// The deliveries of a PaymentIntent's events, payment and refund events alike, newest first
-/// (at most `limit`).
+/// The deliveries of a PaymentIntent's events, payment, refund and failed-attempt events alike,
+/// newest first (at most `limit`).
 pub async fn deliveries_of_intent<'e>(
     ex: impl Executor<'e, Database = Any>,
     intent_id: &str,
@@ -193,6 +197,9 @@ pub async fn deliveries_of_intent<'e>(
          select {DELIVERY_COLUMNS} from webhook_deliveries where refund_event_id in \
            (select e.id from refund_events e join refunds r on r.id = e.refund_id \
             where r.payment_intent_id = $1) \
+         union all \
+         select {DELIVERY_COLUMNS} from webhook_deliveries where mandate_event_id in \
+           (select id from mandate_events where payment_intent_id = $1) \
          order by created_at desc, id desc limit $2"
     )))
     .bind(intent_id)
@@ -433,13 +440,15 @@ pub async fn deliveries_page<'e>(
     let (before_at, before_id) = before.unwrap_or((i64::MAX, String::new()));
     sqlx::query_as(AssertSqlSafe(format!(
         "select {}, e.name as endpoint_name, e.url as endpoint_url, m.code as merchant_code, \
-           coalesce(pe.payment_intent_id, r.payment_intent_id) as payment_intent_id \
+           coalesce(pe.payment_intent_id, r.payment_intent_id, me.payment_intent_id) \
+             as payment_intent_id \
          from webhook_deliveries d \
            join webhook_endpoints e on e.id = d.endpoint_id \
            join merchants m on m.id = e.merchant_id \
            left join payment_events pe on pe.id = d.event_id \
            left join refund_events re on re.id = d.refund_event_id \
            left join refunds r on r.id = re.refund_id \
+           left join mandate_events me on me.id = d.mandate_event_id \
          where ($1 = '' or e.merchant_id = $1){state} \
            and (d.created_at < $2 or (d.created_at = $2 and d.id < $3)) \
          order by d.created_at desc, d.id desc limit $4",

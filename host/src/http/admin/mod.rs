@@ -15,6 +15,7 @@ mod components;
 mod deliveries;
 mod gateways;
 mod intents;
+mod mandates;
 mod merchants;
 mod operators;
 mod overview;
@@ -117,6 +118,7 @@ fn openapi_router() -> OpenApiRouter<Arc<AppState>> {
         .merge(traces::routes())
         .merge(resolutions::routes())
         .merge(intents::routes())
+        .merge(mandates::routes())
         .merge(overview::routes())
         .merge(components::routes())
         .merge(deliveries::routes())

@@ -1,5 +1,7 @@
 //! Canceling a `PENDING` LIVE charge (DESIGN.md section 11): `PATCH` of its charge to
 //! `REMOVIDA_PELO_USUARIO_RECEBEDOR` at the PSP that holds it, then `CANCELED` with its event.
+//! A recurring charge (section 17) is canceled with `PATCH /cobr` `CANCELADA`, or, still
+//! `SCHEDULED`, without asking its PSP.
 //!
 //! The race with a payment landing at the same moment is settled by the PSP: it refuses to
 //! remove a paid charge, and pixgate then reads the charge and settles it as the read says
@@ -13,11 +15,11 @@ use super::LiveError;
 use super::settle::{Settled, at_psp};
 use super::verdict::CancelReason;
 use crate::db::{self, intents};
-use crate::psp::client::PspError;
+use crate::psp::client::{CallOperation, PspError};
 use crate::psp::providers::ProviderError;
 use crate::webhooks::outbox::Transition;
-use pixgate_domain::IntentStatus;
-use pixgate_pix::apipix::CobStatus;
+use pixgate_domain::{ChargeKind, IntentStatus};
+use pixgate_pix::apipix::{CobStatus, CobrStatus};
 
 /// What a cancel came to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,7 +49,10 @@ impl super::LiveExecution {
             let intent = intents::by_id(&self.db.read, id)
                 .await?
                 .ok_or_else(|| LiveError::Corrupt(format!("intent {id} vanished")))?;
-            if intent.status != IntentStatus::Pending {
+            if !matches!(
+                intent.status,
+                IntentStatus::Pending | IntentStatus::Scheduled
+            ) {
                 return Ok(not_pending(intent.status));
             }
             if waited_since.elapsed() >= WAIT_FOR_LEASE {
@@ -69,6 +74,9 @@ impl super::LiveExecution {
         let intent = intents::by_id(&self.db.read, id)
             .await?
             .ok_or_else(|| LiveError::Corrupt(format!("intent {id} vanished")))?;
+        if intent.kind == ChargeKind::Recurring {
+            return self.remove_recurring(&intent).await;
+        }
         if intent.status != IntentStatus::Pending {
             return Ok(not_pending(intent.status));
         }
@@ -172,6 +180,67 @@ impl super::LiveExecution {
                 )),
             },
         }
+    }
+
+    /// Cancels a recurring charge (its lease held): a `SCHEDULED` one was never sent and ends
+    /// here; a `PENDING` one is canceled at its PSP (`PATCH /cobr/{txid}`), which allows it
+    /// until the day before its first attempt.
+    async fn remove_recurring(&self, intent: &intents::Intent) -> Result<CancelOutcome, LiveError> {
+        let canceled = Transition {
+            to: IntentStatus::Canceled,
+            provider_payment_id: None,
+            failure: None,
+            paid: None,
+            at: db::now_ms().max(intent.created_at),
+        };
+        match intent.status {
+            IntentStatus::Scheduled => {}
+            IntentStatus::Pending => {
+                let txid = intent.txid.as_deref().ok_or_else(|| {
+                    LiveError::Corrupt(format!("recurring intent {} without its txid", intent.id))
+                })?;
+                let client = match self
+                    .providers
+                    .client(&self.db, &self.master_key, &intent.provider_code)
+                    .await
+                {
+                    Ok(client) => client,
+                    Err(ProviderError::Inactive(_)) => {
+                        return Ok(CancelOutcome::Unavailable(
+                            "the payment's PSP is not available right now (its provider is \
+                             switched off); the payment is unchanged: retry later"
+                                .to_owned(),
+                        ));
+                    }
+                    Err(e) => return Err(e.into()),
+                };
+                match self
+                    .call_charge(intent, CallOperation::PatchCobr, client.cancel_cobr(txid))
+                    .await?
+                {
+                    Ok(cobr) if cobr.status == CobrStatus::Cancelada => {}
+                    Ok(_) | Err(PspError::Refused { .. }) => {
+                        return Ok(CancelOutcome::NotCancelable {
+                            status: IntentStatus::Pending,
+                            why: "the PSP keeps the charge: its first attempt is tomorrow or \
+                                  has been made (a recurring charge is canceled until the day \
+                                  before it)"
+                                .to_owned(),
+                        });
+                    }
+                    Err(e) => {
+                        return Ok(CancelOutcome::Unavailable(format!(
+                            "the PSP could not be reached: {e}"
+                        )));
+                    }
+                }
+            }
+            other => return Ok(not_pending(other)),
+        }
+        Ok(match self.commit(intent, canceled).await? {
+            Settled::Moved(_) => CancelOutcome::Canceled,
+            _ => self.as_now(&intent.id).await?,
+        })
     }
 
     /// The outcome the intent's current status means.

@@ -8,6 +8,7 @@
 
 pub mod callbacks;
 pub mod cancel;
+pub mod cobr;
 pub mod execute;
 pub mod lote;
 pub mod pix_reads;

@@ -12,8 +12,9 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use crate::db::mandates::{self, Mandate};
 use crate::db::psp_calls::{self, PspCall};
-use crate::db::{self, mandates};
+use crate::db::{self};
 use crate::psp::client::{CallOperation, CallOutcome, PspClient, PspError};
 use pixgate_domain::TaxId;
 use pixgate_domain::TaxIdKind;
@@ -113,10 +114,10 @@ impl RecurrenceTerms<'_> {
 }
 
 /// The calls of one gateway's attempt, appended to the mandate's list.
-struct CallLog<'a> {
-    provider: &'a str,
-    alias: Option<&'a str>,
-    calls: &'a mut Vec<PspCall>,
+pub(super) struct CallLog<'a> {
+    pub(super) provider: &'a str,
+    pub(super) alias: Option<&'a str>,
+    pub(super) calls: &'a mut Vec<PspCall>,
 }
 
 impl CallLog<'_> {
@@ -137,7 +138,7 @@ impl CallLog<'_> {
     }
 
     /// Runs `call`, recording it as `operation`.
-    async fn call<T>(
+    pub(super) async fn call<T>(
         &mut self,
         operation: CallOperation,
         call: impl std::future::Future<Output = Result<T, PspError>>,
@@ -151,7 +152,7 @@ impl CallLog<'_> {
 
 impl super::LiveExecution {
     /// The client of `provider`, or why it cannot be used.
-    async fn recurrence_client(&self, provider: &str) -> Result<Arc<PspClient>, String> {
+    pub(super) async fn recurrence_client(&self, provider: &str) -> Result<Arc<PspClient>, String> {
         self.providers
             .client(&self.db, &self.master_key, provider)
             .await
@@ -345,6 +346,15 @@ impl super::LiveExecution {
 /// interval of 30 s).
 const ACTIVE_READ_FACTOR: u32 = 60;
 
+/// Why a mandate ended, each as the JSON its view shows (`{code, message}`, a cancellation
+/// with who asked); the ones not given stay as they were.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MandateEnding<'a> {
+    pub rejection: Option<&'a str>,
+    pub cancellation: Option<&'a str>,
+    pub failure: Option<&'a str>,
+}
+
 /// The most mandates one reconciler pass reads.
 const MANDATE_PASS: i64 = 100;
 
@@ -453,22 +463,75 @@ impl super::LiveExecution {
                 .to_string()
         });
         let cancellation = cancellation.map(cancellation_json);
+        self.move_mandate(
+            &m,
+            to,
+            MandateEnding {
+                rejection: rejection.as_deref(),
+                cancellation: cancellation.as_deref(),
+                failure: None,
+            },
+            Some(now + interval * i64::from(ACTIVE_READ_FACTOR)),
+        )
+        .await
+    }
+
+    /// Moves mandate `m` from the status it was read with to `to`, and records the event the
+    /// move emits with its deliveries, in one transaction (the outbox's rule for payments):
+    /// false when someone else moved it first, and nothing is written.
+    pub async fn move_mandate(
+        &self,
+        m: &Mandate,
+        to: MandateStatus,
+        ending: MandateEnding<'_>,
+        reconcile_at: Option<i64>,
+    ) -> Result<bool, super::LiveError> {
+        let now = db::now_ms();
+        let mut tx = self.db.write.begin().await?;
         let moved = mandates::transition(
-            &self.db.write,
+            &mut *tx,
             &m.id,
             m.status,
             to,
-            rejection.as_deref(),
-            cancellation.as_deref(),
-            None,
-            Some(now + interval * i64::from(ACTIVE_READ_FACTOR)),
+            ending.rejection,
+            ending.cancellation,
+            ending.failure,
+            reconcile_at,
             now,
         )
         .await?;
-        if moved {
-            tracing::info!(from = %m.status, to = %to, "mandate moved");
+        if !moved {
+            tx.rollback().await?;
+            return Ok(false);
         }
-        Ok(moved)
+        let after = mandates::get(&mut *tx, &m.id)
+            .await?
+            .ok_or_else(|| super::LiveError::Corrupt(format!("mandate {} vanished", m.id)))?;
+        crate::webhooks::outbox::record_mandate_moved(&mut tx, &after).await?;
+        tx.commit().await?;
+        self.wake.wake();
+        tracing::info!(mandate = %m.id, from = %m.status, to = %to, "mandate moved");
+        if to == MandateStatus::Canceled {
+            self.cancel_open_charges(&m.id).await?;
+        }
+        Ok(true)
+    }
+
+    /// The charges of a canceled mandate not attempted yet are canceled with it: a `SCHEDULED`
+    /// one here, a `PENDING` one at its PSP (which refuses once its attempt is near or made:
+    /// that one is settled by its reads).
+    async fn cancel_open_charges(&self, mandate_id: &str) -> Result<(), super::LiveError> {
+        for id in crate::db::intents::open_of_mandate(&self.db.read, mandate_id).await? {
+            match self.cancel(&id).await {
+                Ok(outcome) => {
+                    tracing::info!(mandate = %mandate_id, intent = %id, ?outcome,
+                        "mandate canceled: its charge")
+                }
+                Err(e) => tracing::warn!(mandate = %mandate_id, intent = %id, error = %e,
+                    "mandate canceled: its charge was not canceled"),
+            }
+        }
+        Ok(())
     }
 
     /// One reconciler pass over the LIVE mandates whose read is due: how many moved.

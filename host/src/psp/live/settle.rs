@@ -14,7 +14,7 @@ use crate::psp::charge_kinds::{self, ChargeRecord, ChargeResource};
 use crate::psp::client::PspError;
 use crate::psp::client::{CallOperation, CallOutcome, PspClient};
 use crate::webhooks::outbox::{self, Transition};
-use pixgate_domain::IntentStatus;
+use pixgate_domain::{ChargeKind, IntentStatus};
 use pixgate_pix::apipix::{CobStatus, Txid};
 
 /// What a settlement attempt did.
@@ -50,6 +50,9 @@ impl super::LiveExecution {
         let Some(intent) = intents::by_id(&self.db.read, id).await? else {
             return Ok(Settled::NotOurs);
         };
+        if intent.kind == ChargeKind::Recurring {
+            return self.settle_recurring(&intent).await;
+        }
         if intent.status != IntentStatus::Pending {
             return Ok(Settled::NotOurs);
         }

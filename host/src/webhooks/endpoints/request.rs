@@ -531,7 +531,9 @@ mod tests {
             [EventType::RefundSucceeded, EventType::RefundFailed]
         );
         let only = "`events` may hold only payment.pending, payment.succeeded, payment.failed, \
-                    payment.canceled, refund.succeeded, refund.failed; got";
+                    payment.canceled, refund.succeeded, refund.failed, mandate.authorized, \
+                    mandate.rejected, mandate.expired, mandate.canceled, payment.attempt_failed; \
+                    got";
         for (events, message) in [
             (
                 json!([]),

@@ -84,6 +84,7 @@ async fn delivery(db: &Db, endpoint: &str, status: DeliveryStatus, claimed: bool
             endpoint_id: endpoint.to_owned(),
             event_id: None,
             refund_event_id: None,
+            mandate_event_id: None,
             event_type: crate::webhooks::EventType::PaymentSucceeded,
             body: "{}".into(),
             status,
