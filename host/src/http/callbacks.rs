@@ -32,13 +32,8 @@ async fn receive(
     Path((provider, token)): Path<(String, String)>,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let body = body.map_err(|rejection| {
-        super::extract::body_error(&rejection, ApiError::PayloadTooLarge(MAX_BODY_BYTES))
-    })?;
-    let started = live.receive(&provider, &token, &body).await?;
-    Ok(Json(
-        serde_json::json!({"success": true, "data": {"charges": started}}),
-    ))
+    let started = live.receive(&provider, &token, &read(body)?).await?;
+    Ok(answer("charges", started))
 }
 
 /// `POST /psp-callbacks/{provider}/{token}/rec`: a PSP's word that recurrences changed (Pix
@@ -48,13 +43,8 @@ async fn receive_rec(
     Path((provider, token)): Path<(String, String)>,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let body = body.map_err(|rejection| {
-        super::extract::body_error(&rejection, ApiError::PayloadTooLarge(MAX_BODY_BYTES))
-    })?;
-    let started = live.receive_rec(&provider, &token, &body).await?;
-    Ok(Json(
-        serde_json::json!({"success": true, "data": {"mandates": started}}),
-    ))
+    let started = live.receive_rec(&provider, &token, &read(body)?).await?;
+    Ok(answer("mandates", started))
 }
 
 /// `POST /psp-callbacks/{provider}/{token}/cobr`: a PSP's word that recurring charges changed
@@ -64,11 +54,18 @@ async fn receive_cobr(
     Path((provider, token)): Path<(String, String)>,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let body = body.map_err(|rejection| {
+    let started = live.receive_cobr(&provider, &token, &read(body)?).await?;
+    Ok(answer("charges", started))
+}
+
+/// The callback's body, or the refusal of one too large or unreadable.
+fn read(body: Result<Bytes, axum::extract::rejection::BytesRejection>) -> Result<Bytes, ApiError> {
+    body.map_err(|rejection| {
         super::extract::body_error(&rejection, ApiError::PayloadTooLarge(MAX_BODY_BYTES))
-    })?;
-    let started = live.receive_cobr(&provider, &token, &body).await?;
-    Ok(Json(
-        serde_json::json!({"success": true, "data": {"charges": started}}),
-    ))
+    })
+}
+
+/// The answer to a PSP: how many reads the callback started, of `what`.
+fn answer(what: &str, started: usize) -> Json<serde_json::Value> {
+    Json(serde_json::json!({"success": true, "data": {what: started}}))
 }

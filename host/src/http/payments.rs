@@ -142,14 +142,19 @@ async fn charge(
     let charged = charges
         .create(&principal, &key, request, Some(&legacy))
         .await?;
+    Ok(charged_response(charged))
+}
+
+/// A charge's answer: its body is JSON text already (the metadata in it is the merchant's, as
+/// written), sent as it is.
+pub(super) fn charged_response(charged: crate::charges::Charged) -> Response {
     let status = StatusCode::from_u16(charged.status).unwrap_or(StatusCode::OK);
-    // The body is JSON text already: the metadata in it is the merchant's, as written.
-    Ok((
+    (
         status,
         [(axum::http::header::CONTENT_TYPE, "application/json")],
         charged.body,
     )
-        .into_response())
+        .into_response()
 }
 
 pub(super) fn idempotency_key(headers: &HeaderMap) -> Result<IdempotencyKey, ApiError> {

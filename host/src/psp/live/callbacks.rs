@@ -99,6 +99,17 @@ impl super::LiveExecution {
                 }
             });
         }
+        Ok(started + self.settle_named(provider_code, txids).await?)
+    }
+
+    /// Starts a settlement (a read at the PSP) of each pending charge of `provider_code` named
+    /// by one of `txids`, off the callback's request; how many it started.
+    pub(super) async fn settle_named<'a>(
+        &self,
+        provider_code: &str,
+        txids: impl IntoIterator<Item = &'a str>,
+    ) -> Result<usize, LiveError> {
+        let mut started = 0;
         for txid in txids {
             let Some(id) = intents::pending_by_txid(&self.db.read, provider_code, txid).await?
             else {

@@ -17,7 +17,7 @@ use pixgate_pix::apipix::{
 use super::LiveError;
 use super::recurrence::CallLog;
 use super::settle::Settled;
-use crate::db::intents::{self, Intent};
+use crate::db::intents::Intent;
 use crate::db::psp_calls::{self, CallOperation, PspCall};
 use crate::db::{self, mandates};
 use crate::psp::client::ErrorKind;
@@ -427,21 +427,6 @@ impl super::LiveExecution {
             .map(|n| n.txid.as_str())
             .filter(|t| Txid::parse(t).is_ok())
             .collect();
-        let mut started = 0;
-        for txid in txids {
-            let Some(id) = intents::pending_by_txid(&self.db.read, provider_code, txid).await?
-            else {
-                continue;
-            };
-            started += 1;
-            let this = self.clone();
-            tokio::spawn(async move {
-                if let Err(e) = this.settle(&id).await {
-                    tracing::warn!(intent = %id, error = %e,
-                        "callback: recurring charge not read; the reconciler reads it");
-                }
-            });
-        }
-        Ok(started)
+        self.settle_named(provider_code, txids).await
     }
 }
