@@ -869,8 +869,9 @@ async fn a_mandate_is_charged_once_per_cycle_as_a_recurring_payment() {
 /// once, `PENDING`; an attempt the payer's bank rejects is told (`payment.attempt_failed`) and
 /// retried the next business day, as the mandate's policy allows, then paid; a rejection code
 /// that ends the charge fails it; a charge made while the PSP is down waits `SCHEDULED` and is
-/// sent when it is back; a charge due further ahead waits `SCHEDULED`, nothing sent; charges
-/// are canceled before their attempt, and with their mandate.
+/// sent when it is back; a charge due further ahead waits `SCHEDULED`, nothing sent; a mandate
+/// that charges itself gets its cycle's charge once; charges are canceled before their
+/// attempt, and with their mandate.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_live_mandates_charges_settle_by_their_attempts_at_its_psp() {
     use pixgate_e2e::live::{Live, STORE};
@@ -1055,6 +1056,49 @@ async fn a_live_mandates_charges_settle_by_their_attempts_at_its_psp() {
         assert_eq!(s, 200, "{scheduled}");
         assert_eq!(scheduled["data"]["status"], "SCHEDULED", "{scheduled}");
         assert_eq!(live.b.stats().await["cobrsCreated"], before);
+
+        // A mandate that charges itself: its first cycle, due within the lead days, is charged
+        // by pixgate once it is ACTIVE, at its PSP, once.
+        let mut body = mandate_body(json!({"startDate": start.to_string()}));
+        body["store"] = json!(STORE);
+        let (s, made) = post_mandate(server, &key, "m-live-auto", &body).await;
+        assert_eq!(s, 200, "{made}");
+        assert_eq!(made["data"]["autoCharge"], true, "{made}");
+        let auto = made["data"]["mandateId"].as_str().unwrap().to_owned();
+        let id_rec = made["data"]["provider"]["recurrenceId"].as_str().unwrap();
+        live.b
+            .post(&format!("/rec/{id_rec}/approve"), json!({}))
+            .await;
+        wait_mandate(server, &key, &auto, "ACTIVE").await;
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        let charges = loop {
+            let (_, m) = server.admin_get(&format!("/mandates/{auto}")).await;
+            let charges = m["data"]["charges"].as_array().cloned().unwrap_or_default();
+            if charges.first().is_some_and(|c| c["status"] == "PENDING") {
+                break charges;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{m}\n{}",
+                server.logs()
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        // A few reconcile intervals later, still the one charge.
+        tokio::time::sleep(Duration::from_millis(1_000)).await;
+        let (_, m) = server.admin_get(&format!("/mandates/{auto}")).await;
+        assert_eq!(m["data"]["charges"].as_array().unwrap().len(), 1, "{m}");
+        assert_eq!(charges[0]["cycle"], 1, "{m}");
+        assert_eq!(charges[0]["dueDate"], json!(start.to_string()), "{m}");
+        let (s, b) = post_charge(
+            server,
+            &key,
+            &auto,
+            "cobr-auto-again",
+            &json!({"dueDate": start.to_string()}),
+        )
+        .await;
+        assert_eq!((s, code(&b).0), (409, "cycle_already_charged"), "{b}");
 
         // Canceled before its attempt: a sent charge at its PSP, a scheduled one here.
         let canceler = live
