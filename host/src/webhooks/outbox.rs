@@ -246,23 +246,25 @@ pub async fn record_attempts(
         )));
     };
     let failed = |a: &Attempt| matches!(a.status, AttemptStatus::Rejected | AttemptStatus::Expired);
+    let newly_failed: Vec<&Attempt> = attempts
+        .iter()
+        .enumerate()
+        .filter(|(i, a)| failed(a) && !known.get(*i).is_some_and(|k| failed(k) && k.date == a.date))
+        .map(|(_, a)| a)
+        .collect();
     let mut delivery_ids = Vec::new();
+    if newly_failed.is_empty() {
+        return Ok(delivery_ids);
+    }
     let store = catalog::store_by_id(&mut *conn, &intent.store_id)
         .await?
         .ok_or_else(|| OutboxError::Corrupt(format!("intent {} has no store", intent.id)))?;
-    for (i, attempt) in attempts.iter().enumerate() {
-        if !failed(attempt)
-            || known
-                .get(i)
-                .is_some_and(|k| failed(k) && k.date == attempt.date)
-        {
-            continue;
-        }
-        let mut data: Value = serde_json::from_str(event_data(intent, &store.code).get())
-            .map_err(|e| OutboxError::Corrupt(format!("event data: {e}")))?;
-        data["attempt"] = json!(attempt);
-        let data = RawValue::from_string(data.to_string())
-            .map_err(|e| OutboxError::Corrupt(format!("event data: {e}")))?;
+    let fields = event_fields(intent, &store.code);
+    for attempt in newly_failed {
+        // The payment event's fields with the attempt; the metadata as sent, never respelled.
+        let mut fields = fields.clone();
+        fields["attempt"] = json!(attempt);
+        let data = with_metadata(fields, &intent.metadata);
         let id = uuid::Uuid::now_v7().to_string();
         sql::insert_mandate_event(
             &mut *conn,
@@ -505,6 +507,11 @@ pub fn refund_event_data(refund: &Refund, intent: &Intent, store_code: &str) -> 
 
 /// The payload's `data` for a payment event (DESIGN.md section 8).
 pub fn event_data(intent: &Intent, store_code: &str) -> Box<RawValue> {
+    with_metadata(event_fields(intent, store_code), &intent.metadata)
+}
+
+/// A payment event's `data` but its metadata.
+fn event_fields(intent: &Intent, store_code: &str) -> Value {
     let mut data = json!({
         "paymentIntentId": intent.id,
         "reference": intent.reference,
@@ -541,7 +548,7 @@ pub fn event_data(intent: &Intent, store_code: &str) -> Box<RawValue> {
     {
         data["amountComponents"] = json!(AmountComponents::from(parts));
     }
-    with_metadata(data, &intent.metadata)
+    data
 }
 
 /// An event's `data` as JSON text: `fields` and the merchant's `metadata` as the text it was
