@@ -3,7 +3,7 @@
 # PostgreSQL database (ports 0, rate limit off) and stop it again, drive it with wrk, and parse
 # what the load generators print. Source it from the repository root.
 #
-# start_pixgate starts it with the settings in the array server_env (NAME=value, none by
+# start_pixgate starts it (restart_pixgate again on the same data) with the settings in the array server_env (NAME=value, none by
 # default) on top of those; it sets: work, pid, origin (merchant API origin), admin (admin API origin), key
 # (demo API key), token (admin token), db_url (PostgreSQL only).
 #
@@ -46,6 +46,20 @@ start_pixgate() {
     psql "$pg_admin" -qc "create database $name" >/dev/null || bench_fail "cannot create database $name at $pg_admin"
     db_url="${pg_admin%/*}/$name"
   fi
+  launch_pixgate "$backend"
+}
+
+# restart_pixgate BACKEND: stops the server and starts it again on the same data dir or
+# database (what start_pixgate made), with the same settings.
+restart_pixgate() {
+  kill "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  launch_pixgate "$1"
+}
+
+# launch_pixgate BACKEND: `pixgate serve` on $work (and $db_url); waits until it is ready.
+launch_pixgate() {
+  local backend=$1
   # Only our settings: a PIXGATE_* variable from the caller's shell would change what is measured.
   local unset=() var
   for var in $(compgen -e PIXGATE_ || true); do
@@ -323,4 +337,33 @@ drop_new_test_databases() {
 ensure_wrk() {
   command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; } ||
     bench_fail "wrk is missing and could not be installed"
+}
+
+# start_sim: `pixgate psp-sim` over plain http on a loopback port; sets sim (its origin).
+sim_pid=""
+sim_work=""
+start_sim() {
+  sim_work=$(mktemp -d)
+  "$bin" psp-sim --listen 127.0.0.1:0 --plain-http >"$sim_work/out" 2>"$sim_work/err" &
+  sim_pid=$!
+  for _ in $(seq 1 100); do
+    grep -q '^psp-sim: ready' "$sim_work/out" 2>/dev/null && break
+    kill -0 "$sim_pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  grep -q '^psp-sim: ready' "$sim_work/out" || { cat "$sim_work/err" >&2; bench_fail "psp-sim did not get ready"; }
+  sim=$(sed -n 's/^psp-sim: listening on //p' "$sim_work/out")
+}
+
+# stop_all: stops pixgate (stop_pixgate) and the simulator start_sim started. Safe to call
+# twice (and from an EXIT trap).
+stop_all() {
+  stop_pixgate
+  if [ -n "$sim_pid" ]; then
+    kill "$sim_pid" 2>/dev/null || true
+    wait "$sim_pid" 2>/dev/null || true
+  fi
+  sim_pid=""
+  [ -z "$sim_work" ] || rm -rf "$sim_work"
+  sim_work=""
 }

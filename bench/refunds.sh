@@ -22,33 +22,7 @@ threads=$((connections < 2 ? connections : 2))   # wrk wants a connection per th
 source bench/lib.sh
 ensure_wrk
 build_pixgate
-sim_pid=""
-sim_work=""
-stop_all() {
-  stop_pixgate
-  if [ -n "$sim_pid" ]; then
-    kill "$sim_pid" 2>/dev/null || true
-    wait "$sim_pid" 2>/dev/null || true
-  fi
-  sim_pid=""
-  [ -z "$sim_work" ] || rm -rf "$sim_work"
-  sim_work=""
-}
 trap stop_all EXIT
-
-# start_sim: the simulator over plain http on a loopback port; sets sim (its origin).
-start_sim() {
-  sim_work=$(mktemp -d)
-  "$bin" psp-sim --listen 127.0.0.1:0 --plain-http >"$sim_work/out" 2>"$sim_work/err" &
-  sim_pid=$!
-  for _ in $(seq 1 100); do
-    grep -q '^psp-sim: ready' "$sim_work/out" 2>/dev/null && break
-    kill -0 "$sim_pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  grep -q '^psp-sim: ready' "$sim_work/out" || { cat "$sim_work/err" >&2; bench_fail "psp-sim did not get ready"; }
-  sim=$(sed -n 's/^psp-sim: listening on //p' "$sim_work/out")
-}
 
 # merchant_call METHOD PATH [curl args...]: the merchant API with the bench key; prints the body.
 merchant_call() {

@@ -6,7 +6,8 @@ usage() {
   cat <<USAGE
 usage: harness/crash.sh [options]
 Size (environment): HARNESS_KILLS (default here 40), HARNESS_CLIENTS (16),
-HARNESS_REFUND_CLIENTS (6), HARNESS_UPTIME_MS (the longest run between two kills, 3000).
+HARNESS_REFUND_CLIENTS (6), HARNESS_UPTIME_MS (the longest run between two kills, 3000),
+HARNESS_MANDATES (Pix Automatico mandates charging themselves across the kills, 120).
 USAGE
   usage_common
 }
@@ -16,4 +17,5 @@ export HARNESS_KILLS=${HARNESS_KILLS:-40}
 export HARNESS_CLIENTS=${HARNESS_CLIENTS:-16}
 export HARNESS_REFUND_CLIENTS=${HARNESS_REFUND_CLIENTS:-6}
 export HARNESS_UPTIME_MS=${HARNESS_UPTIME_MS:-3000}
+export HARNESS_MANDATES=${HARNESS_MANDATES:-120}
 run_harness harness_crash both

@@ -115,6 +115,11 @@ impl Sim {
         self.api_get(&format!("/pix/{e2eid}")).await
     }
 
+    /// `GET /cobr/{txid}` of the API with a fresh token: a recurring charge as its PSP has it.
+    pub async fn cobr(&self, txid: &str) -> Value {
+        self.api_get(&format!("/cobr/{txid}")).await
+    }
+
     /// `GET {path}` of the API Pix with a fresh token.
     async fn api_get(&self, path: &str) -> Value {
         let token: Value = self

@@ -138,6 +138,9 @@ impl Server {
             .env("PIXGATE_LISTEN", "127.0.0.1:0")
             .env("PIXGATE_ADMIN_LISTEN", "127.0.0.1:0")
             .env("PIXGATE_LOG", "info")
+            // The daily ledger sweep would read each provider's yesterday at the test's
+            // simulators whenever a test runs; the tests of the sweep ask for it.
+            .env("PIXGATE_RECONCILE_DAILY_AT", "off")
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .stdin(Stdio::null());
@@ -376,6 +379,27 @@ impl Server {
             .await;
         assert_eq!(s, 201, "{b}");
         b["data"]["apiKey"].as_str().unwrap().to_owned()
+    }
+
+    /// Runs `statement` on the server's database (SQLite file or PostgreSQL) while it runs:
+    /// what a test does to stand for days passing. How many rows it changed.
+    pub async fn execute_sql(&self, statement: &str) -> u64 {
+        sqlx::any::install_default_drivers();
+        let url = if self.database_url.is_empty() {
+            format!(
+                "sqlite://{}",
+                self.data_dir.path().join("pixgate.db").display()
+            )
+        } else {
+            self.database_url.clone()
+        };
+        let pool = sqlx::AnyPool::connect(&url).await.unwrap();
+        let done = sqlx::query(sqlx::AssertSqlSafe(statement.to_owned()))
+            .execute(&pool)
+            .await
+            .unwrap_or_else(|e| panic!("{statement}: {e}"));
+        pool.close().await;
+        done.rows_affected()
     }
 
     /// Kills the process with SIGKILL (no shutdown of any kind) and hands back its data dir,

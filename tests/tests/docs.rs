@@ -20,6 +20,7 @@ const LIVE: &str = "docs/src/operator-guide/live.md";
 const VERIFYING: &str = "docs/src/merchant-guide/verifying-signatures.md";
 const WRITING: &str = "docs/src/policy-guide/writing.md";
 const DURABILITY: &str = "docs/src/operations/durability.md";
+const MANDATES: &str = "docs/src/merchant-guide/mandates.md";
 const CONFIGURATION: &str = "docs/src/operations/configuration.md";
 const LAYOUT: &str = "docs/src/development/layout.md";
 
@@ -153,12 +154,13 @@ fn run_script(mut cmd: Command, script: &str, limit: Duration) -> Run {
 
 /// The walk-throughs a reader runs from start to end, in reading order: the README's, then the
 /// book's, each as `(page, marker)` of its block.
-const WALKTHROUGHS: [(&str, &str); 5] = [
+const WALKTHROUGHS: [(&str, &str); 6] = [
     (README, "walkthrough"),
     (GETTING_STARTED, "walkthrough"),
     (LIVE, "live-demo"),
     (WRITING, "authoring"),
     (DURABILITY, "backup"),
+    (MANDATES, "mandate-demo"),
 ];
 
 /// What a reader typing the README and then the book meets: every walk-through block, as
@@ -229,6 +231,7 @@ fn the_readme_and_the_book_run_one_after_another_as_written() {
     live_demo_output(block(LIVE, "live-demo"), &tmp, &context);
     authoring_output(block(WRITING, "authoring"), &stderr);
     backup_output(block(DURABILITY, "backup"), &tmp);
+    mandate_demo_output(block(MANDATES, "mandate-demo"));
 }
 
 /// The README's block: the charge, then its read, one answer per line.
@@ -481,6 +484,38 @@ fn backup_output(stdout: &str, tmp: &Path) {
         "{stdout}"
     );
     assert!(find_file(tmp, "master.key").is_some_and(|p| !p.starts_with(tmp.join("data"))));
+}
+
+/// Journey 3 prints what its page says it prints, line for line, dates aside; the retry is
+/// asked for a day after the due date.
+fn mandate_demo_output(stdout: &str) {
+    let is_date = |w: &str| {
+        w.len() == 10
+            && w.char_indices().all(|(i, c)| match i {
+                4 | 7 => c == '-',
+                _ => c.is_ascii_digit(),
+            })
+    };
+    let undated = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(|l| {
+                l.split(' ')
+                    .map(|w| if is_date(w) { "DATE" } else { w })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    };
+    let page_says = fenced_block(MANDATES, "mandate-demo-output", "text");
+    assert_eq!(undated(stdout), undated(&page_says), "{stdout}");
+    let dates: Vec<&str> = stdout
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| is_date(w))
+        .collect();
+    let [due, retry] = dates[..] else {
+        panic!("a due date and a retry's: {stdout}")
+    };
+    assert!(retry > due, "{stdout}");
 }
 
 /// The files a block left under `dir` (its `TMPDIR`) whose names end in `.out` or

@@ -1,4 +1,5 @@
-//! Crash-safety harness (issues 11 and 19). SHADOW and LIVE charges (LIVE at two real PSP
+//! Crash-safety harness (issues 11 and 19; Pix Automático's cycles, issue 33, in
+//! `harness_crash/mandates.rs`). SHADOW and LIVE charges (LIVE at two real PSP
 //! simulators) and refunds of the paid LIVE charges, at load, while `pixgate serve` is killed
 //! with SIGKILL at random moments and started again on the same data dir and database; some
 //! LIVE charges are paid at the simulator meanwhile, and refund clients send partial refunds of
@@ -41,6 +42,10 @@ use pixgate_e2e::live::{Live, STORE};
 use pixgate_e2e::server::{Backend, Options, Server, charge_body, postgres_admin_url};
 use pixgate_e2e::{harness_setting, random_below};
 use serde_json::{Value, json};
+
+/// The same kills while pixgate makes the charges of Pix Automático mandates.
+#[path = "harness_crash/mandates.rs"]
+mod mandates;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn answered_charges_refunds_events_and_psp_records_survive_random_sigkills_on_sqlite() {

@@ -986,6 +986,9 @@ async fn a_live_mandates_charges_settle_by_their_attempts_at_its_psp() {
             .unwrap();
         assert_eq!(told["data"]["attempt"]["failure"]["code"], "AM04", "{told}");
         assert_eq!(told["data"]["paymentIntentId"], json!(id), "{told}");
+        assert_eq!(told["data"]["mandateId"], json!(mandate), "{told}");
+        assert_eq!(told["data"]["dueDate"], json!(start.to_string()), "{told}");
+        assert_eq!(told["data"]["kind"], "RECURRING", "{told}");
 
         // Its PSP down when the charge is made: held SCHEDULED, sent by the reconciler once
         // the PSP is back, never to another PSP.
@@ -1175,5 +1178,45 @@ async fn a_live_mandates_charges_settle_by_their_attempts_at_its_psp() {
         )
         .await;
         assert_eq!((s, code(&b).0), (409, "mandate_not_active"), "{b}");
+
+        // Its PSP down until the window closes (2 days before the due date): FAILED with
+        // psp_unavailable, never sent elsewhere. The days that pass are the charge's due date
+        // moved to tomorrow in the database, and its next read made due now.
+        let closing = active("m-live-close").await;
+        live.b
+            .post(
+                "/faults",
+                json!({"count": 10_000, "kind": "error", "status": 503,
+                       "route": "PUT /cobr/{txid}"}),
+            )
+            .await;
+        let (s, held) = post_charge(
+            server,
+            &key,
+            &closing,
+            "cobr-close",
+            &json!({"dueDate": start.to_string()}),
+        )
+        .await;
+        assert_eq!(
+            (s, &held["data"]["status"]),
+            (200, &json!("SCHEDULED")),
+            "{held}"
+        );
+        let held_id = held["data"]["paymentIntentId"].as_str().unwrap().to_owned();
+        let tomorrow = pixgate_e2e::rec::today().add_days(1);
+        let moved = server
+            .execute_sql(&format!(
+                "update payment_intents set due_date = '{tomorrow}', reconcile_at = 0 \
+                 where id = '{held_id}'"
+            ))
+            .await;
+        assert_eq!(moved, 1);
+        let failed = live
+            .wait_status(&held_id, "FAILED", Duration::from_secs(20))
+            .await;
+        assert_eq!(failed["failure"]["code"], "psp_unavailable", "{failed}");
+        assert_eq!(failed["routing"]["providerCode"], "sandbox-b", "{failed}");
+        assert_eq!(live.a.stats().await["cobrsCreated"], 0, "never elsewhere");
     }
 }

@@ -961,3 +961,66 @@ async fn callbacks_are_held_and_flushed_and_webhooks_deleted() {
         assert_eq!(status, 400, "loopback only: {refused}");
     }
 }
+
+/// For load tests: copies of an approved recurrence, with ids derived from its own, each
+/// charged like the original; only an approved one is copied, and an id is never taken twice.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_approved_recurrence_is_copied_for_load_tests_under_derived_ids() {
+    let ca = TestCa::new();
+    let sim = RecSim::start(&ca).await;
+    let body = rec_body("contract-copies", "19.90", business_day(3), "NAO_PERMITE");
+    let pending = sim.create_rec(&body).await;
+    let (status, refused) = sim
+        .control(
+            Method::POST,
+            &format!("/rec/{}/copies", pending.id_rec),
+            json!({"count": 2}),
+        )
+        .await;
+    assert_eq!(status, 409, "not approved: {refused}");
+    let approved = sim.approved_rec(&body).await;
+    let path = format!("/rec/{}/copies", approved.id_rec);
+    for bad in [
+        json!({"count": 0}),
+        json!({"count": 1_000_001}),
+        json!({}),
+        json!({"count": 1, "x": 1}),
+    ] {
+        let (status, answer) = sim.control(Method::POST, &path, bad.clone()).await;
+        assert_eq!(status, 400, "{bad}: {answer}");
+    }
+    let made = sim.post(&path, json!({"count": 3})).await;
+    let prefix = &approved.id_rec[..18];
+    assert_eq!(made["count"], 3, "{made}");
+    assert_eq!(
+        made["first"],
+        json!(format!("{prefix}00000000001")),
+        "{made}"
+    );
+    assert_eq!(
+        made["last"],
+        json!(format!("{prefix}00000000003")),
+        "{made}"
+    );
+    let second = sim.get_rec(&format!("{prefix}00000000002")).await;
+    assert_eq!(second.status, RecStatus::Aprovada);
+    assert_eq!(second.vinculo, approved.vinculo);
+    assert_eq!(second.calendario, approved.calendario);
+    // A copy is charged as the original is.
+    let due = business_day(4);
+    let created = sim
+        .create_cobr(
+            &txid_for("store-1", "copy-2"),
+            &cobr_body(&second.id_rec, "19.90", due),
+        )
+        .await;
+    assert_eq!(created.status, CobrStatus::Ativa);
+    // The same ids again: taken.
+    let (status, answer) = sim.control(Method::POST, &path, json!({"count": 1})).await;
+    assert_eq!(status, 409, "{answer}");
+    assert_eq!(
+        sim.stats().await["recsCreated"],
+        2,
+        "copies are not POST /rec"
+    );
+}

@@ -538,6 +538,14 @@ fn event_fields(intent: &Intent, store_code: &str) -> Value {
             data[name] = value;
         }
     }
+    // A charge under a mandate: which mandate and which due date, as the intent shows them
+    // (DESIGN.md section 17).
+    if let Some(mandate) = &intent.recurring.mandate_id {
+        data["mandateId"] = json!(mandate);
+    }
+    if let Some(due) = &intent.recurring.due_date {
+        data["dueDate"] = json!(due);
+    }
     if let Some(paid) = intent.amount_paid_centavos {
         data["amountPaid"] = json!(brl(paid.max(0) as u64));
     }

@@ -11,6 +11,8 @@
 //!   `/expire`.
 //! - `POST /_sim/cobr/{txid}/attempt` `{"outcome": "pay"|"reject", "code"?}`: the payer's PSP
 //!   settles or rejects the charge's open attempt.
+//! - `POST /_sim/rec/{idRec}/copies` `{"count": N}`: for load tests, N more recurrences just
+//!   like an approved one, as if N payers had authorised the same terms.
 
 use std::sync::Arc;
 
@@ -39,6 +41,7 @@ pub(crate) fn router() -> Router<Arc<Sim>> {
         .route("/_sim/rec/{idRec}/reject", post(reject))
         .route("/_sim/rec/{idRec}/cancel", post(cancel))
         .route("/_sim/rec/{idRec}/expire", post(expire))
+        .route("/_sim/rec/{idRec}/copies", post(copies))
         .route("/_sim/cobr/{txid}/attempt", post(attempt))
 }
 
@@ -315,6 +318,60 @@ async fn expire(
     solicrec::end_active(&mut state, &id_rec, SolicRecStatus::Expirada, now);
     callbacks::notify_rec(&sim, &mut state, &rec);
     Ok(ok_json(&rec))
+}
+
+/// The most copies one request makes.
+const MAX_COPIES: u64 = 1_000_000;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CopiesRequest {
+    count: u64,
+}
+
+/// `POST /_sim/rec/{idRec}/copies` `{"count": N}` (1 to 1,000,000): N more recurrences
+/// exactly like `idRec`, which must be `APROVADA` (409 otherwise), as if N payers had
+/// authorised the same terms; copy `n` (1 to N) has the id of `idRec` with its last 11
+/// characters replaced by `n` in 11 digits, so a load test derives them; no callback is sent.
+/// Answers `{"count", "first", "last"}`; 409 when an id is taken.
+async fn copies(
+    State(sim): State<Arc<Sim>>,
+    Path(id_rec): Path<String>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let request: CopiesRequest = parse_optional(&body)?;
+    if !(1..=MAX_COPIES).contains(&request.count) {
+        return Err(bad_field("count", "deve estar entre 1 e 1000000"));
+    }
+    let mut state = sim.state();
+    let rec = state.rec.recs.get(&id_rec).ok_or_else(rec_not_found)?;
+    if rec.status != RecStatus::Aprovada {
+        return Err(ApiError::Conflict(format!(
+            "the recurrence is {}, not APROVADA: only an approved one is copied",
+            super::name(rec.status)
+        )));
+    }
+    let prefix = &id_rec[..id_rec.len() - 11];
+    let ids: Vec<String> = (1..=request.count)
+        .map(|n| format!("{prefix}{n:011}"))
+        .collect();
+    if let Some(taken) = ids
+        .iter()
+        .find(|id| state.rec.recs.contains_key(id.as_str()))
+    {
+        return Err(ApiError::Conflict(format!("{taken} exists already")));
+    }
+    let original = rec.clone();
+    for id in &ids {
+        let mut copy = original.clone();
+        copy.id_rec = id.clone();
+        state.rec.recs.insert(id.clone(), copy);
+    }
+    Ok(ok_json(&serde_json::json!({
+        "count": request.count,
+        "first": ids.first(),
+        "last": ids.last(),
+    })))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
