@@ -127,6 +127,21 @@ check(
 check(api.consultar_devolucao_pix(E2EID, "pypixdev1") == dev, "consultar_devolucao_pix")
 check(api.consultar_pix_por_e2eid(E2EID)["devolucoes"] == [dev], "the pix lists its devolucoes")
 check(api.consultar_cob(TXID)["pix"][0]["devolucoes"] == [dev], "so does the charge's pix[]")
+# The pix received in a period (what a ledger sweep reads): this one among them, paged.
+now = datetime.datetime.now(datetime.timezone.utc)
+window = ((now - datetime.timedelta(hours=1)).isoformat(), (now + datetime.timedelta(hours=1)).isoformat())
+listed = api.consultar_pix(*window, txid_presente=True, pagina_atual=0, itens_por_pagina=1000)
+check(
+    any(p["endToEndId"] == E2EID and p["devolucoes"] == [dev] for p in listed["pix"])
+    and listed["parametros"]["paginacao"]["quantidadeTotalDeItens"] == len(listed["pix"]),
+    "consultar_pix: the period's pix, with their devolucoes",
+)
+one = api.consultar_pix(*window, txid=TXID, itens_por_pagina=1)
+check(
+    [p["endToEndId"] for p in one["pix"]] == [E2EID]
+    and one["parametros"]["paginacao"]["quantidadeDePaginas"] == 1,
+    "consultar_pix by txid",
+)
 # More than is left of the pix; an id used already (refused even with the same body, as
 # v2.9.0 does: a client reads it back instead); unknown devolução; unknown pix.
 refused(

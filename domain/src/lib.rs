@@ -16,6 +16,7 @@ pub mod json;
 pub mod mandate;
 pub mod money;
 mod outcome;
+pub mod reconciliation;
 pub mod recurring;
 pub mod refund;
 mod role;

@@ -29,6 +29,7 @@ use crate::metrics::Metrics;
 use crate::operators::Operators;
 use crate::psp::live::LiveExecution;
 use crate::psp::providers::{ProviderAdmin, Providers};
+use crate::reconciliation::{ReconcileDeps, Reconciliations};
 use crate::refunds::Refunds;
 use crate::retention::RetentionArgs;
 use crate::routing::slots::MerchantSlots;
@@ -262,6 +263,13 @@ impl App {
         );
         let refunds = Refunds::new(db.clone(), live.clone(), webhooks.wake());
         let batches = ChargeBatches::new(charges.clone());
+        let reconciliations = Reconciliations::new(ReconcileDeps {
+            db: db.clone(),
+            live: live.clone(),
+            metrics: metrics.clone(),
+            page_size: config.reconcile.reconcile_page_size,
+            daily_at: config.reconcile.reconcile_daily_at.0,
+        });
         let state = AppState {
             access: Access::new(db.clone(), keys.clone(), admin_token_hash, rate_limiter),
             catalog: Catalog::new(db.clone(), stores, keys),
@@ -269,6 +277,7 @@ impl App {
             batches,
             refunds,
             mandates,
+            reconciliations,
             components,
             providers: ProviderAdmin::new(db.clone(), master_key, live.clone()),
             live,
@@ -322,6 +331,8 @@ impl App {
         let batch_worker = state.batches.spawn_worker();
         // Each cycle's charge of the mandates that charge themselves.
         let auto_charger = state.mandates.spawn_auto_charge();
+        // The ledger sweep of each provider's day before, once a day.
+        let daily_sweep = state.reconciliations.spawn_daily();
         // The callback URL carries this instance's public address: registered on every start.
         state.live.register_callbacks(None);
         let merchant = crate::http::merchant_router(state.clone());
@@ -354,6 +365,9 @@ impl App {
         reconciler.abort();
         batch_worker.abort();
         auto_charger.abort();
+        if let Some(daily) = daily_sweep {
+            daily.abort();
+        }
         Ok(())
     }
 }

@@ -82,6 +82,8 @@ pub struct ServeConfig {
     pub live: crate::psp::live::LiveArgs,
     #[command(flatten)]
     pub mandates: crate::mandates::MandateArgs,
+    #[command(flatten)]
+    pub reconcile: crate::reconciliation::ReconcileArgs,
 }
 
 impl ServeConfig {

@@ -33,6 +33,7 @@ pub mod mandates;
 pub mod metrics;
 pub mod operators;
 pub mod psp;
+pub mod reconciliation;
 pub mod refunds;
 pub mod retention;
 pub mod routing;

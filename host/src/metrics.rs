@@ -92,6 +92,7 @@ pub struct Metrics {
     psp: PspMetrics,
     live_transitions: Family<LiveLabels, Counter>,
     live_anomalies: Family<AnomalyLabels, Counter>,
+    reconciliation_findings: Family<AnomalyLabels, Counter>,
     commits: crate::db::group_commit::CommitMetrics,
 }
 
@@ -239,6 +240,12 @@ impl Metrics {
             "Reads of PSP charges that need a person (e.g. amount_mismatch), by provider and kind",
             live_anomalies.clone(),
         );
+        let reconciliation_findings = Family::<AnomalyLabels, Counter>::default();
+        registry.register(
+            "reconciliation_findings",
+            "What the ledger sweep found, by provider and finding kind (matched included)",
+            reconciliation_findings.clone(),
+        );
         let commits = crate::db::group_commit::CommitMetrics {
             batch_size: Histogram::new(exponential_buckets(1.0, 2.0, 12)),
             seconds: Histogram::new(exponential_buckets(0.000_25, 2.0, 14)),
@@ -259,6 +266,7 @@ impl Metrics {
             registry,
             live_transitions,
             live_anomalies,
+            reconciliation_findings,
             shadow,
             kill_switch,
             canary_calls,
@@ -352,6 +360,15 @@ impl Metrics {
                 kind: kind.to_owned(),
             })
             .inc();
+    }
+
+    pub fn reconciliation_findings(&self, provider: &str, kind: &str, n: u64) {
+        self.reconciliation_findings
+            .get_or_create(&AnomalyLabels {
+                provider: provider.to_owned(),
+                kind: kind.to_owned(),
+            })
+            .inc_by(n);
     }
 
     pub fn render(&self) -> String {

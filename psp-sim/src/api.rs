@@ -57,6 +57,7 @@ pub(super) fn router(sim: Arc<Sim>) -> Router {
             "/lotecobv/{id}",
             put(cobv::lote::put_lote).get(cobv::lote::get_lote),
         )
+        .route("/pix", get(super::pix_list::list_pix))
         .route("/pix/{e2eid}", get(devolucao::get_pix))
         .route(
             "/pix/{e2eid}/devolucao/{id}",

@@ -29,6 +29,7 @@ pub(super) fn router(sim: Arc<Sim>) -> Router {
         .route("/_sim/cob/{txid}/pay", post(pay))
         .route("/_sim/cob/{txid}/remove", post(remove))
         .route("/_sim/cob/{txid}/expire", post(expire))
+        .route("/_sim/pix", post(super::pix_list::pay_key))
         .route("/_sim/pix/{e2eid}/backdate", post(backdate))
         .route("/_sim/pix/{e2eid}/med", post(med))
         .route("/_sim/pix/{e2eid}/devolucao/{id}/settle", post(settle))

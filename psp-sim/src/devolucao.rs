@@ -77,7 +77,7 @@ pub(super) async fn put_devolucao(
     let now = now_ms();
     let mut state = sim.state();
     settle_due(&sim, &mut state, now);
-    if !state.pix_index.contains_key(&e2eid) {
+    if state.pix_mut(&e2eid).is_none() {
         return Err(ApiError::pix_not_found());
     }
     *state

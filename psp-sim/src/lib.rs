@@ -31,6 +31,7 @@ mod callbacks;
 mod cobv;
 mod control;
 mod devolucao;
+mod pix_list;
 mod rec;
 mod state;
 mod tls;

@@ -58,6 +58,9 @@ pub(super) struct State {
     pub lote_of: HashMap<Txid, i64>,
     /// endToEndId -> the charge (`cob` or `cobv`) whose `pix[]` holds that pix.
     pub pix_index: HashMap<String, Txid>,
+    /// Pix to the key with no charge behind them (`POST /_sim/pix`, a static QR code), by
+    /// endToEndId, with the key paid.
+    pub keyed_pix: HashMap<String, (Pix, String)>,
     /// Devoluções answered `EM_PROCESSAMENTO`, by (endToEndId, id): how and when each settles.
     pub pending: BTreeMap<(String, String), Pending>,
     pub next_loc_id: i64,
@@ -241,6 +244,8 @@ pub(super) struct Stats {
     pub devolucoes_created: u64,
     /// `GET /pix/{e2eid}/devolucao/{id}` requests answered, found or not.
     pub get_devolucao: u64,
+    /// `GET /pix` pages answered.
+    pub list_pix: u64,
     /// Answers lost on purpose by the `devolucoes.dropAnswer` switch.
     pub answers_dropped: u64,
     pub callbacks: CallbackStats,
@@ -346,6 +351,9 @@ impl State {
     /// The pix of that endToEndId, and the key of the charge it paid (where callbacks go):
     /// a `cob`'s or a `cobv`'s, or for a recurring charge's [`super::rec::COBR_PIX_KEY`].
     pub fn pix_mut(&mut self, e2eid: &str) -> Option<(&mut Pix, &str)> {
+        if let Some((pix, chave)) = self.keyed_pix.get_mut(e2eid) {
+            return Some((pix, chave));
+        }
         let txid = self.pix_index.get(e2eid)?;
         if let Some(cob) = self.cobs.get_mut(txid)
             && let Some(pix) = cob.pix.iter_mut().find(|p| p.end_to_end_id == e2eid)
@@ -362,13 +370,14 @@ impl State {
         Some((pix, super::rec::COBR_PIX_KEY))
     }
 
-    /// Every pix received, for `cob`s, `cobv`s and recurring charges.
+    /// Every pix received, for `cob`s, `cobv`s and recurring charges, and to the key alone.
     pub fn all_pix(&self) -> impl Iterator<Item = &Pix> {
         self.cobs
             .values()
             .flat_map(|c| &c.pix)
             .chain(self.cobvs.values().flat_map(|c| &c.pix))
             .chain(self.rec.cobrs.values().flat_map(|c| &c.pix))
+            .chain(self.keyed_pix.values().map(|(pix, _)| pix))
     }
 
     /// Whether the txid names a charge of any kind, or one a batch asked for.

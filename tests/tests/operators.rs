@@ -51,6 +51,7 @@ const ROLE_TABLE: &[(&str, &str)] = &[
     ("POST /evaluate", "tester"),
     ("POST /replays", "tester"),
     ("POST /webhook-deliveries/{deliveryId}/resend", "operator"),
+    ("POST /reconciliations", "operator"),
     ("POST /operators", "admin"),
     ("POST /operators/{id}/revoke", "admin"),
 ];
@@ -144,6 +145,7 @@ async fn every_admin_route_answers_each_role_as_the_role_table_says() {
             ("keyId", uuid::Uuid::new_v4().to_string()),
             ("paymentIntentId", uuid::Uuid::new_v4().to_string()),
             ("mandateId", uuid::Uuid::new_v4().to_string()),
+            ("reconciliationId", uuid::Uuid::new_v4().to_string()),
             ("deliveryId", uuid::Uuid::new_v4().to_string()),
             ("id", uuid::Uuid::new_v4().to_string()),
         ]

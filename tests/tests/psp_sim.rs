@@ -1293,3 +1293,139 @@ async fn a_lost_devolucao_answer_and_the_meds_devolucao() {
     assert_eq!(read.devolucoes[2].id, "med2");
     assert_eq!(given_back(&read), pix.valor.centavos());
 }
+
+/// `GET /pix`, what a ledger sweep reads: the period's pix of every charge and those paid to
+/// the key alone (a static QR code, `POST /_sim/pix`), in `horario` order, paged as the
+/// standard says, filtered by txid, by a txid's presence and by a devolução's.
+#[tokio::test]
+async fn the_pix_of_a_period_are_listed_a_page_at_a_time() {
+    let ca = TestCa::new();
+    let receiver = Receiver::start(&ca).await;
+    let sim = Sim::start(&ca, &[]);
+    let token = sim.token().await;
+    register_webhook(&sim, &token, &receiver).await;
+    let before = pixgate_pix::time::iso8601(
+        i64::try_from(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_millis(),
+        )
+        .unwrap()
+            - 1_000,
+    );
+    let mut paid = Vec::new();
+    for n in 0..5 {
+        paid.push(sim.paid_pix(&token, &format!("listed-{n}"), "10.00").await);
+    }
+    // Paid to the key with no charge: a static QR code, with a short identifier of its own.
+    let (status, keyed) = sim
+        .sim_post(
+            "/pix",
+            json!({"chave": CHAVE, "valor": "7.50", "txid": "loja1caixa2"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{keyed}");
+    let keyed: Pix = serde_json::from_value(keyed).unwrap();
+    assert_eq!(keyed.txid.as_deref(), Some("loja1caixa2"));
+    let (status, _) = sim
+        .sim_post("/pix", json!({"chave": CHAVE, "valor": "3.00"}))
+        .await;
+    assert_eq!(status, 200);
+    // Called back like any pix, and given back like any.
+    let deadline = Instant::now() + WAIT;
+    while !callback_pix(&receiver)
+        .concat()
+        .iter()
+        .any(|p| p.end_to_end_id == keyed.end_to_end_id)
+    {
+        assert!(Instant::now() < deadline, "no callback of the key's pix");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let (status, dev) = sim
+        .put_devolucao(
+            &token,
+            &keyed.end_to_end_id,
+            "keyed1",
+            &json!({"valor": "1.00"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{dev}");
+    let after = pixgate_pix::time::iso8601(
+        i64::try_from(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_millis(),
+        )
+        .unwrap()
+            + 1_000,
+    );
+    let list = |query: String| {
+        let sim = &sim;
+        let token = &token;
+        async move { sim.api_get(token, &format!("/pix?{query}")).await }
+    };
+    let period = format!("inicio={before}&fim={after}");
+
+    // Pages of 3: every pix once, in order, the last page short.
+    let mut seen = Vec::new();
+    for page in 0..3 {
+        let (status, body) = list(format!(
+            "{period}&paginacao.paginaAtual={page}&paginacao.itensPorPagina=3"
+        ))
+        .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let paging = &body["parametros"]["paginacao"];
+        assert_eq!(paging["quantidadeTotalDeItens"], 7, "{body}");
+        assert_eq!(paging["quantidadeDePaginas"], 3, "{body}");
+        assert_eq!(paging["paginaAtual"], page, "{body}");
+        let items: Vec<Pix> = serde_json::from_value(body["pix"].clone()).unwrap();
+        assert_eq!(items.len(), [3, 3, 1][page], "{body}");
+        seen.extend(items);
+    }
+    let order: Vec<_> = seen
+        .iter()
+        .map(|p| (p.horario, p.end_to_end_id.clone()))
+        .collect();
+    let mut sorted = order.clone();
+    sorted.sort();
+    assert_eq!(order, sorted, "in horario order");
+    for pix in &paid {
+        assert!(seen.iter().any(|p| p.end_to_end_id == pix.end_to_end_id));
+    }
+    let listed_keyed = seen
+        .iter()
+        .find(|p| p.end_to_end_id == keyed.end_to_end_id)
+        .unwrap();
+    assert_eq!(listed_keyed.devolucoes.len(), 1, "with its devolução");
+
+    // Filters; a period that holds none; a page past the last.
+    for (query, n) in [
+        (format!("{period}&txIdPresente=false"), 1),
+        (format!("{period}&txIdPresente=true"), 6),
+        (format!("{period}&devolucaoPresente=true"), 1),
+        (format!("{period}&txid=loja1caixa2"), 1),
+        (
+            "inicio=2020-01-01T00:00:00Z&fim=2020-01-02T00:00:00Z".to_owned(),
+            0,
+        ),
+        (format!("{period}&paginacao.paginaAtual=9"), 0),
+    ] {
+        let (status, body) = list(query.clone()).await;
+        assert_eq!(status, StatusCode::OK, "{query}: {body}");
+        assert_eq!(body["pix"].as_array().unwrap().len(), n, "{query}: {body}");
+    }
+    // The standard's refusals: fim before inicio, both cpf and cnpj, a page size over 1,000.
+    for query in [
+        format!("inicio={after}&fim={before}"),
+        format!("{period}&cpf=12345678909&cnpj=11222333000181"),
+        format!("{period}&paginacao.itensPorPagina=1001"),
+        "fim=2020-01-02T00:00:00Z".to_owned(),
+    ] {
+        let (status, body) = list(query.clone()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{query}: {body}");
+        assert_eq!(problem(&body).0, "PixConsultaInvalida", "{query}: {body}");
+    }
+    assert_eq!(sim.stats().await["listPix"], 9);
+}

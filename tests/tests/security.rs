@@ -839,6 +839,7 @@ async fn admin_routes_refuse_merchant_keys_and_merchant_routes_refuse_the_admin_
             ("paymentIntentId", &intent),
             ("batchId", &uuid::Uuid::new_v4().to_string()),
             ("mandateId", &uuid::Uuid::new_v4().to_string()),
+            ("reconciliationId", &uuid::Uuid::new_v4().to_string()),
             ("endpointId", &my_endpoint),
             ("deliveryId", &uuid::Uuid::new_v4().to_string()),
             ("refundId", &uuid::Uuid::new_v4().to_string()),
@@ -1404,6 +1405,27 @@ async fn secrets_keys_tax_ids_and_emails_never_reach_the_log_the_lists_or_the_me
             .await
             .unwrap();
         let mandates = vec![answer["data"]["mandateId"].as_str().unwrap().to_owned()];
+        // A run of the ledger sweep of sandbox-a's day (its PSP is no real one: the run fails,
+        // and its error is shown too).
+        let (status, run) = server
+            .admin_post(
+                "/reconciliations",
+                json!({"provider": "sandbox-a", "date": pixgate_e2e::rec::today().to_string()}),
+            )
+            .await;
+        assert_eq!(status, 202, "{run}");
+        let runs = vec![run["data"]["reconciliationId"].as_str().unwrap().to_owned()];
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let (_, now) = server
+                .admin_get(&format!("/reconciliations/{}", runs[0]))
+                .await;
+            if now["data"]["status"] != "RUNNING" {
+                break;
+            }
+            assert!(Instant::now() < deadline, "{now}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
 
         // A tax id one check digit off, and a malformed email: refused, and not logged either.
         let mut wrong = payer(cpf());
@@ -1552,6 +1574,7 @@ async fn secrets_keys_tax_ids_and_emails_never_reach_the_log_the_lists_or_the_me
         );
         choices.insert("paymentIntentId", intents.clone());
         choices.insert("mandateId", mandates.clone());
+        choices.insert("reconciliationId", runs.clone());
         for op in operations(&admin_doc)
             .iter()
             .filter(|op| op.starts_with("GET "))

@@ -16,6 +16,7 @@ pub mod operators;
 pub mod overview;
 pub mod providers;
 pub mod psp_calls;
+pub mod reconciliations;
 pub mod refunds;
 pub mod retention;
 pub mod search;

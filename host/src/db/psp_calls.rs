@@ -39,17 +39,21 @@ pixgate_domain::text_enum!(
         PostRetentativa = "post_retentativa",
         PutWebhookrec = "put_webhookrec",
         PutWebhookcobr = "put_webhookcobr",
+        /// The pix received in a period, a page (`GET /pix`): the ledger sweep's read
+        /// (DESIGN.md section 18), of the provider, not of a charge.
+        ListPix = "list_pix",
     }
 );
 
 impl CallOperation {
-    /// The provider's own calls (its token and its callbacks' registration): never recorded
-    /// for a charge, a refund or a mandate.
-    pub const PROVIDER_CALLS: [CallOperation; 4] = [
+    /// The provider's own calls (its token, its callbacks' registration, the ledger sweep's
+    /// pages): never recorded for a charge, a refund or a mandate.
+    pub const PROVIDER_CALLS: [CallOperation; 5] = [
         CallOperation::Token,
         CallOperation::PutWebhook,
         CallOperation::PutWebhookrec,
         CallOperation::PutWebhookcobr,
+        CallOperation::ListPix,
     ];
 }
 

@@ -88,6 +88,7 @@ pub fn required_role(method: &Method, pattern: &str) -> Role {
         | ("POST", "/gateways")
         | ("PATCH", "/gateways/{alias}")
         | ("POST", "/payment-intents/{paymentIntentId}/resolve")
+        | ("POST", "/reconciliations")
         | ("POST", "/webhook-deliveries/{deliveryId}/resend") => Role::Operator,
         _ => Role::Admin,
     }

@@ -340,6 +340,27 @@ impl From<crate::refunds::RefundError> for ApiError {
     }
 }
 
+impl From<crate::reconciliation::ReconcileError> for ApiError {
+    fn from(e: crate::reconciliation::ReconcileError) -> Self {
+        use crate::reconciliation::ReconcileError as E;
+        let message = e.to_string();
+        match e {
+            E::ProviderNotFound(_) => Self::not_found("provider_not_found", message),
+            E::FutureDate(_) => {
+                pixgate_domain::json::Invalid::new("invalid_date", "date", message).into()
+            }
+            E::Running { .. } => Self::Conflict {
+                code: "reconciliation_running",
+                message,
+            },
+            E::NotFound => Self::not_found("reconciliation_not_found", message),
+            // A run's own failures end the run, never a request.
+            E::Psp(_) | E::Abandoned => Self::Internal(crate::internal::Internal::broken(message)),
+            E::Internal(detail) => Self::Internal(detail),
+        }
+    }
+}
+
 impl From<crate::psp::live::LiveError> for ApiError {
     fn from(e: crate::psp::live::LiveError) -> Self {
         use crate::psp::live::LiveError as E;

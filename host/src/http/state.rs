@@ -34,6 +34,8 @@ pub struct AppState {
     pub refunds: Refunds,
     /// Pix Automático mandates.
     pub mandates: Mandates,
+    /// The ledger sweep's runs and findings.
+    pub reconciliations: crate::reconciliation::Reconciliations,
     pub components: ComponentService,
     pub providers: ProviderAdmin,
     pub live: LiveExecution,
@@ -74,6 +76,7 @@ handle!(
     batches: ChargeBatches,
     refunds: Refunds,
     mandates: Mandates,
+    reconciliations: crate::reconciliation::Reconciliations,
     components: ComponentService,
     providers: ProviderAdmin,
     live: LiveExecution,

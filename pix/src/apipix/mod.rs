@@ -304,6 +304,43 @@ pub struct Loc {
     pub criacao: Option<Timestamp>,
 }
 
+/// `GET /pix`'s answer (`PixConsultados`): a page of the pix received in a period. The
+/// standard's schema requires `cobs` where it defines `pix` (a slip): read as `pix`, absent
+/// meaning none; `parametros` absent reads as unknown paging.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PixConsultados {
+    #[serde(default)]
+    pub parametros: ParametrosConsultaPix,
+    #[serde(default)]
+    pub pix: Vec<Pix>,
+}
+
+/// `parametros` of `GET /pix`'s answer: the period asked for and the page.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ParametrosConsultaPix {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inicio: Option<Timestamp>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fim: Option<Timestamp>,
+    #[serde(default)]
+    pub paginacao: Paginacao,
+}
+
+/// The standard's `Paginacao`: which page this is, its size, and how many there are. Each
+/// count is optional on reading (a PSP that leaves one out is read by its pages' lengths).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Paginacao {
+    #[serde(default)]
+    pub pagina_atual: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub itens_por_pagina: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quantidade_de_paginas: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quantidade_total_de_itens: Option<u64>,
+}
+
 /// A pix received for a charge: an element of `pix[]` in a `CobCompleta` and in a callback.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

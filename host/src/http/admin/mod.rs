@@ -20,6 +20,7 @@ mod merchants;
 mod operators;
 mod overview;
 mod providers;
+mod reconciliations;
 mod replay_stream;
 mod resolutions;
 mod stores;
@@ -119,6 +120,7 @@ fn openapi_router() -> OpenApiRouter<Arc<AppState>> {
         .merge(resolutions::routes())
         .merge(intents::routes())
         .merge(mandates::routes())
+        .merge(reconciliations::routes())
         .merge(overview::routes())
         .merge(components::routes())
         .merge(deliveries::routes())

@@ -29,9 +29,11 @@ use crate::psp::charge_kinds::{ChargeRecord, ChargeResource, lotecobv};
 pub use error::{ErrorKind, PspError};
 use pixgate_pix::apipix::{
     CobStatus, CobrCompleta, CobrRevisada, CobrSolicitada, Devolucao, DevolucaoSolicitada, LocRec,
-    LocRecSolicitada, LoteCobVConsultado, LoteCobVSolicitado, Pix, RecCompleta, RecRevisada,
-    RecSolicitada, SolicRec, SolicRecSolicitada, TokenResponse, Txid, WebhookSolicitado,
+    LocRecSolicitada, LoteCobVConsultado, LoteCobVSolicitado, Pix, PixConsultados, RecCompleta,
+    RecRevisada, RecSolicitada, SolicRec, SolicRecSolicitada, TokenResponse, Txid,
+    WebhookSolicitado,
 };
+use pixgate_pix::time::iso8601;
 use token::{CachedToken, TokenCache};
 
 /// The most of a PSP's answer that is read; a charge's JSON is a few KB.
@@ -327,6 +329,29 @@ impl PspClient {
             .authorized(CallOperation::GetPix, Method::GET, &["pix", e2eid], None)
             .await?;
         decode(CallOperation::GetPix, &answer)
+    }
+
+    /// `GET /pix?inicio&fim&paginacao.paginaAtual&paginacao.itensPorPagina`: page `page` (from
+    /// 0) of `per_page` of the pix received with `horario` in `[inicio, fim]` (Unix ms), each
+    /// with its `devolucoes[]`. A read: a transient failure changes nothing.
+    pub async fn list_pix(
+        &self,
+        inicio: i64,
+        fim: i64,
+        page: u64,
+        per_page: u64,
+    ) -> Result<PixConsultados, PspError> {
+        let operation = CallOperation::ListPix;
+        let mut url = self.url(&["pix"]);
+        url.query_pairs_mut()
+            .append_pair("inicio", &iso8601(inicio))
+            .append_pair("fim", &iso8601(fim))
+            .append_pair("paginacao.paginaAtual", &page.to_string())
+            .append_pair("paginacao.itensPorPagina", &per_page.to_string());
+        let answer = self
+            .authorized_url(operation, Method::GET, url, None)
+            .await?;
+        decode(operation, &answer)
     }
 
     /// `PUT /webhook/{chave}`: asks the PSP to post the pix received on `chave` to

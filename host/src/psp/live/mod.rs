@@ -248,6 +248,17 @@ impl LiveExecution {
         self.settings.interval()
     }
 
+    /// The API Pix client of provider `code` (built from its stored credentials).
+    pub async fn provider_client(
+        &self,
+        code: &str,
+    ) -> Result<Arc<crate::psp::client::PspClient>, LiveError> {
+        Ok(self
+            .providers
+            .client(&self.db, &self.master_key, code)
+            .await?)
+    }
+
     /// A provider's recent call health, as this instance's calls left it.
     pub fn provider_health(&self, code: &str) -> pixgate_policy_logic::GatewayHealth {
         self.providers.health(code)

@@ -351,7 +351,21 @@ impl super::LiveExecution {
         e2eid: &str,
     ) -> Result<(), LiveError> {
         let pix = self.read_pix(provider_code, intent_id, e2eid).await?;
-        for devolucao in &pix.devolucoes {
+        self.absorb_devolucoes(provider_code, intent_id, e2eid, &pix.devolucoes)
+            .await
+    }
+
+    /// Settles what pix `e2eid`'s `devolucoes` (as its PSP listed them) say: a refund of
+    /// pixgate's still pending is driven (read back), and a devolução pixgate did not ask for
+    /// (the MED, or one made in the PSP's portal) is recorded as a refund of the intent.
+    pub async fn absorb_devolucoes(
+        &self,
+        provider_code: &str,
+        intent_id: &str,
+        e2eid: &str,
+        devolucoes: &[Devolucao],
+    ) -> Result<(), LiveError> {
+        for devolucao in devolucoes {
             match refunds::by_devolucao(&self.db.read, provider_code, e2eid, &devolucao.id).await? {
                 Some(refund) if refund.status == RefundStatus::Pending => {
                     if let Err(e) = self.settle_refund(&refund.id).await {
