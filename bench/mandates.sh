@@ -54,7 +54,9 @@ pending_recurring() {
   sql "$1" "select count(*) from payment_intents where kind = 'RECURRING' and status = 'PENDING'"
 }
 
-server_env=(PIXGATE_RECONCILE_INTERVAL=1s)
+# The defaults: the charger's first pass runs at start and goes on while passes are full; a
+# shorter reconcile interval would have the reconciler re-read the pending charges meanwhile.
+server_env=()
 for backend in $backends; do
   start_sim
   start_pixgate "$backend"

@@ -1045,6 +1045,40 @@ async fn a_live_mandates_charges_settle_by_their_attempts_at_its_psp() {
         assert_eq!(failed["failure"]["code"], "AC05", "{failed}");
         assert_eq!(failed["attempts"].as_array().unwrap().len(), 1, "{failed}");
 
+        // Out of retries: its first attempt and each of the 3 retries rejected for want of
+        // funds; its PSP ends it, FAILED with the last rejection's code, and no fifth attempt.
+        let spent = active("m-live-retries").await;
+        let (s, charged) = post_charge(
+            server,
+            &key,
+            &spent,
+            "cobr-retries",
+            &json!({"dueDate": start.to_string()}),
+        )
+        .await;
+        assert_eq!(s, 200, "{charged}");
+        let id = charged["data"]["paymentIntentId"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let txid = charged["data"]["pix"]["txid"].as_str().unwrap().to_owned();
+        for n in 1..=4 {
+            attempts(id.clone(), n).await;
+            live.b
+                .post(
+                    &format!("/cobr/{txid}/attempt"),
+                    json!({"outcome": "reject", "code": "AM04"}),
+                )
+                .await;
+        }
+        let failed = live
+            .wait_status(&id, "FAILED", Duration::from_secs(20))
+            .await;
+        assert_eq!(failed["failure"]["code"], "AM04", "{failed}");
+        let tried = failed["attempts"].as_array().unwrap();
+        assert_eq!(tried.len(), 4, "{failed}");
+        assert!(tried.iter().all(|a| a["status"] == "REJECTED"), "{failed}");
+
         // Due further ahead than the window: SCHEDULED, nothing at the PSP yet.
         let before = live.b.stats().await["cobrsCreated"].clone();
         let later = pixgate_domain::recurring::Frequency::Monthly.cycle_date(start, 2);

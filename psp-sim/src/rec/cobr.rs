@@ -172,7 +172,8 @@ fn check_recurrence(state: &SimState, request: &CobrSolicitada, txid: &Txid) -> 
     };
     let periodicidade = rec.calendario.periodicidade;
     let cycle = machine::cycle(periodicidade, inicial, due);
-    let clash = state.rec.cobrs.values().any(|other| {
+    let theirs = state.rec.cobrs_of.get(&request.id_rec).into_iter().flatten();
+    let clash = theirs.filter_map(|t| state.rec.cobrs.get(t)).any(|other| {
         other.txid != txid.as_str()
             && other.id_rec == request.id_rec
             && !matches!(other.status, CobrStatus::Rejeitada | CobrStatus::Cancelada)
@@ -279,6 +280,12 @@ pub(crate) async fn put_cobr(
             },
         ],
     };
+    state
+        .rec
+        .cobrs_of
+        .entry(cobr.id_rec.clone())
+        .or_default()
+        .push(txid.clone());
     state.rec.cobrs.insert(txid, cobr.clone());
     state.stats.rec.cobrs_created += 1;
     callbacks::notify_cobr(&sim, &mut state, &cobr);

@@ -55,6 +55,9 @@ pub(crate) struct RecState {
     pub recs: HashMap<String, RecCompleta>,
     pub solicrecs: HashMap<String, SolicRec>,
     pub cobrs: HashMap<Txid, CobrCompleta>,
+    /// idRec -> its recurring charges' txids: a new charge is checked against its
+    /// recurrence's alone (a scan of every charge made 100,000 charges quadratic).
+    pub cobrs_of: HashMap<String, Vec<Txid>>,
     /// `/webhookrec`: one URL for the receiver.
     pub webhook_rec: Option<Webhook>,
     /// `/webhookcobr`.
