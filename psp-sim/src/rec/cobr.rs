@@ -172,7 +172,12 @@ fn check_recurrence(state: &SimState, request: &CobrSolicitada, txid: &Txid) -> 
     };
     let periodicidade = rec.calendario.periodicidade;
     let cycle = machine::cycle(periodicidade, inicial, due);
-    let theirs = state.rec.cobrs_of.get(&request.id_rec).into_iter().flatten();
+    let theirs = state
+        .rec
+        .cobrs_of
+        .get(&request.id_rec)
+        .into_iter()
+        .flatten();
     let clash = theirs.filter_map(|t| state.rec.cobrs.get(t)).any(|other| {
         other.txid != txid.as_str()
             && other.id_rec == request.id_rec
