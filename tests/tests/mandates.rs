@@ -927,24 +927,34 @@ async fn a_live_mandates_charges_settle_by_their_attempts_at_its_psp() {
             }
         };
 
+        // The charge of `mandate`'s first cycle (due within the window) under `idem`: the
+        // answer's data, its intent's id and its txid.
+        let charge_first = |mandate: String, idem: &'static str| {
+            let key = key.clone();
+            async move {
+                let (s, charged) = post_charge(
+                    server,
+                    &key,
+                    &mandate,
+                    idem,
+                    &json!({"dueDate": start.to_string()}),
+                )
+                .await;
+                assert_eq!(s, 200, "{charged}\n{}", server.logs());
+                let c = charged["data"].clone();
+                let id = c["paymentIntentId"].as_str().unwrap().to_owned();
+                let txid = c["pix"]["txid"].as_str().unwrap().to_owned();
+                (c, id, txid)
+            }
+        };
+
         // Within the window: a cobr at the mandate's PSP at once.
         let mandate = active("m-live-1").await;
-        let (s, charged) = post_charge(
-            server,
-            &key,
-            &mandate,
-            "cobr-1",
-            &json!({"dueDate": start.to_string()}),
-        )
-        .await;
-        assert_eq!(s, 200, "{charged}\n{}", server.logs());
-        let c = &charged["data"];
+        let (c, id, txid) = charge_first(mandate.clone(), "cobr-1").await;
         assert_eq!(c["status"], "PENDING", "{c}");
         assert_eq!(c["kind"], "RECURRING", "{c}");
         assert_eq!(c["routing"]["providerCode"], "sandbox-b", "{c}");
-        let txid = c["pix"]["txid"].as_str().unwrap().to_owned();
         assert!(c["pix"]["copyAndPaste"].is_null(), "nothing to scan: {c}");
-        let id = c["paymentIntentId"].as_str().unwrap().to_owned();
         let first = attempts(id.clone(), 1).await;
         assert_eq!(first[0]["status"], "SCHEDULED", "{first:?}");
         assert_eq!(first[0]["date"], json!(start.to_string()), "{first:?}");
@@ -1018,20 +1028,7 @@ async fn a_live_mandates_charges_settle_by_their_attempts_at_its_psp() {
 
         // A code that ends the charge (AC05, closed account): FAILED, no retry.
         let closed = active("m-live-2").await;
-        let (s, charged) = post_charge(
-            server,
-            &key,
-            &closed,
-            "cobr-2",
-            &json!({"dueDate": start.to_string()}),
-        )
-        .await;
-        assert_eq!(s, 200, "{charged}");
-        let id = charged["data"]["paymentIntentId"]
-            .as_str()
-            .unwrap()
-            .to_owned();
-        let txid = charged["data"]["pix"]["txid"].as_str().unwrap().to_owned();
+        let (_, id, txid) = charge_first(closed, "cobr-2").await;
         attempts(id.clone(), 1).await;
         live.b
             .post(
@@ -1048,20 +1045,7 @@ async fn a_live_mandates_charges_settle_by_their_attempts_at_its_psp() {
         // Out of retries: its first attempt and each of the 3 retries rejected for want of
         // funds; its PSP ends it, FAILED with the last rejection's code, and no fifth attempt.
         let spent = active("m-live-retries").await;
-        let (s, charged) = post_charge(
-            server,
-            &key,
-            &spent,
-            "cobr-retries",
-            &json!({"dueDate": start.to_string()}),
-        )
-        .await;
-        assert_eq!(s, 200, "{charged}");
-        let id = charged["data"]["paymentIntentId"]
-            .as_str()
-            .unwrap()
-            .to_owned();
-        let txid = charged["data"]["pix"]["txid"].as_str().unwrap().to_owned();
+        let (_, id, txid) = charge_first(spent, "cobr-retries").await;
         for n in 1..=4 {
             attempts(id.clone(), n).await;
             live.b

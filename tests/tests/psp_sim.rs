@@ -1304,16 +1304,15 @@ async fn the_pix_of_a_period_are_listed_a_page_at_a_time() {
     let sim = Sim::start(&ca, &[]);
     let token = sim.token().await;
     register_webhook(&sim, &token, &receiver).await;
-    let before = pixgate_pix::time::iso8601(
-        i64::try_from(
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .as_millis(),
-        )
-        .unwrap()
-            - 1_000,
-    );
+    // RFC 3339, `offset_ms` from now.
+    let iso_from_now = |offset_ms: i64| {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis();
+        pixgate_pix::time::iso8601(i64::try_from(now).unwrap() + offset_ms)
+    };
+    let before = iso_from_now(-1_000);
     let mut paid = Vec::new();
     for n in 0..5 {
         paid.push(sim.paid_pix(&token, &format!("listed-{n}"), "10.00").await);
@@ -1351,16 +1350,7 @@ async fn the_pix_of_a_period_are_listed_a_page_at_a_time() {
         )
         .await;
     assert_eq!(status, StatusCode::CREATED, "{dev}");
-    let after = pixgate_pix::time::iso8601(
-        i64::try_from(
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .as_millis(),
-        )
-        .unwrap()
-            + 1_000,
-    );
+    let after = iso_from_now(1_000);
     let list = |query: String| {
         let sim = &sim;
         let token = &token;

@@ -32,7 +32,9 @@ impl PageFindings {
             id: uuid::Uuid::now_v7().to_string(),
             reconciliation_id: self.run.clone(),
             kind,
-            end_to_end_id: pix.map(|p| p.end_to_end_id.clone()),
+            end_to_end_id: pix
+                .map(|p| p.end_to_end_id.clone())
+                .or_else(|| local.and_then(|l| l.provider_payment_id.clone())),
             txid: pix
                 .and_then(|p| p.txid.clone())
                 .or_else(|| local.and_then(|l| l.txid.clone())),
@@ -139,9 +141,6 @@ impl Reconciliations {
                     intent.provider_payment_id.as_deref().unwrap_or("unknown")
                 ),
             );
-            if let Some(f) = found.findings.last_mut() {
-                f.end_to_end_id = intent.provider_payment_id.clone();
-            }
         }
         self.record(run, &found, 0).await
     }
