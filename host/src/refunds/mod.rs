@@ -197,18 +197,13 @@ impl Refunds {
             updated_at: now,
             completed_at: None,
         };
+        // The refund row (and its key) first, the intent's reservation second: the order in
+        // which a refund's settlement takes the same two rows (its refund, then its intent).
+        // The other order deadlocks on PostgreSQL when a duplicate's insert waits on the key
+        // of a refund being settled while holding the intent that settlement needs.
         let mut tx = self.db.write.begin().await?;
-        if !refunds::reserve(&mut *tx, &intent.id, amount, paid).await? {
-            let reserved = refunds::reserved(&mut *tx, &intent.id).await?;
-            tx.rollback().await?;
-            return Err(RefundError::ExceedsRefundable(format!(
-                "{:.2} of this payment's {:.2} is left to refund (counting refunds in progress)",
-                brl((paid - reserved).max(0) as u64),
-                brl(paid as u64)
-            )));
-        }
         match refunds::insert(&mut *tx, &refund).await {
-            Ok(()) => tx.commit().await?,
+            Ok(()) => {}
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
                 // A concurrent request with this key recorded its refund first.
                 tx.rollback().await?;
@@ -219,6 +214,16 @@ impl Refunds {
             }
             Err(e) => return Err(e.into()),
         }
+        if !refunds::reserve(&mut *tx, &intent.id, amount, paid).await? {
+            let reserved = refunds::reserved(&mut *tx, &intent.id).await?;
+            tx.rollback().await?;
+            return Err(RefundError::ExceedsRefundable(format!(
+                "{:.2} of this payment's {:.2} is left to refund (counting refunds in progress)",
+                brl((paid - reserved).max(0) as u64),
+                brl(paid as u64)
+            )));
+        }
+        tx.commit().await?;
         if let Err(e) = self.live.drive_held_refund(&refund.id, mine).await {
             tracing::warn!(error = %e, "refund: not driven; the reconciler tries again");
         }
