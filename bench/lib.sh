@@ -32,6 +32,60 @@ build_pixgate() {
   [ -x "$bin" ] || bench_fail "no pixgate binary at $bin"
 }
 
+# field PATH: one field of the JSON on stdin (data.mandateId).
+field() {
+  python3 -c 'import json, sys
+value = json.load(sys.stdin)
+for part in sys.argv[1].split("."):
+    value = value[part]
+print(value)' "$1"
+}
+
+# sql BACKEND TEXT: runs TEXT on the instance's database; prints the rows, fields by |.
+sql() {
+  if [ "$1" = postgres ]; then
+    psql "$db_url" -qAt -v ON_ERROR_STOP=1 -c "$2"
+  else
+    python3 -c 'import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+rows = db.execute(sys.argv[2]).fetchall()
+db.commit()
+for row in rows:
+    print("|".join("" if v is None else str(v) for v in row))' "$work/pixgate.db" "$2"
+  fi
+}
+
+# copy_row BACKEND TABLE ID COUNT [COLUMN=EXPRESSION ...]: writes COUNT copies of TABLE's row
+# ID in one statement, every column as pixgate wrote it but those given. An expression reads
+# the row's columns and `i`, the copy's number (1 to COUNT); `{i:N}` is `i` zero-padded to N
+# digits, in either backend's SQL. Run it while pixgate is stopped.
+copy_row() {
+  local backend=$1 table=$2 id=$3 count=$4
+  shift 4
+  local columns numbers pad
+  if [ "$backend" = postgres ]; then
+    columns=$(sql "$backend" "select column_name from information_schema.columns
+      where table_name = '$table' order by ordinal_position")
+    numbers="generate_series(1, $count) as n(i)"
+    pad="lpad(i::text, \\1, '0')"
+  else
+    columns=$(sql "$backend" "select name from pragma_table_info('$table') order by cid")
+    numbers="(with recursive n(i) as (select 1 union all select i + 1 from n where i < $count) select i from n) as n"
+    pad="printf('%0\\1d', i)"
+  fi
+  local select="" column value given
+  for column in $columns; do
+    value=$column
+    for given in "$@"; do
+      [ "${given%%=*}" = "$column" ] && value=${given#*=}
+    done
+    value=$(sed -E "s/\{i:([0-9]+)\}/$pad/g" <<<"$value")
+    select+="${select:+, }$value"
+  done
+  sql "$backend" "insert into $table ($(tr '\n' ',' <<<"$columns" | sed 's/,$//'))
+    select $select from $table, $numbers where id = '$id'"
+}
+
 # need_fixture: the candidate provider component exists (built by sandbox/build.rs with the binary).
 need_fixture() {
   [ -f "$fixture" ] || bench_fail "no candidate fixture at $fixture (a release build of pixgate in this target dir builds it; or set PIXGATE_BENCH_FIXTURE)"
@@ -84,8 +138,12 @@ launch_pixgate() {
   origin=${base%/api/v1}
   admin=$(sed -n 's/^pixgate: admin API on //p' "$work/out")
   admin=${admin%/admin/v1}
-  key=$(sed -n 's/^pixgate: demo merchant.*: //p' "$work/out")
-  token=$(sed -n 's/^pixgate: admin token.*: //p' "$work/out")
+  # Printed on the first start only: a restart keeps what the first printed.
+  local printed
+  printed=$(sed -n 's/^pixgate: demo merchant.*: //p' "$work/out")
+  key=${printed:-${key:-}}
+  printed=$(sed -n 's/^pixgate: admin token.*: //p' "$work/out")
+  token=${printed:-${token:-}}
 }
 
 # stop_pixgate: stops the server start_pixgate started, removes its data dir and database.

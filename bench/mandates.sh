@@ -26,29 +26,6 @@ source bench/lib.sh
 build_pixgate
 trap stop_all EXIT
 
-# field PATH: one field of the JSON on stdin (data.mandateId).
-field() {
-  python3 -c 'import json, sys
-value = json.load(sys.stdin)
-for part in sys.argv[1].split("."):
-    value = value[part]
-print(value)' "$1"
-}
-
-# sql BACKEND TEXT: runs TEXT on the instance's database; prints the rows, fields by |.
-sql() {
-  if [ "$1" = postgres ]; then
-    psql "$db_url" -qAt -v ON_ERROR_STOP=1 -c "$2"
-  else
-    python3 -c 'import sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-rows = db.execute(sys.argv[2]).fetchall()
-db.commit()
-for row in rows:
-    print("|".join("" if v is None else str(v) for v in row))' "$work/pixgate.db" "$2"
-  fi
-}
-
 cobrs_created() { curl -sS "$sim/_sim/stats" | field cobrsCreated; }
 pending_recurring() {
   sql "$1" "select count(*) from payment_intents where kind = 'RECURRING' and status = 'PENDING'"
@@ -93,31 +70,10 @@ for backend in $backends; do
   copies=$((mandates - 1))
   curl -sS --fail-with-body -X POST "$sim/_sim/rec/$id_rec/copies" -H "$json" \
     -d "{\"count\": $copies}" >/dev/null
-  if [ "$backend" = postgres ]; then
-    columns=$(sql "$backend" "select column_name from information_schema.columns
-      where table_name = 'mandates' order by ordinal_position")
-    numbers="generate_series(1, $copies) as n(i)"
-    digits() { echo "lpad($1::text, $2, '0')"; }
-  else
-    columns=$(sql "$backend" "select name from pragma_table_info('mandates') order by cid")
-    numbers="(with recursive n(i) as (select 1 union all select i + 1 from n where i < $copies) select i from n) as n"
-    digits() { echo "printf('%0$2d', $1)"; }
-  fi
-  select=""
-  for column in $columns; do
-    case $column in
-      id) value="'00000000-0000-4000-8000-' || $(digits i 12)" ;;
-      reference) value="'bench-' || i" ;;
-      idempotency_key) value="'bench-mandate-' || i" ;;
-      recurrence_id) value="substr(recurrence_id, 1, 18) || $(digits i 11)" ;;
-      next_cycle) value="1" ;;
-      next_charge_at) value="0" ;;
-      *) value=$column ;;
-    esac
-    select+="${select:+, }$value"
-  done
-  sql "$backend" "insert into mandates ($(tr '\n' ',' <<<"$columns" | sed 's/,$//'))
-    select $select from mandates, $numbers where id = '$template'"
+  copy_row "$backend" mandates "$template" "$copies" \
+    "id='00000000-0000-4000-8000-' || {i:12}" "reference='bench-' || i" \
+    "idempotency_key='bench-mandate-' || i" "recurrence_id=substr(recurrence_id, 1, 18) || {i:11}" \
+    "next_cycle=1" "next_charge_at=0"
   [ "$(sql "$backend" "select count(*) from mandates where status = 'ACTIVE'")" = "$mandates" ] ||
     bench_fail "$backend: the copies were not written"
   echo "$backend: $mandates ACTIVE mandates, each with its first cycle due $start; $((mandates - 1)) to charge"

@@ -129,6 +129,36 @@ export async function replayStreaming(body, onProgress) {
   throw new ApiError(0, 'network_error', 'The replay ended before its report.');
 }
 
+/**
+ * `GET path` of a route that answers text (a CSV export): the text, or the error envelope
+ * thrown as for `call`.
+ */
+export async function getText(path, query) {
+  const headers = { Accept: 'text/csv, application/json' };
+  const bearer = storedToken();
+  if (bearer) headers.Authorization = `Bearer ${bearer}`;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) {
+    if (v !== undefined && v !== null && v !== '') params.set(k, v);
+  }
+  const qs = params.toString();
+  let response;
+  try {
+    response = await fetch(`${BASE}${path}${qs ? `?${qs}` : ''}`, { headers, credentials: 'omit', cache: 'no-store' });
+  } catch (e) {
+    throw new ApiError(0, 'network_error', `The admin API did not answer (${e.message}).`);
+  }
+  if (!response.ok) {
+    const json = await response.json().catch(() => null);
+    const error = json?.error ?? {};
+    const err = new ApiError(response.status, error.code ?? `http_${response.status}`,
+      error.message ?? `${response.status} ${response.statusText}`, error.field);
+    if (response.status === 401) onUnauthorized(err);
+    throw err;
+  }
+  return response.text();
+}
+
 export const get = (path, query) => call('GET', path, { query });
 export const post = (path, body) => call('POST', path, { body: body ?? {} });
 export const put = (path, body) => call('PUT', path, { body });

@@ -25,15 +25,18 @@ function usePlot(makeOptions, data, deps) {
   return box;
 }
 
-/** Bars per label: two series side by side (the first left of the tick, the second right). */
-export function BarChart({ title, labels, series }) {
+/**
+ * Bars per label: two series side by side (the first left of the tick, the second right); a
+ * negative value hangs below zero. `labelHeading` names the labels' column in the table.
+ */
+export function BarChart({ title, labels, series, labelHeading = 'provider' }) {
   const xs = labels.map((_, i) => i);
   const data = [xs, ...series.map((s) => s.values)];
   const n = series.length;
   const box = usePlot(
     () => ({
       title,
-      scales: { x: { time: false, range: [-0.5, labels.length - 0.5] }, y: { range: (u, min, max) => [0, Math.max(1, max * 1.1)] } },
+      scales: { x: { time: false, range: [-0.5, labels.length - 0.5] }, y: { range: (u, min, max) => [Math.min(0, min * 1.1), Math.max(1, max * 1.1)] } },
       axes: [
         { splits: () => xs, values: (u, splits) => splits.map((i) => labels[i] ?? ''), grid: { show: false } },
         {},
@@ -57,7 +60,7 @@ export function BarChart({ title, labels, series }) {
     <figcaption>
       <table>
         <caption class="visually-hidden">${title}</caption>
-        <thead><tr><th scope="col">provider</th>${series.map((s) => html`<th scope="col">${s.label}</th>`)}</tr></thead>
+        <thead><tr><th scope="col">${labelHeading}</th>${series.map((s) => html`<th scope="col">${s.label}</th>`)}</tr></thead>
         <tbody>${labels.map((l, i) => html`<tr><th scope="row">${l}</th>${series.map((s) => html`<td>${s.values[i]}</td>`)}</tr>`)}</tbody>
       </table>
     </figcaption>

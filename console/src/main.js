@@ -17,6 +17,7 @@ import { Audit, Operators } from './views/operators.js';
 import { Overview } from './views/overview.js';
 import { Deliveries } from './views/deliveries.js';
 import { Evaluate } from './views/evaluate.js';
+import { Reconciliation, Reconciliations, Settlements } from './views/reconciliations.js';
 
 const SECTIONS = [
   ['overview', 'Overview'],
@@ -27,6 +28,8 @@ const SECTIONS = [
   ['providers', 'Providers'],
   ['payments', 'Payments'],
   ['mandates', 'Mandates'],
+  ['reconciliations', 'Reconciliation'],
+  ['settlements', 'Settlements'],
   ['deliveries', 'Webhook deliveries'],
   ['evaluate', 'Evaluate'],
   ['operators', 'Operators'],
@@ -116,6 +119,10 @@ function View({ route, me }) {
       return route.id ? html`<${Payment} id=${route.id} me=${me} />` : html`<${Payments} me=${me} />`;
     case 'mandates':
       return route.id ? html`<${Mandate} id=${route.id} me=${me} />` : html`<${Mandates} me=${me} />`;
+    case 'reconciliations':
+      return route.id ? html`<${Reconciliation} id=${route.id} me=${me} />` : html`<${Reconciliations} me=${me} />`;
+    case 'settlements':
+      return html`<${Settlements} me=${me} />`;
     case 'deliveries':
       return html`<${Deliveries} me=${me} />`;
     case 'evaluate':

@@ -1,7 +1,6 @@
 // Charges with a due date in the console: the payments list filtered by kind, and a payment's
 // invoice (its due date, its rules and, once paid, what the amount paid is made of). The
 // SHADOW charge is the demo store's; the paid one is a LIVE store's at the bundled simulator.
-import https from 'node:https';
 import { admin, expect, merchant, signIn, startPixgate, startPspSim, test } from './pixgate.js';
 
 let sim;
@@ -25,22 +24,6 @@ function invoice(reference, dueDate, { store = server.demoStore, key: apiKey } =
     interest: { type: 'PERCENT_PER_CALENDAR_MONTH', value: 1 },
     discount: { type: 'FIXED_UNTIL_DATES', dates: [{ date: dueDate, value: 20 }] },
   }, apiKey, `browser-${reference}`);
-}
-
-/** A control call to the simulator (`/_sim/...`), over https with its CA. */
-function control(path, body = {}) {
-  const url = new URL(path, sim.origin);
-  return new Promise((resolve, reject) => {
-    const request = https.request(url, { method: 'POST', ca: sim.caPem, headers: { 'Content-Type': 'application/json' } }, (res) => {
-      let text = '';
-      res.on('data', (d) => {
-        text += d;
-      });
-      res.on('end', () => (res.statusCode < 300 ? resolve(JSON.parse(text || '{}')) : reject(new Error(`${path}: ${res.statusCode} ${text}`))));
-    });
-    request.on('error', reject);
-    request.end(JSON.stringify(body));
-  });
 }
 
 test.beforeAll(async () => {
@@ -111,7 +94,7 @@ test('a paid invoice shows what the amount paid is made of', async ({ page }) =>
   const intent = await invoice('inv-paid', due, { store: 'escola-boletos', key });
   expect(intent.status).toBe('PENDING');
   // Paid ten days late: R$ 100 + 2 % fine + 10 days of 1 % a month.
-  await control(`/_sim/cobv/${intent.pix.txid}/pay`, { date: inDays(10, new Date(`${due}T12:00:00Z`)) });
+  await sim.control(`/_sim/cobv/${intent.pix.txid}/pay`, { date: inDays(10, new Date(`${due}T12:00:00Z`)) });
   await expect.poll(async () => (await admin(server, 'GET', `/payment-intents/${intent.paymentIntentId}`)).status,
     { timeout: 20_000 }).toBe('SUCCEEDED');
 

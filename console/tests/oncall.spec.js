@@ -3,7 +3,6 @@
 // evaluated on a store. The PSP is the bundled simulator; the merchant has two webhook
 // endpoints, an https receiver of this test that answers 204 and one on a closed loopback
 // port, whose deliveries fail.
-import https from 'node:https';
 import net from 'node:net';
 import { join } from 'node:path';
 import {
@@ -25,22 +24,6 @@ async function closedPort() {
   return port;
 }
 
-/** A control call to the simulator (`/_sim/...`), over https with its CA. */
-function control(path, body = {}) {
-  const url = new URL(path, sim.origin);
-  return new Promise((resolve, reject) => {
-    const request = https.request(url, { method: 'POST', ca: sim.caPem, headers: { 'Content-Type': 'application/json' } }, (res) => {
-      let text = '';
-      res.on('data', (d) => {
-        text += d;
-      });
-      res.on('end', () => (res.statusCode < 300 ? resolve(JSON.parse(text || '{}')) : reject(new Error(`${path}: ${res.statusCode} ${text}`))));
-    });
-    request.on('error', reject);
-    request.end(JSON.stringify(body));
-  });
-}
-
 /** A LIVE charge of the padaria's store: PENDING at the simulator, with its txid. */
 function liveCharge(reference, amount) {
   return charge(server, reference, { store: 'padaria-web', amount, key });
@@ -48,7 +31,7 @@ function liveCharge(reference, amount) {
 
 /** The payer pays `intent` at the simulator; resolves with the intent once it SUCCEEDED. */
 async function pay(intent) {
-  await control(`/_sim/cob/${intent.pix.txid}/pay`);
+  await sim.control(`/_sim/cob/${intent.pix.txid}/pay`);
   let now;
   await expect.poll(async () => {
     now = await admin(server, 'GET', `/payment-intents/${intent.paymentIntentId}`);

@@ -144,10 +144,27 @@ export async function startPspSim() {
     {},
     'psp-sim: ready',
   );
+  const origin = after(lines, 'psp-sim: listening on ');
+  const caPem = readFileSync(join(certDir, 'ca.pem'), 'utf8');
   return {
-    origin: after(lines, 'psp-sim: listening on '),
+    origin,
     certDir,
-    caPem: readFileSync(join(certDir, 'ca.pem'), 'utf8'),
+    caPem,
+    /** A control call (`POST /_sim/...`), over https with its CA; the answer, or throws. */
+    control(path, body = {}) {
+      const url = new URL(path, origin);
+      return new Promise((resolve, reject) => {
+        const request = https.request(url, { method: 'POST', ca: caPem, headers: { 'Content-Type': 'application/json' } }, (res) => {
+          let text = '';
+          res.on('data', (d) => {
+            text += d;
+          });
+          res.on('end', () => (res.statusCode < 300 ? resolve(JSON.parse(text || '{}')) : reject(new Error(`${path}: ${res.statusCode} ${text}`))));
+        });
+        request.on('error', reject);
+        request.end(JSON.stringify(body));
+      });
+    },
     async stop() {
       child.kill('SIGTERM');
       await new Promise((r) => (child.exitCode !== null ? r() : child.on('exit', r)));

@@ -35,6 +35,7 @@ use crate::retention::RetentionArgs;
 use crate::routing::slots::MerchantSlots;
 use crate::routing::{Routing, RoutingDeps};
 use crate::search::Search;
+use crate::settlements::Settlements;
 use crate::webhooks::endpoints::Endpoints;
 use crate::webhooks::{Delivery, Wake, Webhooks};
 use pixgate_sandbox::Sandbox;
@@ -278,6 +279,7 @@ impl App {
             refunds,
             mandates,
             reconciliations,
+            settlements: Settlements::new(db.clone()),
             components,
             providers: ProviderAdmin::new(db.clone(), master_key, live.clone()),
             live,

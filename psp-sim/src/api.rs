@@ -886,6 +886,20 @@ async fn get_cob(
     let txid = Txid::parse(&txid).map_err(|_| ApiError::cob_not_found())?;
     let mut state = sim.state();
     devolucao::settle_due(&sim, &mut state, now_ms());
+    // A charge paid `unseen`: the PSP's read answers it as it was before the payment.
+    if let Some(left) = state.unseen.get_mut(&txid)
+        && *left > 0
+    {
+        *left -= 1;
+        let mut before = state
+            .cobs
+            .get(&txid)
+            .ok_or_else(ApiError::cob_not_found)?
+            .clone();
+        before.status = CobStatus::Ativa;
+        before.pix.clear();
+        return Ok(json(StatusCode::OK, &before));
+    }
     let cob = state.cobs.get(&txid).ok_or_else(ApiError::cob_not_found)?;
     Ok(json(StatusCode::OK, cob))
 }

@@ -31,6 +31,8 @@ pub(super) fn router(sim: Arc<Sim>) -> Router {
         .route("/_sim/cob/{txid}/expire", post(expire))
         .route("/_sim/pix", post(super::pix_list::pay_key))
         .route("/_sim/pix/{e2eid}/backdate", post(backdate))
+        .route("/_sim/pix/{e2eid}/unlist", post(unlist))
+        .route("/_sim/pix/{e2eid}/copies", post(super::pix_list::copy_pix))
         .route("/_sim/pix/{e2eid}/med", post(med))
         .route("/_sim/pix/{e2eid}/devolucao/{id}/settle", post(settle))
         .route("/_sim/pix/{e2eid}/devolucao/{id}/fail", post(fail))
@@ -78,6 +80,13 @@ struct PayRequest {
     /// What the payer pays; the charge's amount when absent.
     valor: Option<Amount>,
     info_pagador: Option<String>,
+    /// Pay whatever the charge's status and expiry: a payment already under way when the
+    /// charge was removed or expired (the SPI settles it all the same).
+    #[serde(default)]
+    force: bool,
+    /// Send no callback for this pix, and answer the next this many reads of the charge as
+    /// if it were still unpaid: a receiver that hears of the payment only from its ledger.
+    unseen: Option<u32>,
 }
 
 /// `POST /_sim/cob/{txid}/pay`: a payer pays the charge. It becomes `CONCLUIDA` with the pix
@@ -97,18 +106,23 @@ pub(super) async fn pay(
         .cobs
         .get_mut(&txid)
         .ok_or_else(ApiError::cob_not_found)?;
-    if cob.status != CobStatus::Ativa {
+    if cob.status != CobStatus::Ativa && !request.force {
         return Err(ApiError::Conflict(format!(
             "the charge is {:?}, not ATIVA: it cannot be paid",
             cob.status
         )));
+    }
+    if cob.status == CobStatus::Concluida {
+        return Err(ApiError::Conflict(
+            "the charge is paid already: it cannot be paid twice".to_owned(),
+        ));
     }
     let expires = cob
         .calendario
         .criacao
         .unix_ms()
         .saturating_add(i64::from(cob.calendario.expiracao) * 1000);
-    if now >= expires {
+    if now >= expires && !request.force {
         return Err(ApiError::Conflict(
             "the charge has expired (criacao + expiracao is past): it cannot be paid".to_owned(),
         ));
@@ -131,8 +145,29 @@ pub(super) async fn pay(
     cob.status = CobStatus::Concluida;
     cob.pix.push(pix.clone());
     let chave = cob.chave.clone();
-    state.pix_index.insert(pix.end_to_end_id.clone(), txid);
-    callbacks::notify(&sim, &mut state, &chave, pix.clone());
+    state
+        .pix_index
+        .insert(pix.end_to_end_id.clone(), txid.clone());
+    match request.unseen {
+        Some(reads) => {
+            state.unseen.insert(txid, reads);
+            state.stats.callbacks.dropped += 1;
+        }
+        None => callbacks::notify(&sim, &mut state, &chave, pix.clone()),
+    }
+    Ok(ok_json(&pix))
+}
+
+/// `POST /_sim/pix/{e2eid}/unlist`: `GET /pix` leaves the pix out from now on (a PSP whose
+/// list of the day lags behind its charges); the charge and `GET /pix/{e2eid}` still show it.
+async fn unlist(
+    State(sim): State<Arc<Sim>>,
+    Path(e2eid): Path<String>,
+) -> Result<Response, ApiError> {
+    let mut state = sim.state();
+    let (pix, _) = state.pix_mut(&e2eid).ok_or_else(ApiError::pix_not_found)?;
+    let pix = pix.clone();
+    state.unlisted.insert(e2eid);
     Ok(ok_json(&pix))
 }
 
@@ -201,7 +236,8 @@ async fn backdate(
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct MedRequest {
     valor: Amount,
-    /// `MED_FRAUDE` or `MED_OPERACIONAL`.
+    /// `MED_FRAUDE`, `MED_OPERACIONAL` (`MED_PIX_AUTOMATICO` for a recurring charge's pix),
+    /// or `ORIGINAL`: a devolução the receiver made in the PSP's portal, not through the API.
     natureza: Natureza,
     /// The devolução's id; made up when absent.
     id: Option<String>,
@@ -210,7 +246,9 @@ struct MedRequest {
 
 /// `POST /_sim/pix/{e2eid}/med`: the MED (the Central Bank's special return mechanism) takes
 /// money of the pix back without the receiver asking: a devolução `DEVOLVIDO` at once, whatever
-/// the switches, with its callback. 409 when it would take more than is left of the pix.
+/// the switches, with its callback. 409 when it would take more than is left of the pix. With
+/// `natureza` `ORIGINAL` it is a devolução made in the PSP's portal, which the receiver's API
+/// client never asked for either.
 async fn med(
     State(sim): State<Arc<Sim>>,
     Path(e2eid): Path<String>,
@@ -226,11 +264,15 @@ async fn med(
     };
     if !matches!(
         request.natureza,
-        Natureza::MedFraude | Natureza::MedOperacional | Natureza::MedPixAutomatico
+        Natureza::MedFraude
+            | Natureza::MedOperacional
+            | Natureza::MedPixAutomatico
+            | Natureza::Original
     ) {
         return Err(field(
             "natureza",
-            "MED_FRAUDE, MED_OPERACIONAL, or for a recurring charge's pix MED_PIX_AUTOMATICO",
+            "MED_FRAUDE, MED_OPERACIONAL, ORIGINAL, or for a recurring charge's pix \
+             MED_PIX_AUTOMATICO",
         ));
     }
     if request.valor.centavos() == 0 {

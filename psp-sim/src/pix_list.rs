@@ -171,8 +171,10 @@ pub(super) async fn list_pix(
     let mut state = sim.state();
     state.stats.list_pix += 1;
     settle_due(&sim, &mut state, now_ms());
+    let unlisted = &state.unlisted;
     let mut found: Vec<&Pix> = state
         .all_pix()
+        .filter(|p| unlisted.is_empty() || !unlisted.contains(&p.end_to_end_id))
         .filter(|p| (inicio..=fim).contains(&p.horario.unix_ms()))
         .filter(|p| q.txid.is_none() || p.txid == q.txid)
         .filter(|p| {
@@ -185,10 +187,24 @@ pub(super) async fn list_pix(
         })
         .filter(|_| !q.payer)
         .collect();
-    found.sort_by(|a, b| (a.horario, &a.end_to_end_id).cmp(&(b.horario, &b.end_to_end_id)));
     let total = found.len() as u64;
     let start = q.page.saturating_mul(q.per_page).min(total) as usize;
     let end = (start as u64 + q.per_page).min(total) as usize;
+    // Only the page's items in their order: the rest need only be on the right side of it (a
+    // day of 200,000 pix is read a page at a time, and sorting it all for each page cost more
+    // than the receiver's whole sweep of the page).
+    let order =
+        |a: &&Pix, b: &&Pix| (a.horario, &a.end_to_end_id).cmp(&(b.horario, &b.end_to_end_id));
+    if start < end {
+        if start > 0 {
+            found.select_nth_unstable_by(start, order);
+        }
+        let rest = &mut found[start..];
+        if end - start < rest.len() {
+            rest.select_nth_unstable_by(end - start, order);
+        }
+        found[start..end].sort_unstable_by(order);
+    }
     let answer = PixConsultados {
         parametros: ParametrosConsultaPix {
             inicio: Some(Timestamp::from_unix_ms(inicio)),
@@ -258,6 +274,55 @@ pub(super) async fn pay_key(
     );
     callbacks::notify(&sim, &mut state, &request.chave, pix.clone());
     Ok(super::control::ok_json(&pix))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Copies {
+    count: u32,
+}
+
+/// The most copies one request makes.
+const MAX_COPIES: u32 = 1_000_000;
+
+/// `POST /_sim/pix/{e2eid}/copies` `{"count": N}`: for load tests of a receiver's ledger
+/// sweep, N more pix just like a charge's (same key, amount and `horario`), each with the txid
+/// of the original but its last 10 characters the copy's number (`0000000001`, ...) and the
+/// endToEndId of the original but its last 11 characters that number: a receiver that copied
+/// its charge the same way matches every one. They are listed by `GET /pix` and read by `GET
+/// /pix/{e2eid}`, with no charge behind them and no callback. Answers `{"count"}`.
+pub(super) async fn copy_pix(
+    State(sim): State<Arc<Sim>>,
+    axum::extract::Path(e2eid): axum::extract::Path<String>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let request: Copies = parse_optional(&body)?;
+    if !(1..=MAX_COPIES).contains(&request.count) {
+        return Err(invalid_query(vec![violation(
+            "count",
+            "não é um inteiro entre 1 e 1000000.",
+        )]));
+    }
+    let mut state = sim.state();
+    let (original, chave) = state.pix_mut(&e2eid).ok_or_else(ApiError::pix_not_found)?;
+    let (original, chave) = (original.clone(), chave.to_owned());
+    let txid = original
+        .txid
+        .clone()
+        .filter(|t| t.len() >= 26)
+        .ok_or_else(|| ApiError::Conflict("the pix has no charge's txid to copy".to_owned()))?;
+    for i in 1..=request.count {
+        let mut copy = original.clone();
+        copy.txid = Some(format!("{}{i:010}", &txid[..txid.len() - 10]));
+        copy.end_to_end_id = format!("{}{i:011}", &original.end_to_end_id[..21]);
+        copy.devolucoes.clear();
+        state
+            .keyed_pix
+            .insert(copy.end_to_end_id.clone(), (copy, chave.clone()));
+    }
+    Ok(super::control::ok_json(
+        &serde_json::json!({"count": request.count}),
+    ))
 }
 
 #[cfg(test)]

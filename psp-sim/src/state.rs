@@ -75,6 +75,11 @@ pub(super) struct State {
     pub stats: Stats,
     /// Pix Automático: locations, recurrences, requests, recurring charges, their webhooks.
     pub rec: super::rec::RecState,
+    /// Charges paid with `unseen`: how many more reads (`GET /cob/{txid}`) answer them as
+    /// they were before the payment.
+    pub unseen: HashMap<Txid, u32>,
+    /// Pix `GET /pix` leaves out (`POST /_sim/pix/{e2eid}/unlist`: a PSP that lists late).
+    pub unlisted: std::collections::HashSet<String>,
 }
 
 /// Switches that stay as set until set again (`PUT /_sim/switches`).

@@ -278,6 +278,25 @@ impl Server {
         self.admin(reqwest::Method::GET, path, None).await
     }
 
+    /// `GET` of an admin route that answers text (a CSV export): the status, the
+    /// `Content-Type` and the body.
+    pub async fn admin_get_text(&self, path: &str) -> (u16, String, String) {
+        let r = self
+            .client
+            .get(format!("{}{path}", self.admin))
+            .bearer_auth(&self.admin_token)
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("GET {path}: {e}"));
+        let content_type = r
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned();
+        (r.status().as_u16(), content_type, r.text().await.unwrap())
+    }
+
     /// `POST /payments/charge` with `key` and `idempotency_key`.
     pub async fn charge(&self, key: &str, idempotency_key: &str, body: &Value) -> (u16, Value) {
         let r = self

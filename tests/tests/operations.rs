@@ -323,6 +323,7 @@ async fn the_openapi_documents_every_route_at_version_1_0_0() {
             "GET /payments/{paymentIntentId}/amount-due",
             "GET /payments/{paymentIntentId}/refunds",
             "GET /refunds/{refundId}",
+            "GET /settlements",
             "GET /webhook-endpoints",
             "GET /webhook-endpoints/{endpointId}/deliveries",
             "POST /mandates",

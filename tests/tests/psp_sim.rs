@@ -1261,10 +1261,13 @@ async fn a_lost_devolucao_answer_and_the_meds_devolucao() {
     let (status, _) = sim
         .sim_post(
             &format!("/pix/{e2eid}/med"),
-            json!({"valor": "5.00", "natureza": "ORIGINAL"}),
+            json!({"valor": "5.00", "natureza": "RETIRADA"}),
         )
         .await;
-    assert_eq!(status, 400, "the MED's natures only");
+    assert_eq!(
+        status, 400,
+        "the MED's natures and the portal's ORIGINAL only"
+    );
     let (status, _) = sim
         .sim_post(
             "/pix/E12345678202601011200abcdefghijk/med",

@@ -32,6 +32,19 @@ async fn sweep(server: &Server, provider: &str, date: &str) -> Value {
     }
 }
 
+/// Waits until intent `id` has `amount` BRL refunded; the intent.
+async fn wait_refunded(live: &Live, id: &str, amount: f64) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let (_, intent) = live.server.get_payment(&live.key, id).await;
+        if intent["data"]["amountRefunded"] == amount {
+            return intent["data"].clone();
+        }
+        assert!(Instant::now() < deadline, "{amount} refunded: {intent}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 /// Every finding of a run (of `kind`, or every kind but `matched`), page after page of 2.
 async fn findings(server: &Server, run: &Value, kind: Option<&str>) -> Vec<Value> {
     let id = run["reconciliationId"].as_str().unwrap();
@@ -160,6 +173,60 @@ async fn a_day_at_a_psp_is_swept_page_by_page_and_each_finding_is_produced_on_pu
         let med_finding = one("med_refund");
         assert_eq!(med_finding["paymentIntentId"], json!(matched_id));
         assert_eq!(med_finding["amount"], 5.0, "{med_finding}");
+        assert!(
+            listed.iter().all(|f| f["provider"] == "sandbox-a"),
+            "{listed:?}"
+        );
+        // The same findings as CSV: a header of the JSON's names, a line each, in order.
+        let run_id = run["reconciliationId"].as_str().unwrap();
+        let (s, content_type, csv) = server
+            .admin_get_text(&format!("/reconciliations/{run_id}/findings.csv"))
+            .await;
+        assert_eq!(s, 200, "{csv}");
+        assert!(content_type.starts_with("text/csv"), "{content_type}");
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(
+            lines[0],
+            "findingId,kind,provider,endToEndId,txid,amount,localAmount,paymentIntentId,\
+             refundId,detail,createdAt"
+        );
+        assert_eq!(lines.len(), 1 + listed.len(), "{csv}");
+        for (line, finding) in lines[1..].iter().zip(&listed) {
+            let id = finding["findingId"].as_str().unwrap();
+            let kind = finding["kind"].as_str().unwrap();
+            assert!(
+                line.starts_with(&format!("{id},{kind},sandbox-a,")),
+                "{line} / {finding}"
+            );
+        }
+        let mismatch_line = lines
+            .iter()
+            .find(|l| l.contains(",amount_mismatch,"))
+            .unwrap();
+        assert!(mismatch_line.contains(",1.00,129.90,"), "{mismatch_line}");
+        let (s, _, matched_csv) = server
+            .admin_get_text(&format!(
+                "/reconciliations/{run_id}/findings.csv?kind=matched"
+            ))
+            .await;
+        assert_eq!(s, 200);
+        assert_eq!(matched_csv.lines().count(), 2, "{matched_csv}");
+        // Each operator's run is in the audit trail, with who asked.
+        let (s, audit) = server
+            .admin_get("/audit-events?action=reconciliation.request")
+            .await;
+        assert_eq!(s, 200, "{audit}");
+        let targets: Vec<&str> = audit["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["target"].as_str().unwrap())
+            .collect();
+        assert!(
+            targets.contains(&format!("reconciliation/{run_id}").as_str()),
+            "{audit}"
+        );
+        assert_eq!(targets.len(), 2, "the failed run and this one: {audit}");
         let matched_only = findings(server, &run, Some("matched")).await;
         assert_eq!(matched_only.len(), 1, "{matched_only:?}");
         assert_eq!(matched_only[0]["endToEndId"], json!(matched_e2e));
@@ -172,15 +239,7 @@ async fn a_day_at_a_psp_is_swept_page_by_page_and_each_finding_is_produced_on_pu
             .await;
         let (_, wrong_now) = server.get_payment(&live.key, &wrong_id).await;
         assert_eq!(wrong_now["data"]["status"], "PENDING", "{wrong_now}");
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            let (_, m) = server.get_payment(&live.key, &matched_id).await;
-            if m["data"]["amountRefunded"] == 5.0 {
-                break;
-            }
-            assert!(Instant::now() < deadline, "the MED's refund: {m}");
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        wait_refunded(live, &matched_id, 5.0).await;
 
         // The list, newest first, and the operator's bad requests.
         let (s, runs) = server
@@ -222,7 +281,190 @@ async fn a_day_at_a_psp_is_swept_page_by_page_and_each_finding_is_produced_on_pu
             .admin_get("/reconciliations/00000000-0000-7000-8000-000000000000")
             .await;
         assert_eq!(s, 404);
+
+        // The operator's command: the day swept again, followed to its end, what it found.
+        let (code, out, err) = cli(
+            server,
+            &[
+                "admin",
+                "reconcile",
+                "--provider",
+                "sandbox-a",
+                "--date",
+                &day,
+            ],
+        );
+        assert_eq!(code, Some(0), "{out}\n{err}");
+        assert!(out.contains(": DONE ("), "{out}");
+        assert!(out.contains("unknown_pix"), "{out}");
+        let (code, out, err) = cli(
+            server,
+            &["admin", "reconcile", "--provider", "nobody", "--date", &day],
+        );
+        assert_eq!(code, Some(1), "{out}");
+        assert!(err.contains("provider_not_found"), "{err}");
     }
+}
+
+/// The findings only a PSP can cause, each produced on purpose at the simulator: a charge
+/// canceled here that the PSP took a payment for anyway (paid_after_cancel), a paid charge the
+/// PSP's list of the day leaves out (missing_at_psp), a devolução made in the PSP's portal that
+/// pixgate heard of but never asked for (refund_mismatch), and one charge paid with its
+/// callback lost while the others' arrive (settled_late, settled by the sweep's read).
+#[tokio::test(flavor = "multi_thread")]
+async fn what_only_the_psp_knows_is_found_and_named() {
+    for backend in backends() {
+        let live = &Live::start(backend, &[]).await;
+        let server = &live.server;
+        live.configure(json!({}), &["sandbox-a-d0"]).await;
+        let sim = &live.a;
+        let day = today().to_string();
+
+        let (s, canceled) = live.charge("rec-canceled").await;
+        assert_eq!(s, 200, "{canceled}");
+        let canceled_id = canceled["data"]["paymentIntentId"].as_str().unwrap();
+        let canceled_txid = canceled["data"]["pix"]["txid"].as_str().unwrap();
+        let (s, answer) = live
+            .merchant(
+                reqwest::Method::POST,
+                &format!("/payments/{canceled_id}/cancel"),
+                &live.key,
+                None,
+                None,
+            )
+            .await;
+        assert_eq!(
+            (s, &answer["data"]["status"]),
+            (200, &json!("CANCELED")),
+            "{answer}"
+        );
+        // The payment was under way when the charge was removed: the SPI settles it anyway,
+        // and no callback tells pixgate.
+        let late_pix = sim
+            .post(
+                &format!("/cob/{canceled_txid}/pay"),
+                json!({"force": true, "unseen": 0}),
+            )
+            .await;
+
+        let missing = live.paid_charge("rec-missing").await;
+        let missing_e2e = missing["provider"]["paymentId"].as_str().unwrap();
+        sim.post(&format!("/pix/{missing_e2e}/unlist"), json!({}))
+            .await;
+
+        let portal = live.paid_charge("rec-portal").await;
+        let portal_id = portal["paymentIntentId"].as_str().unwrap();
+        let portal_e2e = portal["provider"]["paymentId"].as_str().unwrap();
+        sim.post(
+            &format!("/pix/{portal_e2e}/med"),
+            json!({"valor": "3.00", "natureza": "ORIGINAL", "id": "portal1"}),
+        )
+        .await;
+        // Its callback tells pixgate, which records it as a refund it never asked for.
+        wait_refunded(live, portal_id, 3.0).await;
+
+        let (s, unseen) = live.charge("rec-unseen").await;
+        assert_eq!(s, 200, "{unseen}");
+        let unseen_id = unseen["data"]["paymentIntentId"].as_str().unwrap();
+        let unseen_txid = unseen["data"]["pix"]["txid"].as_str().unwrap();
+        sim.post(&format!("/cob/{unseen_txid}/pay"), json!({"unseen": 0}))
+            .await;
+        let (_, pending) = server.get_payment(&live.key, unseen_id).await;
+        assert_eq!(pending["data"]["status"], "PENDING", "{pending}");
+
+        let run = sweep(server, "sandbox-a", &day).await;
+        assert_eq!(run["status"], "DONE", "{run}\n{}", server.logs());
+        assert_eq!(
+            run["counts"],
+            json!({"matched": 1, "settled_late": 1, "paid_after_cancel": 1,
+                   "missing_at_psp": 1, "refund_mismatch": 1}),
+            "{run}"
+        );
+        let listed = findings(server, &run, None).await;
+        let one = |kind: &str| {
+            listed
+                .iter()
+                .find(|f| f["kind"] == kind)
+                .unwrap_or_else(|| panic!("no {kind}: {listed:?}"))
+                .clone()
+        };
+        let after_cancel = one("paid_after_cancel");
+        assert_eq!(
+            after_cancel["paymentIntentId"],
+            json!(canceled_id),
+            "{after_cancel}"
+        );
+        assert_eq!(
+            after_cancel["endToEndId"], late_pix["endToEndId"],
+            "{after_cancel}"
+        );
+        assert_eq!(
+            one("missing_at_psp")["paymentIntentId"],
+            json!(missing["paymentIntentId"])
+        );
+        let portal_finding = one("refund_mismatch");
+        assert_eq!(
+            portal_finding["paymentIntentId"],
+            json!(portal_id),
+            "{portal_finding}"
+        );
+        assert_eq!(portal_finding["amount"], 3.0, "{portal_finding}");
+        assert_eq!(one("settled_late")["paymentIntentId"], json!(unseen_id));
+        live.wait_status(unseen_id, "SUCCEEDED", Duration::from_secs(10))
+            .await;
+        let (_, still) = server.get_payment(&live.key, canceled_id).await;
+        assert_eq!(still["data"]["status"], "CANCELED", "{still}");
+        assert_eq!(still["data"]["amountReceived"], 129.9, "{still}");
+
+        // Its exit: an admin gives the pix back; it stays canceled, so keeping it is refused.
+        let resolve = async |action: &str| {
+            server
+                .admin_post(
+                    &format!("/payment-intents/{canceled_id}/resolve"),
+                    json!({"action": action, "reason": "Pedido cancelado antes do pagamento"}),
+                )
+                .await
+        };
+        let (s, refused) = resolve("accept").await;
+        assert_eq!(
+            (s, refused["error"]["code"].as_str()),
+            (409, Some("payment_not_resolvable")),
+            "{refused}"
+        );
+        let (s, resolved) = resolve("refund").await;
+        assert_eq!(s, 200, "{resolved}\n{}", server.logs());
+        assert_eq!(resolved["data"]["status"], "CANCELED", "{resolved}");
+        let given_back = wait_refunded(live, canceled_id, 129.9).await;
+        assert_eq!(given_back["status"], "CANCELED", "{given_back}");
+        let at_psp = sim.pix(late_pix["endToEndId"].as_str().unwrap()).await;
+        let devolucoes = at_psp["devolucoes"].as_array().unwrap();
+        assert_eq!(devolucoes.len(), 1, "{at_psp}");
+        assert_eq!(devolucoes[0]["valor"], "129.90", "{at_psp}");
+        let (s, again) = resolve("refund").await;
+        assert_eq!(
+            (s, again["error"]["code"].as_str()),
+            (409, Some("payment_not_resolvable")),
+            "{again}"
+        );
+    }
+}
+
+/// `pixgate admin ...` against `server`: the exit code, stdout and stderr.
+fn cli(server: &Server, args: &[&str]) -> (Option<i32>, String, String) {
+    let root = server.admin_root();
+    let admin = [
+        "--admin-url",
+        root.as_str(),
+        "--admin-token",
+        &server.admin_token,
+    ];
+    let all: Vec<&str> = args.iter().chain(admin.iter()).copied().collect();
+    let out = pixgate_e2e::pixgate(&all);
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 /// The schedule on two instances sharing PostgreSQL, started together once its time has
@@ -288,5 +530,257 @@ async fn two_instances_sweep_each_providers_day_before_once() {
         assert_eq!(theirs[0]["trigger"], "DAILY");
         assert_eq!(theirs[0]["date"], json!(yesterday));
         assert_eq!(live.sim(provider).stats().await["listPix"], 1, "{provider}");
+    }
+}
+
+/// Centavos of a BRL amount as the APIs write it.
+fn centavos(v: &Value) -> i64 {
+    (v.as_f64().unwrap_or_else(|| panic!("not an amount: {v}")) * 100.0).round() as i64
+}
+
+/// The settlement calendar adds up both ways: charges paid through two gateways of two PSPs
+/// and a partial refund give one row per settlement date, provider, gateway and release class
+/// whose payments, gross, fees and refunds are the sums of the intents' own, with `net =
+/// gross - fees - refunds`; the CSV says the same to the centavo, the merchant's key reads its
+/// rows and another merchant's none, and a bad period is refused with its code.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_settlement_calendar_equals_the_sum_of_the_intents_and_their_refunds() {
+    for backend in backends() {
+        let live = &Live::start(backend, &[]).await;
+        let server = &live.server;
+        let refunder = live.key_with(&["payments:refund"]).await;
+        live.configure(json!({}), &["sandbox-a-d0"]).await;
+        let mut paid = vec![
+            live.paid_charge("settle-1").await,
+            live.paid_charge("settle-2").await,
+        ];
+        live.configure(json!({}), &["sandbox-b-d0"]).await;
+        paid.push(live.paid_charge("settle-3").await);
+        // Pending: not in the calendar.
+        let (s, pending) = live.charge("settle-4").await;
+        assert_eq!(s, 200, "{pending}");
+        let refunded = paid[0]["paymentIntentId"].as_str().unwrap();
+        let (s, refund) = live
+            .refund(
+                &refunder,
+                refunded,
+                "settle-refund",
+                json!({"amount": 12.34}),
+            )
+            .await;
+        assert_eq!(s, 200, "{refund}");
+        live.wait_refund(
+            &refunder,
+            refund["data"]["refundId"].as_str().unwrap(),
+            "SUCCEEDED",
+            Duration::from_secs(20),
+        )
+        .await;
+
+        // The rows the intents say there are: the refund on the day it completed (today).
+        type Key = (String, String, String, String);
+        let mut expected: std::collections::BTreeMap<Key, [i64; 4]> = Default::default();
+        for intent in &paid {
+            let id = intent["paymentIntentId"].as_str().unwrap();
+            let (_, now) = server.get_payment(&live.key, id).await;
+            let i = &now["data"];
+            let key = |date: &str| -> Key {
+                (
+                    date.to_owned(),
+                    i["routing"]["providerCode"].as_str().unwrap().to_owned(),
+                    i["routing"]["gatewayAlias"].as_str().unwrap().to_owned(),
+                    i["routing"]["releaseClass"].as_str().unwrap().to_owned(),
+                )
+            };
+            let row = expected
+                .entry(key(i["economics"]["settlementDate"].as_str().unwrap()))
+                .or_default();
+            row[0] += 1;
+            row[1] += centavos(&i["amount"]);
+            row[2] += centavos(&i["economics"]["feeAmount"]);
+            let back = centavos(&i["amountRefunded"]);
+            if back > 0 {
+                expected.entry(key(&today().to_string())).or_default()[3] += back;
+            }
+        }
+        assert_eq!(expected.values().map(|r| r[3]).sum::<i64>(), 1_234);
+
+        let (from, to) = (today().add_days(-1), today().add_days(60));
+        let query = format!("from={from}&to={to}");
+        let (s, report) = server.admin_get(&format!("/settlements?{query}")).await;
+        assert_eq!(s, 200, "{report}");
+        let rows = report["data"].as_array().unwrap();
+        let got: std::collections::BTreeMap<Key, [i64; 4]> = rows
+            .iter()
+            .map(|r| {
+                assert_eq!(r["merchant"], "shop", "{r}");
+                assert_eq!(
+                    centavos(&r["net"]),
+                    centavos(&r["gross"]) - centavos(&r["fees"]) - centavos(&r["refunds"]),
+                    "{r}"
+                );
+                (
+                    (
+                        r["settlementDate"].as_str().unwrap().to_owned(),
+                        r["provider"].as_str().unwrap().to_owned(),
+                        r["gatewayAlias"].as_str().unwrap().to_owned(),
+                        r["releaseClass"].as_str().unwrap().to_owned(),
+                    ),
+                    [
+                        r["payments"].as_i64().unwrap(),
+                        centavos(&r["gross"]),
+                        centavos(&r["fees"]),
+                        centavos(&r["refunds"]),
+                    ],
+                )
+            })
+            .collect();
+        assert_eq!(got, expected, "{report}");
+        assert_eq!(got.len(), rows.len(), "one row per group: {report}");
+
+        // The CSV: the same rows, to the centavo.
+        let (s, content_type, csv) = server
+            .admin_get_text(&format!("/settlements.csv?{query}"))
+            .await;
+        assert_eq!(s, 200, "{csv}");
+        assert!(content_type.starts_with("text/csv"), "{content_type}");
+        let mut lines = csv.lines();
+        assert_eq!(
+            lines.next(),
+            Some(
+                "settlementDate,merchant,provider,gatewayAlias,releaseClass,payments,gross,\
+                 fees,refunds,net"
+            )
+        );
+        let decimal = |v: &Value| format!("{:.2}", centavos(v) as f64 / 100.0);
+        let from_json: Vec<String> = rows
+            .iter()
+            .map(|r| {
+                format!(
+                    "{},{},{},{},{},{},{},{},{},{}",
+                    r["settlementDate"].as_str().unwrap(),
+                    r["merchant"].as_str().unwrap(),
+                    r["provider"].as_str().unwrap(),
+                    r["gatewayAlias"].as_str().unwrap(),
+                    r["releaseClass"].as_str().unwrap(),
+                    r["payments"],
+                    decimal(&r["gross"]),
+                    decimal(&r["fees"]),
+                    decimal(&r["refunds"]),
+                    decimal(&r["net"]),
+                )
+            })
+            .collect();
+        assert_eq!(lines.map(str::to_owned).collect::<Vec<_>>(), from_json);
+        let (from_text, to_text) = (from.to_string(), to.to_string());
+        let period = ["--from", from_text.as_str(), "--to", to_text.as_str()];
+        let (code, out, err) = cli(
+            server,
+            &[&["admin", "settlements", "--csv"][..], &period].concat(),
+        );
+        assert_eq!((code, out.as_str()), (Some(0), csv.as_str()), "{err}");
+        let (code, out, err) = cli(server, &[&["admin", "settlements"][..], &period].concat());
+        assert_eq!(code, Some(0), "{err}");
+        assert!(out.contains("sandbox-b-d0") && out.contains("NET"), "{out}");
+
+        // Filters: one provider's rows; the merchant's own through its key; another's none.
+        let (s, only_b) = server
+            .admin_get(&format!(
+                "/settlements?{query}&provider=sandbox-b&merchant=shop"
+            ))
+            .await;
+        assert_eq!(s, 200, "{only_b}");
+        assert_eq!(only_b["data"].as_array().unwrap().len(), 1, "{only_b}");
+        assert_eq!(
+            only_b["data"][0]["gatewayAlias"], "sandbox-b-d0",
+            "{only_b}"
+        );
+        let (s, mine) = live
+            .merchant(
+                reqwest::Method::GET,
+                &format!("/settlements?{query}"),
+                &live.key,
+                None,
+                None,
+            )
+            .await;
+        assert_eq!(s, 200, "{mine}");
+        assert_eq!(mine["data"], report["data"]);
+        let other = server
+            .merchant_with_store("other-shop", "other-store", "LIVE")
+            .await;
+        let (s, none) = live
+            .merchant(
+                reqwest::Method::GET,
+                &format!("/settlements?{query}"),
+                &other,
+                None,
+                None,
+            )
+            .await;
+        assert_eq!((s, &none["data"]), (200, &json!([])), "{none}");
+
+        // Bad periods and filters.
+        for (path, status, code) in [
+            (format!("/settlements?from={from}"), 400, "missing_field"),
+            (
+                format!("/settlements?from={to}&to={from}"),
+                400,
+                "invalid_range",
+            ),
+            (
+                format!("/settlements?from={from}&to={}", from.add_days(366)),
+                400,
+                "invalid_range",
+            ),
+            (
+                format!("/settlements?from=2026-02-30&to={to}"),
+                400,
+                "invalid_date",
+            ),
+            (
+                format!("/settlements?{query}&merchant=nobody"),
+                404,
+                "merchant_not_found",
+            ),
+            (
+                format!("/settlements?{query}&provider=nobody"),
+                404,
+                "provider_not_found",
+            ),
+            (
+                format!("/settlements?{query}&store=x"),
+                400,
+                "unknown_field",
+            ),
+        ] {
+            let (s, answer) = server.admin_get(&path).await;
+            assert_eq!(
+                (s, answer["error"]["code"].as_str()),
+                (status, Some(code)),
+                "{path}: {answer}"
+            );
+        }
+        let (s, answer) = live
+            .merchant(reqwest::Method::GET, "/settlements", &live.key, None, None)
+            .await;
+        assert_eq!(
+            (s, answer["error"]["code"].as_str()),
+            (400, Some("missing_field"))
+        );
+        let writer = live.key_with(&["payments:refund"]).await;
+        let (s, answer) = live
+            .merchant(
+                reqwest::Method::GET,
+                &format!("/settlements?{query}"),
+                &writer,
+                None,
+                None,
+            )
+            .await;
+        assert_eq!(
+            (s, answer["error"]["code"].as_str()),
+            (403, Some("insufficient_scope"))
+        );
     }
 }

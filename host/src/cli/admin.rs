@@ -198,6 +198,33 @@ impl Admin {
         Ok(self.send_to(reqwest::Method::GET, url, Body::None)?.1)
     }
 
+    /// `GET` of a route that answers text (a CSV export) with a query of `query`: the text,
+    /// or the error envelope as [`CliError::Api`].
+    pub(super) fn get_text(
+        &self,
+        segments: &[&str],
+        query: &[(&str, &str)],
+    ) -> Result<String, CliError> {
+        let mut url = self.url(segments);
+        if !query.is_empty() {
+            url.query_pairs_mut().extend_pairs(query);
+        }
+        let request = self.client.get(url.clone()).bearer_auth(&self.token);
+        self.runtime.block_on(async {
+            let unreachable = |e: reqwest::Error| {
+                CliError::local("admin_unreachable", format!("{url}: {}", error_chain(&e)))
+            };
+            let response = request.send().await.map_err(unreachable)?;
+            let status = response.status().as_u16();
+            let bytes = response.bytes().await.map_err(unreachable)?;
+            if !(200..300).contains(&status) {
+                envelope(status, &bytes)?;
+            }
+            String::from_utf8(bytes.to_vec())
+                .map_err(|e| CliError::local("unexpected_response", format!("{url}: {e}")))
+        })
+    }
+
     fn send_to(
         &self,
         method: reqwest::Method,

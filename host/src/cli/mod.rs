@@ -12,6 +12,7 @@ mod admin;
 mod canary;
 mod catalog;
 mod evaluate;
+mod finance;
 mod manage;
 mod new;
 mod operators;
@@ -89,6 +90,13 @@ enum AdminCommand {
     /// The audit trail: every admin write, who made it and what it changed.
     #[command(subcommand)]
     Audit(operators::AuditCommand),
+    /// Sweep a provider's day (what its PSP lists as received, matched against pixgate's
+    /// books), follow the run to its end and print what it found. Exit status 1 when the run
+    /// fails.
+    Reconcile(finance::ReconcileArgs),
+    /// The settlement calendar: per date, merchant, provider, gateway and release class, the
+    /// payments, gross, fees, refunds and net (a table, --json or --csv).
+    Settlements(finance::SettlementsArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -156,6 +164,10 @@ pub fn main() -> ExitCode {
         }
         Command::Admin(AdminCommand::Audit(command)) => {
             report_result(operators::run_audit(command))
+        }
+        Command::Admin(AdminCommand::Reconcile(args)) => report_result(finance::reconcile(args)),
+        Command::Admin(AdminCommand::Settlements(args)) => {
+            report_result(finance::settlements(args))
         }
         Command::PspSim(args) => psp_sim(&args),
     }

@@ -37,6 +37,7 @@ pixgate_domain::text_enum!(
         OperatorRevoke = "operator.revoke",
         WebhookDeliveryResend = "webhook_delivery.resend",
         WebhookEndpointCreate = "webhook_endpoint.create",
+        ReconciliationRequest = "reconciliation.request",
     }
 );
 

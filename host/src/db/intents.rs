@@ -684,11 +684,37 @@ pub async fn record_wrong_amount<'e>(
     e2eid: &str,
     received_at: i64,
 ) -> sqlx::Result<bool> {
-    let done = sqlx::query(
+    record_received(ex, "'PENDING'", id, received_centavos, e2eid, received_at).await
+}
+
+/// Records a pix a `CANCELED` or `FAILED` charge received anyway (the ledger sweep's
+/// `paid_after_cancel`): the anomaly an admin resolves by giving it back. Returns whether it
+/// was the first record of it.
+pub async fn record_paid_after_cancel<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    id: &str,
+    received_centavos: i64,
+    e2eid: &str,
+    received_at: i64,
+) -> sqlx::Result<bool> {
+    let ended = "'CANCELED', 'FAILED'";
+    record_received(ex, ended, id, received_centavos, e2eid, received_at).await
+}
+
+/// The pix an intent in one of `statuses` (SQL literals) received, unless it has one already.
+async fn record_received<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    statuses: &'static str,
+    id: &str,
+    received_centavos: i64,
+    e2eid: &str,
+    received_at: i64,
+) -> sqlx::Result<bool> {
+    let done = sqlx::query(AssertSqlSafe(format!(
         "update payment_intents set received_centavos = $2, received_e2eid = $3, \
          received_at = $4 \
-         where id = $1 and status = 'PENDING' and received_e2eid is null",
-    )
+         where id = $1 and status in ({statuses}) and received_e2eid is null"
+    )))
     .bind(id)
     .bind(received_centavos)
     .bind(e2eid)

@@ -21,6 +21,7 @@ pub mod refunds;
 pub mod retention;
 pub mod search;
 pub mod settings;
+pub mod settlements;
 pub mod store_cache;
 #[cfg(test)]
 pub(crate) mod testing;

@@ -3,7 +3,7 @@
 use sqlx::{Any, AssertSqlSafe, Executor};
 
 use super::Params;
-use super::refunds::RefundStatus;
+use super::refunds::{Origin, RefundStatus};
 use pixgate_domain::IntentStatus;
 use pixgate_domain::reconciliation::{FindingKind, ReconciliationStatus, ReconciliationTrigger};
 
@@ -431,6 +431,8 @@ pub struct LocalRefund {
     pub amount_centavos: i64,
     pub e2eid: String,
     pub devolucao_id: String,
+    /// Who asked for it: a devolução the PSP made on its own is `psp`.
+    pub origin: Origin,
 }
 
 crate::db::from_row!(LocalRefund {
@@ -438,7 +440,8 @@ crate::db::from_row!(LocalRefund {
     status: try_from(String),
     amount_centavos,
     e2eid,
-    devolucao_id
+    devolucao_id,
+    origin: try_from(String)
 });
 
 /// `provider`'s refunds of the pix of these endToEndIds (at most 1,000).
@@ -453,7 +456,7 @@ pub(crate) async fn refunds_of<'e>(
     }
     let (provider_param, list) = in_list(params, e2eids.len());
     let sql = format!(
-        "select id, status, amount_centavos, e2eid, devolucao_id from refunds \
+        "select id, status, amount_centavos, e2eid, devolucao_id, origin from refunds \
          where provider_code = {provider_param} and e2eid in ({list})"
     );
     let mut q = sqlx::query_as(AssertSqlSafe(sql)).bind(provider);

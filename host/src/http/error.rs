@@ -361,6 +361,20 @@ impl From<crate::reconciliation::ReconcileError> for ApiError {
     }
 }
 
+impl From<crate::settlements::SettlementError> for ApiError {
+    fn from(e: crate::settlements::SettlementError) -> Self {
+        use crate::settlements::SettlementError as E;
+        let message = e.to_string();
+        match e {
+            E::Invalid(invalid) => invalid.into(),
+            E::MissingScope(missing) => missing.into(),
+            E::MerchantNotFound(_) => Self::not_found("merchant_not_found", message),
+            E::ProviderNotFound(_) => Self::not_found("provider_not_found", message),
+            E::Internal(detail) => Self::Internal(detail),
+        }
+    }
+}
+
 impl From<crate::psp::live::LiveError> for ApiError {
     fn from(e: crate::psp::live::LiveError) -> Self {
         use crate::psp::live::LiveError as E;

@@ -15,6 +15,7 @@ mod refunds;
 pub mod responses;
 mod search;
 pub mod serve;
+mod settlements;
 mod state;
 pub mod webhooks;
 

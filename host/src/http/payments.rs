@@ -87,6 +87,7 @@ fn openapi_router() -> OpenApiRouter<Arc<AppState>> {
         .merge(super::mandates::routes())
         .merge(super::refunds::routes())
         .merge(super::search::routes())
+        .merge(super::settlements::routes())
         .merge(super::webhooks::routes())
 }
 

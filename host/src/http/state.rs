@@ -36,6 +36,8 @@ pub struct AppState {
     pub mandates: Mandates,
     /// The ledger sweep's runs and findings.
     pub reconciliations: crate::reconciliation::Reconciliations,
+    /// The settlement calendar.
+    pub settlements: crate::settlements::Settlements,
     pub components: ComponentService,
     pub providers: ProviderAdmin,
     pub live: LiveExecution,
@@ -77,6 +79,7 @@ handle!(
     refunds: Refunds,
     mandates: Mandates,
     reconciliations: crate::reconciliation::Reconciliations,
+    settlements: crate::settlements::Settlements,
     components: ComponentService,
     providers: ProviderAdmin,
     live: LiveExecution,

@@ -13,6 +13,8 @@ mod sweep;
 
 use std::sync::Arc;
 
+use crate::access::Actor;
+use crate::db::audit::{self, Action, Change};
 use crate::db::reconciliations::{self as sql, Finding, Run};
 use crate::db::{self, Db, DbError, providers};
 use crate::internal::Internal;
@@ -116,13 +118,14 @@ impl Reconciliations {
         }
     }
 
-    /// Starts an operator's run of `provider` for `day` (today meaning the day so far) and
-    /// sweeps it in the background; answers the run as it started.
+    /// Starts an operator's run of `provider` for `day` (today meaning the day so far),
+    /// recorded in the audit trail, and sweeps it in the background; answers the run as it
+    /// started.
     pub async fn request(
         &self,
         provider: &str,
         day: Date,
-        operator: &str,
+        operator: &Actor,
     ) -> Result<Run, ReconcileError> {
         if providers::by_code(&self.deps.db.read, provider)
             .await?
@@ -163,7 +166,7 @@ impl Reconciliations {
         provider: &str,
         day: Date,
         trigger: ReconciliationTrigger,
-        requested_by: Option<&str>,
+        requested_by: Option<&Actor>,
     ) -> Result<Result<Run, String>, ReconcileError> {
         let now = db::now_ms();
         sql::fail_abandoned(&self.deps.db.write, now).await?;
@@ -173,7 +176,7 @@ impl Reconciliations {
             day: day.to_string(),
             status: ReconciliationStatus::Running,
             trigger,
-            requested_by: requested_by.map(str::to_owned),
+            requested_by: requested_by.map(|a| a.name.clone()),
             pages: 0,
             pix: 0,
             lease_until: now + self.lease_ms(),
@@ -181,9 +184,24 @@ impl Reconciliations {
             started_at: now,
             finished_at: None,
         };
-        if sql::start(&self.deps.db.write, &run).await? {
+        let mut tx = self.deps.db.write.begin().await?;
+        if sql::start(&mut *tx, &run).await? {
+            if let Some(actor) = requested_by {
+                let change = Change::new(
+                    Action::ReconciliationRequest,
+                    format!("reconciliation/{}", run.id),
+                )
+                .after(&serde_json::json!({
+                    "reconciliationId": run.id,
+                    "provider": run.provider_code,
+                    "date": run.day,
+                }));
+                audit::append(&mut *tx, actor, &change).await?;
+            }
+            tx.commit().await?;
             return Ok(Ok(run));
         }
+        tx.rollback().await?;
         let running = sql::page(&self.deps.db.read, Some(provider), None, 50)
             .await?
             .into_iter()
@@ -237,17 +255,123 @@ impl Reconciliations {
         Ok(views)
     }
 
-    /// A run's findings of `kind` (every kind but `matched` when none), a page at a time.
+    /// A run's provider and its findings of `kind` (every kind but `matched` when none), a
+    /// page at a time.
     pub async fn findings(
         &self,
         id: &str,
         kind: Option<FindingKind>,
         after: Option<&str>,
         limit: i64,
-    ) -> Result<Vec<Finding>, ReconcileError> {
-        if sql::get(&self.deps.db.read, id).await?.is_none() {
-            return Err(ReconcileError::NotFound);
+    ) -> Result<(String, Vec<Finding>), ReconcileError> {
+        let run = sql::get(&self.deps.db.read, id)
+            .await?
+            .ok_or(ReconcileError::NotFound)?;
+        let page = sql::findings(&self.deps.db.read, id, kind, after, limit).await?;
+        Ok((run.provider_code, page))
+    }
+
+    /// Every finding of `kind` (every kind but `matched` when none) as CSV, in the order they
+    /// were made: a header line of the JSON field names, amounts as decimals.
+    pub async fn findings_csv(
+        &self,
+        id: &str,
+        kind: Option<FindingKind>,
+    ) -> Result<String, ReconcileError> {
+        const PAGE: i64 = 1_000;
+        let run = sql::get(&self.deps.db.read, id)
+            .await?
+            .ok_or(ReconcileError::NotFound)?;
+        let mut all = Vec::new();
+        let mut after: Option<String> = None;
+        loop {
+            let page = sql::findings(&self.deps.db.read, id, kind, after.as_deref(), PAGE).await?;
+            let last = (page.len() as i64) < PAGE;
+            after = page.last().map(|f| f.id.clone());
+            all.extend(page);
+            if last {
+                break;
+            }
         }
-        Ok(sql::findings(&self.deps.db.read, id, kind, after, limit).await?)
+        Ok(findings_csv(&run.provider_code, &all)?)
+    }
+}
+
+/// A finding as a CSV line: the JSON's field names and order.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CsvFinding {
+    finding_id: String,
+    kind: &'static str,
+    provider: String,
+    end_to_end_id: String,
+    txid: String,
+    amount: String,
+    local_amount: String,
+    payment_intent_id: String,
+    refund_id: String,
+    detail: String,
+    created_at: String,
+}
+
+const FINDING_HEADER: [&str; 11] = [
+    "findingId",
+    "kind",
+    "provider",
+    "endToEndId",
+    "txid",
+    "amount",
+    "localAmount",
+    "paymentIntentId",
+    "refundId",
+    "detail",
+    "createdAt",
+];
+
+fn findings_csv(provider: &str, findings: &[Finding]) -> Result<String, Internal> {
+    use crate::export::{decimal, text};
+    let optional = |v: &Option<String>| v.as_deref().map(text).unwrap_or_default();
+    crate::export::csv(
+        &FINDING_HEADER,
+        findings.iter().map(|f| CsvFinding {
+            finding_id: f.id.clone(),
+            kind: f.kind.as_str(),
+            provider: text(provider),
+            end_to_end_id: optional(&f.end_to_end_id),
+            txid: optional(&f.txid),
+            amount: f.amount_centavos.map(decimal).unwrap_or_default(),
+            local_amount: f.local_amount_centavos.map(decimal).unwrap_or_default(),
+            payment_intent_id: optional(&f.payment_intent_id),
+            refund_id: optional(&f.refund_id),
+            detail: text(&f.detail),
+            created_at: pixgate_pix::time::iso8601(f.created_at),
+        }),
+    )
+}
+
+#[cfg(test)]
+mod csv_tests {
+    use super::*;
+
+    #[test]
+    fn a_finding_is_a_line_with_its_blanks_and_exact_amounts() {
+        let finding = Finding {
+            id: "0196f1d2-0000-7000-8000-000000000001".into(),
+            reconciliation_id: "r".into(),
+            kind: FindingKind::AmountMismatch,
+            end_to_end_id: Some("E12345678202611270300abcdefghijk".into()),
+            txid: None,
+            amount_centavos: Some(1_001),
+            local_amount_centavos: Some(1_000),
+            payment_intent_id: None,
+            refund_id: None,
+            detail: "paid 10.01, charged 10.00".into(),
+            created_at: 0,
+        };
+        assert_eq!(
+            findings_csv("psp-a", &[finding]).unwrap(),
+            "findingId,kind,provider,endToEndId,txid,amount,localAmount,paymentIntentId,refundId,detail,createdAt\n\
+             0196f1d2-0000-7000-8000-000000000001,amount_mismatch,psp-a,E12345678202611270300abcdefghijk,,10.01,10.00,,,\"paid 10.01, charged 10.00\",1970-01-01T00:00:00.000Z\n"
+        );
     }
 }

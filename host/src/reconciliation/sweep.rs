@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::{ReconcileError, Reconciliations};
 use crate::db::reconciliations::{self as sql, Finding, Local, LocalRefund, Run};
-use crate::db::refunds::RefundStatus;
+use crate::db::refunds::{Origin, RefundStatus};
 use crate::db::{self, intents};
 use crate::internal::Internal;
 use crate::psp::live::settle::Settled;
@@ -312,12 +312,31 @@ impl Reconciliations {
                 };
                 found.add(kind, Some(pix), Some(local), detail);
             }
-            other => found.add(
-                FindingKind::PaidAfterCancel,
-                Some(pix),
-                Some(local),
-                format!("paid at the PSP, {other} here"),
-            ),
+            other => {
+                // The anomaly of section 11, with its exit: an admin gives the pix back
+                // (`POST /admin/v1/payment-intents/{id}/resolve`, `refund`).
+                let first = intents::record_paid_after_cancel(
+                    &self.deps.db.write,
+                    &local.id,
+                    received,
+                    e2eid,
+                    pix.horario.unix_ms(),
+                )
+                .await?;
+                found.add(
+                    FindingKind::PaidAfterCancel,
+                    Some(pix),
+                    Some(local),
+                    if first {
+                        format!(
+                            "paid at the PSP, {other} here: recorded as received, for an admin to \
+                             give back"
+                        )
+                    } else {
+                        format!("paid at the PSP, {other} here")
+                    },
+                );
+            }
         }
         Ok(())
     }
@@ -367,6 +386,17 @@ impl Reconciliations {
                     FindingKind::MedRefund,
                     format!(
                         "devolução {} of nature {}, recorded as a refund",
+                        devolucao.id,
+                        devolucao.natureza().as_str()
+                    ),
+                ),
+                // Recorded from a callback or a read, but made in the PSP's portal, not
+                // through pixgate: flagged however often it is seen.
+                Some(r) if r.origin == Origin::Psp => (
+                    FindingKind::RefundMismatch,
+                    format!(
+                        "devolução {} ({}) pixgate never asked for, made at the PSP: recorded \
+                         as a refund",
                         devolucao.id,
                         devolucao.natureza().as_str()
                     ),

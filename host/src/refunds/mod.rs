@@ -372,10 +372,13 @@ impl Refunds {
             .ok_or(RefundError::IntentNotFound)?;
         if intent.money_back.received_e2eid.is_none() {
             return Err(RefundError::NotResolvable(format!(
-                "only a PENDING payment that received a pix of another amount can be resolved; \
-                 this one is {} and received none",
+                "only a PENDING payment that received a pix of another amount, or a canceled one \
+                 paid all the same, can be resolved; this one is {} and received none",
                 intent.status.as_str()
             )));
+        }
+        if paid_after_cancel(&intent) {
+            return self.give_back(actor, &id, action, reason).await;
         }
         if intent.status != IntentStatus::Pending {
             return Err(RefundError::NotResolvable(format!(
@@ -409,12 +412,49 @@ impl Refunds {
         }
         // The reason is free text an admin typed for the payer: it stays out of the log.
         tracing::info!("payment with a wrong amount resolved by an admin");
+        self.resolved(&id, refund_id, mine).await
+    }
+
+    /// A canceled (or failed) charge the PSP took a pix for anyway (DESIGN.md section 18's
+    /// `paid_after_cancel`): its only exit is `refund`, a devolução of what was received less
+    /// what was already given back; it stays `CANCELED`, as the contract keeps every ended
+    /// status, so `accept` is refused (the merchant charges again if it wants the money).
+    /// Nothing settles a canceled charge, so there is no settlement lease to take: the
+    /// refund's reservation keeps two resolutions from giving the pix back twice.
+    async fn give_back(
+        &self,
+        actor: &Actor,
+        id: &str,
+        action: Resolution,
+        reason: &str,
+    ) -> Result<PaymentIntentEnvelope, RefundError> {
+        if action == Resolution::Accept {
+            return Err(RefundError::NotResolvable(
+                "a canceled payment stays canceled: give the pix it received back (`refund`); the \
+                 merchant charges again if it still wants the money"
+                    .into(),
+            ));
+        }
+        let now = db::now_ms();
+        let mine = now + self.live.lease().as_millis() as i64;
+        let refund_id = self.decide(actor, id, action, reason, now, mine).await?;
+        tracing::info!("payment received after its cancel given back by an admin");
+        self.resolved(id, refund_id, mine).await
+    }
+
+    /// Drives the resolution's refund, if any, and answers the intent as it is now.
+    async fn resolved(
+        &self,
+        id: &str,
+        refund_id: Option<String>,
+        mine: i64,
+    ) -> Result<PaymentIntentEnvelope, RefundError> {
         if let Some(refund_id) = refund_id
             && let Err(e) = self.live.drive_held_refund(&refund_id, mine).await
         {
             tracing::warn!(error = %e, "resolution refund: not driven; the reconciler tries again");
         }
-        let intent = intents::by_id(&self.db.read, &id)
+        let intent = intents::by_id(&self.db.read, id)
             .await?
             .ok_or(RefundError::IntentNotFound)?;
         let store = catalog::store_by_id(&self.db.read, &intent.store_id)
@@ -447,7 +487,8 @@ impl Refunds {
         ) else {
             return Err(Internal::broken(format!("intent {id} lost the pix it received")).into());
         };
-        if intent.status != IntentStatus::Pending {
+        let after_cancel = paid_after_cancel(&intent);
+        if intent.status != IntentStatus::Pending && !after_cancel {
             return Err(RefundError::NotResolvable(format!(
                 "this payment was already resolved: it is {}",
                 intent.status.as_str()
@@ -481,6 +522,12 @@ impl Refunds {
                 // What is left of the pix: what was received less the refunds reserved so far
                 // (a MED's devolução included once seen).
                 let amount = received - intent.money_back.refund_reserved_centavos;
+                if after_cancel && amount <= 0 {
+                    tx.rollback().await?;
+                    return Err(RefundError::NotResolvable(
+                        "the pix this canceled payment received was given back already".into(),
+                    ));
+                }
                 if amount <= 0 || !refunds::reserve(&mut *tx, id, amount, received).await? {
                     tx.rollback().await?;
                     return Err(RefundError::ExceedsRefundable(format!(
@@ -523,7 +570,7 @@ impl Refunds {
                     },
                 )
                 .await?;
-                after["status"] = IntentStatus::Pending.as_str().into();
+                after["status"] = intent.status.as_str().into();
                 after["refundId"] = refund_id.to_string().into();
                 after["refundAmount"] = amount.into();
                 Some(refund_id.to_string())
@@ -542,6 +589,12 @@ impl Refunds {
         tx.commit().await?;
         Ok(refund_id)
     }
+}
+
+/// Whether the intent ended (`CANCELED` or `FAILED`) and its PSP took a pix for it all the same.
+fn paid_after_cancel(intent: &intents::Intent) -> bool {
+    matches!(intent.status, IntentStatus::Canceled | IntentStatus::Failed)
+        && intent.money_back.received_e2eid.is_some()
 }
 
 /// Any of these may read refunds.

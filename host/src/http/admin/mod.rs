@@ -23,6 +23,7 @@ mod providers;
 mod reconciliations;
 mod replay_stream;
 mod resolutions;
+mod settlements;
 mod stores;
 mod traces;
 
@@ -121,6 +122,7 @@ fn openapi_router() -> OpenApiRouter<Arc<AppState>> {
         .merge(intents::routes())
         .merge(mandates::routes())
         .merge(reconciliations::routes())
+        .merge(settlements::routes())
         .merge(overview::routes())
         .merge(components::routes())
         .merge(deliveries::routes())

@@ -35,6 +35,7 @@ pub(super) fn routes() -> OpenApiRouter<Arc<AppState>> {
         .routes(routes!(request_run, list_runs))
         .routes(routes!(get_run))
         .routes(routes!(list_findings))
+        .routes(routes!(export_findings))
 }
 
 /// Body of `POST /reconciliations`.
@@ -101,6 +102,8 @@ struct FindingView {
     #[schema(format = Uuid)]
     finding_id: String,
     kind: FindingKind,
+    /// The run's provider.
+    provider: String,
     end_to_end_id: Option<String>,
     txid: Option<String>,
     /// As the PSP reports it (the pix's or the devolução's `valor`), in BRL.
@@ -115,12 +118,13 @@ struct FindingView {
     created_at: String,
 }
 
-impl From<Finding> for FindingView {
-    fn from(f: Finding) -> Self {
+impl FindingView {
+    fn new(provider: &str, f: Finding) -> Self {
         let money = |c: Option<i64>| c.map(|c| brl(c.max(0) as u64));
         Self {
             finding_id: f.id,
             kind: f.kind,
+            provider: provider.to_owned(),
             end_to_end_id: f.end_to_end_id,
             txid: f.txid,
             amount: money(f.amount_centavos),
@@ -165,7 +169,7 @@ async fn request_run(
     }
     let date = Date::parse(&req.date)
         .ok_or_else(|| Invalid::new("invalid_date", "date", "`date` is not YYYY-MM-DD"))?;
-    let run = runs.request(&req.provider, date, &actor.name).await?;
+    let run = runs.request(&req.provider, date, &actor).await?;
     let view = runs.get(&run.id).await?;
     Ok(ok(StatusCode::ACCEPTED, Reconciliation::from(view)))
 }
@@ -323,14 +327,59 @@ async fn list_findings(
     )?;
     let limit = limit_of(&mut values)?;
     let after = after_of(&mut values)?;
-    let kind = values
+    let kind = kind_of(&mut values)?;
+    let (provider, page) = runs.findings(&id, kind, after.as_deref(), limit).await?;
+    let page: Vec<FindingView> = page
+        .into_iter()
+        .map(|f| FindingView::new(&provider, f))
+        .collect();
+    Ok(ok(StatusCode::OK, page))
+}
+
+fn kind_of(
+    values: &mut std::collections::HashMap<&'static str, String>,
+) -> Result<Option<FindingKind>, ApiError> {
+    Ok(values
         .remove("kind")
         .map(|k| {
             k.parse::<FindingKind>()
                 .map_err(|_| Invalid::new("invalid_kind", "kind", "`kind` is not a finding kind"))
         })
-        .transpose()?;
-    let page = runs.findings(&id, kind, after.as_deref(), limit).await?;
-    let page: Vec<FindingView> = page.into_iter().map(FindingView::from).collect();
-    Ok(ok(StatusCode::OK, page))
+        .transpose()?)
+}
+
+/// The export's parameters.
+#[allow(dead_code)] // Read through `query_values`; the struct states the document.
+#[derive(Debug, Default, IntoParams)]
+#[into_params(parameter_in = Query)]
+struct ExportParams {
+    /// Only this kind (`matched` findings are exported only when asked for).
+    #[param(nullable = false)]
+    kind: Option<FindingKind>,
+}
+
+/// Every finding of a run (every kind but `matched`, or the `kind` asked for) as CSV, in the
+/// order they were made: a header line of the JSON field names, then a line per finding,
+/// amounts as decimals with two places.
+#[utoipa::path(get, path = "/reconciliations/{reconciliationId}/findings.csv", tag = "admin",
+    params(("reconciliationId" = String, Path, format = Uuid), ExportParams),
+    responses(
+        (status = 200, description = "The findings as CSV", body = String, content_type = "text/csv"),
+        (status = 400, description = "`invalid_kind`, `unknown_field`", body = ErrorEnvelope),
+        AdminUnauthorized, RoleInsufficient,
+        (status = 404, description = "No such run (`reconciliation_not_found`)", body = ErrorEnvelope),
+    ))]
+async fn export_findings(
+    State(runs): State<Reconciliations>,
+    id: Result<Path<String>, PathRejection>,
+    RawQuery(raw): RawQuery,
+) -> Result<impl IntoResponse, ApiError> {
+    let id = uuid_param(id, || ReconcileError::NotFound.into())?;
+    let mut values = query_values(raw.as_deref(), &[("kind", "invalid_kind")])?;
+    let kind = kind_of(&mut values)?;
+    let body = runs.findings_csv(&id, kind).await?;
+    Ok(super::settlements::csv_response(
+        body,
+        &format!("findings-{id}.csv"),
+    ))
 }

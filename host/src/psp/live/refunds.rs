@@ -252,6 +252,12 @@ impl super::LiveExecution {
             };
             match outbox::record_transition(&mut tx, &refund.payment_intent_id, canceled).await {
                 Ok(_) => {}
+                // A charge canceled here and paid at its PSP anyway: giving its pix back is the
+                // whole of the exit; it stays as it ended.
+                Err(OutboxError::IllegalTransition {
+                    from: IntentStatus::Canceled | IntentStatus::Failed,
+                    ..
+                }) => {}
                 // Not PENDING any more: the money went back all the same, and the refund says so.
                 Err(e @ (OutboxError::Concurrent(_) | OutboxError::IllegalTransition { .. })) => {
                     tracing::warn!(refund = %refund.id, intent = %refund.payment_intent_id,
