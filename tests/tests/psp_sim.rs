@@ -1422,3 +1422,93 @@ async fn the_pix_of_a_period_are_listed_a_page_at_a_time() {
     }
     assert_eq!(sim.stats().await["listPix"], 9);
 }
+
+/// What the ledger sweep's findings are made of at the simulator: a payment whose callback is
+/// lost and whose next reads answer it unpaid (`unseen`), one that lands on a removed charge
+/// (`force`), a pix its list leaves out (`unlist`), and a day's worth of copies of a pix.
+#[tokio::test]
+async fn a_payment_can_be_unseen_forced_unlisted_and_copied() {
+    let ca = TestCa::new();
+    let receiver = Receiver::start(&ca).await;
+    let sim = Sim::start(&ca, &[]);
+    let token = sim.token().await;
+    register_webhook(&sim, &token, &receiver).await;
+
+    // Unseen: no callback, and the next 2 reads answer the charge as it was.
+    let txid = txid_for("store-1", "unseen");
+    let (status, created) = sim.put_cob(&token, &txid, &cob_body("10.00")).await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let (status, pix) = sim
+        .sim_post(&format!("/cob/{txid}/pay"), json!({"unseen": 2}))
+        .await;
+    assert_eq!(status, 200, "{pix}");
+    for _ in 0..2 {
+        let (_, read) = sim.get_cob(&token, &txid).await;
+        assert_eq!(read["status"], "ATIVA", "{read}");
+        assert!(read.get("pix").is_none_or(|p| p == &json!([])), "{read}");
+    }
+    let (_, read) = sim.get_cob(&token, &txid).await;
+    assert_eq!(read["status"], "CONCLUIDA", "the third read tells: {read}");
+    assert_eq!(sim.stats().await["callbacks"]["dropped"], 1);
+    let e2eid = pix["endToEndId"].as_str().unwrap().to_owned();
+
+    // Forced: a removed charge is paid all the same; without `force` it is refused.
+    let removed = txid_for("store-1", "removed");
+    let (status, _) = sim.put_cob(&token, &removed, &cob_body("5.00")).await;
+    assert_eq!(status, StatusCode::CREATED);
+    let (status, _) = sim
+        .sim_post(&format!("/cob/{removed}/remove"), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    let (status, _) = sim
+        .sim_post(&format!("/cob/{removed}/pay"), json!({}))
+        .await;
+    assert_eq!(status, 409);
+    let (status, forced) = sim
+        .sim_post(&format!("/cob/{removed}/pay"), json!({"force": true}))
+        .await;
+    assert_eq!(status, 200, "{forced}");
+    let (status, _) = sim
+        .sim_post(&format!("/cob/{removed}/pay"), json!({"force": true}))
+        .await;
+    assert_eq!(status, 409, "paid once only");
+
+    // Unlisted: out of GET /pix, still read by GET /pix/{e2eid}; copies: in it.
+    let day = "inicio=2020-01-01T00:00:00Z&fim=2099-01-01T00:00:00Z&paginacao.itensPorPagina=1000";
+    let (status, _) = sim
+        .sim_post(&format!("/pix/{e2eid}/unlist"), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    let (_, listed) = sim.api_get(&token, &format!("/pix?{day}")).await;
+    let ids: Vec<&str> = listed["pix"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["endToEndId"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [forced["endToEndId"].as_str().unwrap()], "{listed}");
+    let (status, read) = sim.api_get(&token, &format!("/pix/{e2eid}")).await;
+    assert_eq!(status, StatusCode::OK, "{read}");
+    let (status, copied) = sim
+        .sim_post(
+            &format!("/pix/{}/copies", forced["endToEndId"].as_str().unwrap()),
+            json!({"count": 3}),
+        )
+        .await;
+    assert_eq!((status, &copied["count"]), (200, &json!(3)), "{copied}");
+    let (_, listed) = sim.api_get(&token, &format!("/pix?{day}")).await;
+    let txids: Vec<&str> = listed["pix"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["txid"].as_str().unwrap())
+        .collect();
+    assert_eq!(txids.len(), 4, "{listed}");
+    let stem = &removed[..removed.len() - 10];
+    for n in 1..=3 {
+        assert!(
+            txids.contains(&format!("{stem}{n:010}").as_str()),
+            "{txids:?}"
+        );
+    }
+}
