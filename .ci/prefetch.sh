@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 source .ci/debian.sh
-debian_install_missing chromium:chromium node:nodejs npm:npm
+debian_install_missing chromium:chromium node:nodejs npm:npm promtool:prometheus
 
 # The versions .ci/schemathesis.sh and .ci/psp-sim-conformance.sh pin.
 schemathesis --version 2>/dev/null | grep -q ' 4.32.5$' ||
