@@ -18,16 +18,7 @@ test.beforeAll(async () => {
     PIXGATE_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
     PIXGATE_WEBHOOK_CA_FILE: join(sim.certDir, 'ca.pem'),
   });
-  await admin(server, 'POST', '/providers', {
-    code: 'sandbox-a',
-    name: 'Sandbox A (psp-sim)',
-    apiBaseUrl: `${sim.origin}/api/v2`,
-    tokenUrl: `${sim.origin}/oauth/token`,
-    clientId: 'psp-sim-client',
-    clientSecret: 'psp-sim-secret',
-    pixKey: '7d9f0335-8dcc-4054-9bf9-0dbd61d36906',
-    tls: { caPem: sim.caPem },
-  });
+  await sim.addTo(server);
   await admin(server, 'POST', '/merchants', { code: 'padaria', name: 'Padaria Pao Quente' });
   await admin(server, 'POST', '/stores', {
     code: 'padaria-web', name: 'Padaria Pao Quente', merchant: 'padaria', mode: 'LIVE', liveEnabled: true,

@@ -29,16 +29,7 @@ function invoice(reference, dueDate, { store = server.demoStore, key: apiKey } =
 test.beforeAll(async () => {
   sim = await startPspSim();
   server = await startPixgate();
-  await admin(server, 'POST', '/providers', {
-    code: 'sandbox-a',
-    name: 'Sandbox A (psp-sim)',
-    apiBaseUrl: `${sim.origin}/api/v2`,
-    tokenUrl: `${sim.origin}/oauth/token`,
-    clientId: 'psp-sim-client',
-    clientSecret: 'psp-sim-secret',
-    pixKey: '7d9f0335-8dcc-4054-9bf9-0dbd61d36906',
-    tls: { caPem: sim.caPem },
-  });
+  await sim.addTo(server);
   await admin(server, 'POST', '/merchants', { code: 'escola', name: 'Escola Aurora' });
   await admin(server, 'POST', '/stores', {
     code: 'escola-boletos', name: 'Escola Aurora', merchant: 'escola', mode: 'LIVE', liveEnabled: true,

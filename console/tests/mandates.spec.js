@@ -318,16 +318,7 @@ test.describe('LIVE mandates at the PSP simulator', () => {
   test.beforeAll(async () => {
     sim = await startPspSim();
     server = await startPixgate({ PIXGATE_RECONCILE_INTERVAL: '300ms' });
-    await admin(server, 'POST', '/providers', {
-      code: 'sandbox-a',
-      name: 'Sandbox A (psp-sim)',
-      apiBaseUrl: `${sim.origin}/api/v2`,
-      tokenUrl: `${sim.origin}/oauth/token`,
-      clientId: 'psp-sim-client',
-      clientSecret: 'psp-sim-secret',
-      pixKey: '7d9f0335-8dcc-4054-9bf9-0dbd61d36906',
-      tls: { caPem: sim.caPem },
-    });
+    await sim.addTo(server);
     // A receiving account: the provider takes mandates.
     await admin(server, 'PATCH', '/providers/sandbox-a', {
       account: { branch: '0001', number: '123456', type: 'CORRENTE' },

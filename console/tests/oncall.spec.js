@@ -49,16 +49,7 @@ test.beforeAll(async () => {
     // A charge whose callback is lost still settles within the test's patience.
     PIXGATE_RECONCILE_INTERVAL: '2s',
   });
-  await admin(server, 'POST', '/providers', {
-    code: 'sandbox-a',
-    name: 'Sandbox A (psp-sim)',
-    apiBaseUrl: `${sim.origin}/api/v2`,
-    tokenUrl: `${sim.origin}/oauth/token`,
-    clientId: 'psp-sim-client',
-    clientSecret: 'psp-sim-secret',
-    pixKey: '7d9f0335-8dcc-4054-9bf9-0dbd61d36906',
-    tls: { caPem: sim.caPem },
-  });
+  await sim.addTo(server);
   await admin(server, 'POST', '/merchants', { code: 'padaria', name: 'Padaria Pao Quente' });
   await admin(server, 'POST', '/stores', {
     code: 'padaria-web', name: 'Padaria Pao Quente', merchant: 'padaria', mode: 'LIVE', liveEnabled: true,

@@ -136,6 +136,9 @@ export async function operatorToken(server, role) {
   return created.token;
 }
 
+/** The key the simulator's provider receives to. */
+const SIM_PIX_KEY = '7d9f0335-8dcc-4054-9bf9-0dbd61d36906';
+
 /** The simulated PSP over https (its own CA), for LIVE charges. */
 export async function startPspSim() {
   const certDir = mkdtempSync(join(tmpdir(), 'pixgate-browser-sim-'));
@@ -150,6 +153,21 @@ export async function startPspSim() {
     origin,
     certDir,
     caPem,
+    /** The simulator's key: what it pays to, as a provider's `pixKey`. */
+    pixKey: SIM_PIX_KEY,
+    /** Registers this simulator with `server` as provider `sandbox-a`, over its CA. */
+    async addTo(server) {
+      return admin(server, 'POST', '/providers', {
+        code: 'sandbox-a',
+        name: 'Sandbox A (psp-sim)',
+        apiBaseUrl: `${origin}/api/v2`,
+        tokenUrl: `${origin}/oauth/token`,
+        clientId: 'psp-sim-client',
+        clientSecret: 'psp-sim-secret',
+        pixKey: SIM_PIX_KEY,
+        tls: { caPem },
+      });
+    },
     /** A control call (`POST /_sim/...`), over https with its CA; the answer, or throws. */
     control(path, body = {}) {
       const url = new URL(path, origin);

@@ -9,8 +9,6 @@ import {
   admin, expect, merchant, screenshotDir, signIn, startPixgate, startPspSim, test,
 } from './pixgate.js';
 
-const PIX_KEY = '7d9f0335-8dcc-4054-9bf9-0dbd61d36906';
-
 let sim;
 let server;
 let key;
@@ -25,16 +23,7 @@ test.beforeAll(async () => {
   sim = await startPspSim();
   // No daily run of its own: the runs listed are the test's.
   server = await startPixgate({ PIXGATE_RECONCILE_DAILY_AT: 'off' });
-  await admin(server, 'POST', '/providers', {
-    code: 'sandbox-a',
-    name: 'Sandbox A (psp-sim)',
-    apiBaseUrl: `${sim.origin}/api/v2`,
-    tokenUrl: `${sim.origin}/oauth/token`,
-    clientId: 'psp-sim-client',
-    clientSecret: 'psp-sim-secret',
-    pixKey: PIX_KEY,
-    tls: { caPem: sim.caPem },
-  });
+  await sim.addTo(server);
   await admin(server, 'POST', '/merchants', { code: 'padaria', name: 'Padaria Central' });
   await admin(server, 'POST', '/stores', {
     code: 'padaria-loja', name: 'Padaria Central', merchant: 'padaria', mode: 'LIVE', liveEnabled: true,
@@ -52,7 +41,7 @@ test.beforeAll(async () => {
     { timeout: 20_000 }).toBe('SUCCEEDED');
   paid = intent.paymentIntentId;
   // A payment to the store's key from a static QR code: no charge explains it.
-  await sim.control('/_sim/pix', { chave: PIX_KEY, valor: '15.00' });
+  await sim.control('/_sim/pix', { chave: sim.pixKey, valor: '15.00' });
 });
 
 test.afterAll(async () => {
