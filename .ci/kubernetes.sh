@@ -20,11 +20,15 @@ kinds = sorted(d["kind"] for d in docs)
 problems = []
 if "Secret" in kinds:
     problems.append("a Secret is shipped: refer to one instead")
-for want in ["Deployment", "HorizontalPodAutoscaler", "PodDisruptionBudget", "Service"]:
+for want in ["Deployment", "HorizontalPodAutoscaler", "Job", "PodDisruptionBudget", "Service"]:
     if want not in kinds:
         problems.append(f"no {want}")
 for d in docs:
-    if d["kind"] != "Deployment":
+    if d["kind"] == "Job":
+        args = [c.get("args") for c in d["spec"]["template"]["spec"]["containers"]]
+        if args != [["migrate"]]:
+            problems.append(f"the Job runs {args}, not pixgate migrate")
+    if d["kind"] not in ("Deployment", "Job"):
         continue
     pod = d["spec"]["template"]["spec"]
     if not pod.get("securityContext", {}).get("runAsNonRoot"):
@@ -34,8 +38,11 @@ for d in docs:
         if not sc.get("readOnlyRootFilesystem"):
             problems.append(f"{c['name']}: the root filesystem is writable")
         paths = {p: c.get(p, {}).get("httpGet", {}).get("path") for p in ("livenessProbe", "readinessProbe")}
-        if paths != {"livenessProbe": "/healthz", "readinessProbe": "/readyz"}:
+        if d["kind"] == "Deployment" and paths != {"livenessProbe": "/healthz", "readinessProbe": "/readyz"}:
             problems.append(f"{c['name']}: probes {paths}")
+        migrate = {e["name"]: e.get("value") for e in c.get("env", [])}.get("PIXGATE_MIGRATE")
+        if d["kind"] == "Deployment" and migrate != "off":
+            problems.append(f"{c['name']}: instances migrate by themselves (PIXGATE_MIGRATE={migrate})")
         for env in c.get("env", []):
             if env["name"].startswith("PIXGATE_") and env["name"] not in documented:
                 problems.append(f"{c['name']}: {env['name']} is no documented setting")

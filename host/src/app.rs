@@ -183,7 +183,7 @@ impl App {
         let sandbox = Arc::new(
             Sandbox::new(
                 config.components.limits(),
-                Some(config.data_dir.join("modules")),
+                Some(config.data.data_dir.join("modules")),
             )?
             .with_cache_limit(config.components.component_cache_max_bytes)
             .with_compile_threads(

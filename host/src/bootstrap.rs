@@ -41,15 +41,15 @@ const ADMIN_TOKEN_SETTING: &str = "admin_token_sha256";
 
 /// Opens (and migrates) the database and seeds a new one.
 pub async fn prepare(config: &ServeConfig) -> anyhow::Result<Prepared> {
-    std::fs::create_dir_all(&config.data_dir)
-        .with_context(|| format!("creating the data dir {}", config.data_dir.display()))?;
-    let master_key = match &config.master_key {
+    std::fs::create_dir_all(&config.data.data_dir)
+        .with_context(|| format!("creating the data dir {}", config.data.data_dir.display()))?;
+    let master_key = match &config.data.master_key {
         Some(key) => MasterKey::from_base64(key).context("PIXGATE_MASTER_KEY")?,
-        None => load_or_create_master_key(&config.data_dir)?,
+        None => load_or_create_master_key(&config.data.data_dir)?,
     };
-    let url = config.database_url();
+    let url = config.data.database_url();
     let instance_lock = Db::lock_sqlite_file(&url)?;
-    let db = Db::connect(&url, config.db_max_connections)
+    let db = Db::open(&url, config.db_max_connections, config.migrate)
         .await
         .with_context(|| format!("opening the database ({})", redact_url(&url)))?;
 
@@ -62,7 +62,7 @@ pub async fn prepare(config: &ServeConfig) -> anyhow::Result<Prepared> {
         if config.admin_token.is_none() {
             let token = format!("pxa_{}", crypto::random_token()?);
             settings::insert_if_absent(&mut *tx, ADMIN_TOKEN_SETTING, &sha256_hex(&token)).await?;
-            write_private(&config.data_dir.join("admin-token"), &token)?;
+            write_private(&config.data.data_dir.join("admin-token"), &token)?;
             generated.admin_token = Some(token);
         }
     }

@@ -5,11 +5,44 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// Where the data lives: what `serve` opens and `migrate`, `backup` and `restore` work on.
 #[derive(Debug, Clone, clap::Args)]
-pub struct ServeConfig {
+pub struct DataArgs {
     /// `sqlite://...` (embedded default: `<data dir>/pixgate.db`) or `postgres://...`.
     #[arg(long, env = "PIXGATE_DATABASE_URL", hide_env_values = true)]
     pub database_url: Option<String>,
+    /// SQLite file, generated master key, compiled-component cache.
+    #[arg(long, env = "PIXGATE_DATA_DIR", default_value = "./pixgate-data")]
+    pub data_dir: PathBuf,
+    /// 32 bytes in base64 that seal secrets and PII at rest; generated into the data dir when
+    /// unset. Every instance sharing one PostgreSQL needs the same key.
+    #[arg(long, env = "PIXGATE_MASTER_KEY", hide_env_values = true)]
+    pub master_key: Option<String>,
+}
+
+impl DataArgs {
+    pub fn database_url(&self) -> String {
+        self.database_url
+            .clone()
+            .unwrap_or_else(|| format!("sqlite://{}", self.data_dir.join("pixgate.db").display()))
+    }
+}
+
+/// `PIXGATE_MIGRATE`: whether `serve` applies the migrations its database lacks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum MigrateMode {
+    /// Apply them at start (under PostgreSQL's advisory lock: instances starting together
+    /// migrate once).
+    Auto,
+    /// Refuse to start on a database that lacks one, naming `pixgate migrate`: for
+    /// deployments where a job migrates before the instances roll.
+    Off,
+}
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct ServeConfig {
+    #[command(flatten)]
+    pub data: DataArgs,
     /// Merchant API listener; the base address is `http://<listen>/api/v1`.
     #[arg(long, env = "PIXGATE_LISTEN", default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
@@ -19,13 +52,10 @@ pub struct ServeConfig {
     /// Bearer token of the admin API; generated on first start and printed once when unset.
     #[arg(long, env = "PIXGATE_ADMIN_TOKEN", hide_env_values = true)]
     pub admin_token: Option<String>,
-    /// SQLite file, generated master key, compiled-component cache.
-    #[arg(long, env = "PIXGATE_DATA_DIR", default_value = "./pixgate-data")]
-    pub data_dir: PathBuf,
-    /// 32 bytes in base64 that seal secrets and PII at rest; generated into the data dir when
-    /// unset. Every instance sharing one PostgreSQL needs the same key.
-    #[arg(long, env = "PIXGATE_MASTER_KEY", hide_env_values = true)]
-    pub master_key: Option<String>,
+    /// `auto` applies the migrations the database lacks at start; `off` refuses to start
+    /// until `pixgate migrate` has.
+    #[arg(long, env = "PIXGATE_MIGRATE", value_enum, default_value_t = MigrateMode::Auto)]
+    pub migrate: MigrateMode,
     /// Seed a demo merchant, SHADOW store and API key (default: when the database is new).
     #[arg(long, env = "PIXGATE_DEMO")]
     pub demo: Option<bool>,
@@ -84,14 +114,6 @@ pub struct ServeConfig {
     pub mandates: crate::mandates::MandateArgs,
     #[command(flatten)]
     pub reconcile: crate::reconciliation::ReconcileArgs,
-}
-
-impl ServeConfig {
-    pub fn database_url(&self) -> String {
-        self.database_url
-            .clone()
-            .unwrap_or_else(|| format!("sqlite://{}", self.data_dir.join("pixgate.db").display()))
-    }
 }
 
 /// `pixgate serve` connection limits (flags and `PIXGATE_*` variables).

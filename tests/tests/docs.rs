@@ -483,6 +483,12 @@ fn backup_output(stdout: &str, tmp: &Path) {
         stdout.contains("restored: the charge, the key and the admin token"),
         "{stdout}"
     );
+    // `pixgate backup` checked its copy, and `pixgate restore` took the key beside it.
+    assert!(
+        stdout.contains("pixgate: backup written to") && stdout.contains("integrity check ok"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("; master key restored"), "{stdout}");
     assert!(find_file(tmp, "master.key").is_some_and(|p| !p.starts_with(tmp.join("data"))));
 }
 

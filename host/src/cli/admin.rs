@@ -395,7 +395,7 @@ fn error_chain(e: &dyn std::error::Error) -> String {
 }
 
 /// For an https admin URL: Mozilla's roots, with ring (reqwest has no default provider here).
-fn tls_config() -> rustls::ClientConfig {
+pub(super) fn tls_config() -> rustls::ClientConfig {
     let mut roots = rustls::RootCertStore::empty();
     roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
     let provider = Arc::new(rustls::crypto::ring::default_provider());

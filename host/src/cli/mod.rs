@@ -1,8 +1,8 @@
 //! The `pixgate` command line: `serve`, `policy` to write, try and manage the policy
 //! components of a running instance, `admin` for the rest of its admin API (merchants, stores,
 //! API keys, gateways, providers, webhook endpoints and deliveries, payment intents, operators
-//! and the audit trail), and
-//! `psp-sim`, a PSP simulator for tests and demos.
+//! and the audit trail), `healthcheck`, `migrate`, `backup` and `restore` for operators
+//! ([`maintain`]), and `psp-sim`, a PSP simulator for tests and demos.
 //!
 //! `policy new`, `policy run` and `policy seal` work offline; the other `policy` commands are clients of the
 //! admin API ([`admin`]). Exit status: 0 on success, 1 on an error (printed), 2 on a usage
@@ -13,6 +13,7 @@ mod canary;
 mod catalog;
 mod evaluate;
 mod finance;
+mod maintain;
 mod manage;
 mod new;
 mod operators;
@@ -51,6 +52,18 @@ enum Command {
     /// Manage a running instance through its admin API.
     #[command(subcommand)]
     Admin(AdminCommand),
+    /// Exit 0 when the instance at PIXGATE_ADMIN_LISTEN is ready (`/readyz` answers 200):
+    /// an image's health check, with no curl in the image.
+    Healthcheck(maintain::HealthcheckArgs),
+    /// Apply the migrations the database lacks and exit (`--check`: apply nothing, exit 1
+    /// when one is missing). For a job that migrates before the instances roll.
+    Migrate(maintain::MigrateArgs),
+    /// Write a consistent copy of the SQLite database while the server runs, checked with
+    /// `PRAGMA integrity_check` (on PostgreSQL: use pg_dump).
+    Backup(maintain::BackupArgs),
+    /// Fill a new data dir from a backup (and its `FILE.master-key` when present), after
+    /// checking it is a sound pixgate database.
+    Restore(maintain::RestoreArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -170,6 +183,10 @@ pub fn main() -> ExitCode {
             report_result(finance::settlements(args))
         }
         Command::PspSim(args) => psp_sim(&args),
+        Command::Healthcheck(args) => report_result(maintain::healthcheck(&args)),
+        Command::Migrate(args) => report_result(maintain::migrate(&args)),
+        Command::Backup(args) => report_result(maintain::backup(&args)),
+        Command::Restore(args) => report_result(maintain::restore(&args)),
     }
 }
 
@@ -232,7 +249,7 @@ fn serve(config: pixgate::config::ServeConfig) -> ExitCode {
         if let Some(token) = &app.generated.admin_token {
             println!(
                 "pixgate: admin token (shown once; also in {}): {token}",
-                config.data_dir.join("admin-token").display()
+                config.data.data_dir.join("admin-token").display()
             );
         }
         if let Some(demo) = &app.generated.demo {

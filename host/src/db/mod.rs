@@ -2,6 +2,7 @@
 //! of SQL (`$n` placeholders, portable types) and one migration folder serve both.
 
 pub mod audit;
+pub mod backup;
 pub mod batches;
 pub mod canary;
 pub mod catalog;
@@ -42,10 +43,15 @@ const MIGRATIONS: &[(i64, &str, &str)] = include!(concat!(env!("OUT_DIR"), "/mig
 /// or `-- postgres:` begins (up to the next such line, or `-- both:`): only that backend runs
 /// it (a change SQLite makes by rebuilding a table, PostgreSQL by an `alter`). The checksum
 /// stays the whole file's.
+///
+/// Migrations a newer release applied, which this binary does not know, are let be
+/// (`ignore_missing`): they only expand (docs/src/operations/upgrades.md), so the previous
+/// release keeps serving, and starts again, on a database the next one migrated during a
+/// rolling upgrade.
 fn migrator(backend: Backend) -> sqlx::migrate::Migrator {
     use sqlx::SqlSafeStr;
     use sqlx::migrate::{Migration, MigrationType, Migrator};
-    Migrator::with_migrations(
+    let mut migrator = Migrator::with_migrations(
         MIGRATIONS
             .iter()
             .map(|&(version, description, sql)| {
@@ -67,7 +73,18 @@ fn migrator(backend: Backend) -> sqlx::migrate::Migrator {
                 migration
             })
             .collect(),
-    )
+    );
+    migrator.set_ignore_missing(true);
+    migrator
+}
+
+/// How a database's schema stands against this binary's migrations.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MigrationStatus {
+    /// This binary's migrations the database lacks, `(version, description)`, oldest first.
+    pub pending: Vec<(i64, &'static str)>,
+    /// Migrations the database has that this binary does not know: a newer release's.
+    pub newer: Vec<i64>,
 }
 
 /// The lines of migration `sql` that `backend` runs (see [`migrator`]).
@@ -131,7 +148,14 @@ pub enum DbError {
     Locked(String),
     #[error("stored data is inconsistent: {0}")]
     Corrupt(String),
+    #[error(
+        "the database lacks {count} of this release's migrations (from {first:04}): run \
+         `pixgate migrate` first, or start with PIXGATE_MIGRATE=auto"
+    )]
+    Behind { count: usize, first: i64 },
 }
+
+use crate::config::MigrateMode;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
@@ -163,6 +187,25 @@ pub fn today_brasilia() -> pixgate_domain::due::Date {
 impl Db {
     /// Connects and applies the migrations.
     pub async fn connect(url: &str, max_connections: u32) -> Result<Self, DbError> {
+        Self::connect_with(url, max_connections, OnOpen::Migrate).await
+    }
+
+    /// Connects; applies the migrations the database lacks (`Auto`) or refuses one that
+    /// lacks any (`Off`, [`DbError::Behind`]).
+    pub async fn open(url: &str, max_connections: u32, mode: MigrateMode) -> Result<Self, DbError> {
+        let on_open = match mode {
+            MigrateMode::Auto => OnOpen::Migrate,
+            MigrateMode::Off => OnOpen::Refuse,
+        };
+        Self::connect_with(url, max_connections, on_open).await
+    }
+
+    /// Connects and leaves the schema as it is (`pixgate migrate` reads it, then applies).
+    pub async fn open_unmigrated(url: &str, max_connections: u32) -> Result<Self, DbError> {
+        Self::connect_with(url, max_connections, OnOpen::Leave).await
+    }
+
+    async fn connect_with(url: &str, max_connections: u32, mode: OnOpen) -> Result<Self, DbError> {
         sqlx::any::install_default_drivers();
         let max_connections = max_connections.max(2);
         let db = if url.starts_with("sqlite:") {
@@ -180,7 +223,7 @@ impl Db {
                 .connect_with(opts.clone())
                 .await?;
             // Migrate before the readers open, so they see the schema.
-            migrator(Backend::Sqlite).run(&write).await?;
+            migrate_or_check(&write, Backend::Sqlite, mode).await?;
             let read = AnyPoolOptions::new()
                 .max_connections(max_connections)
                 .acquire_timeout(Duration::from_secs(30))
@@ -200,7 +243,7 @@ impl Db {
                 .after_connect(postgres_session)
                 .connect_with(opts)
                 .await?;
-            migrator(Backend::Postgres).run(&pool).await?;
+            migrate_or_check(&pool, Backend::Postgres, mode).await?;
             Db {
                 write: pool.clone(),
                 read: pool,
@@ -243,10 +286,82 @@ impl Db {
         Ok(Some(file))
     }
 
+    /// Which of this binary's migrations the database lacks, and which it has that this
+    /// binary does not know.
+    pub async fn migration_status(&self) -> Result<MigrationStatus, DbError> {
+        migration_status(&self.read, self.backend).await
+    }
+
     pub async fn ping(&self) -> Result<(), DbError> {
         sqlx::query("select 1").execute(&self.read).await?;
         Ok(())
     }
+}
+
+/// What opening a database does to its schema.
+#[derive(Debug, Clone, Copy)]
+enum OnOpen {
+    Migrate,
+    /// Refuse a database that lacks a migration.
+    Refuse,
+    Leave,
+}
+
+async fn migrate_or_check(pool: &AnyPool, backend: Backend, mode: OnOpen) -> Result<(), DbError> {
+    match mode {
+        OnOpen::Migrate => Ok(migrator(backend).run(pool).await?),
+        OnOpen::Leave => Ok(()),
+        OnOpen::Refuse => {
+            let status = migration_status(pool, backend).await?;
+            match status.pending.first() {
+                None => Ok(()),
+                Some(&(first, _)) => Err(DbError::Behind {
+                    count: status.pending.len(),
+                    first,
+                }),
+            }
+        }
+    }
+}
+
+/// Reads `_sqlx_migrations` (absent on a new database: everything is pending).
+async fn migration_status(pool: &AnyPool, backend: Backend) -> Result<MigrationStatus, DbError> {
+    let exists_sql = match backend {
+        Backend::Sqlite => {
+            "select count(*) from sqlite_master where type = 'table' and name = '_sqlx_migrations'"
+        }
+        Backend::Postgres => {
+            "select count(*) from information_schema.tables \
+             where table_schema = current_schema() and table_name = '_sqlx_migrations'"
+        }
+    };
+    let exists: i64 = sqlx::query_scalar(exists_sql).fetch_one(pool).await?;
+    let applied: Vec<i64> = if exists > 0 {
+        sqlx::query_scalar("select version from _sqlx_migrations where success order by version")
+            .fetch_all(pool)
+            .await?
+    } else {
+        Vec::new()
+    };
+    Ok(MigrationStatus {
+        pending: MIGRATIONS
+            .iter()
+            .filter(|(version, ..)| !applied.contains(version))
+            .map(|&(version, description, _)| (version, description))
+            .collect(),
+        newer: applied
+            .iter()
+            .copied()
+            .filter(|v| !MIGRATIONS.iter().any(|(known, ..)| known == v))
+            .collect(),
+    })
+}
+
+/// Applies the migrations `db` lacks (what `pixgate migrate` runs); how many it applied.
+pub async fn migrate(db: &Db) -> Result<usize, DbError> {
+    let before = db.migration_status().await?.pending.len();
+    migrator(db.backend).run(&db.write).await?;
+    Ok(before)
 }
 
 type BoxFuture<'c, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'c>>;
