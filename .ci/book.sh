@@ -2,7 +2,7 @@
 # Builds the book (docs/, mdBook) into docs/book/, installing mdBook first when it is missing,
 # and fails on anything mdBook reports: a chapter of SUMMARY.md without its file stops it
 # (create-missing = false), but a broken {{#include}} is only logged as an ERROR with exit
-# status 0, so the log is read too. Relative links are checked by tests/tests/docs.rs.
+# status 0, so the log is read too. Relative links are checked by tests/tests/e2e/docs.rs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -9,7 +9,7 @@
 # It writes:
 #   provider-js.wasm, provider-python.wasm   the samples (policies/samples-js, samples-python):
 #                                            the bundled provider step's logic, reading the
-#                                            clock and randomness; tests/tests/languages.rs
+#                                            clock and randomness; tests/tests/e2e/languages.rs
 #                                            runs them end to end
 #   provider-js-http.wasm                    the JavaScript sample built with componentize-js's
 #                                            http features on, as an author might by mistake:
@@ -20,7 +20,7 @@
 # and type-checks the JavaScript sources against the checked-in WIT declarations.
 #
 # They are built with --no-seal: CI runs this beside the Rust build, before there is a pixgate
-# binary to run `pixgate policy seal` with. tests/tests/languages.rs seals them with the binary
+# binary to run `pixgate policy seal` with. tests/tests/e2e/languages.rs seals them with the binary
 # under test, and checks that the build commands seal when pixgate is there.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

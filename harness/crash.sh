@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Crash safety, long version: SHADOW and LIVE charges and refunds of the paid ones at load
 # while `pixgate serve` is killed with SIGKILL at random moments and restarted on the same data
-# dir and database (tests/tests/harness_crash.rs; CI runs the same test small).
+# dir and database (tests/tests/e2e/harness_crash.rs; CI runs the same test small).
 usage() {
   cat <<USAGE
 usage: harness/crash.sh [options]

@@ -1,7 +1,7 @@
-# Shared by the harness scripts: runs one harness test binary (tests/tests/harness_*.rs) with
+# Shared by the harness scripts: runs one harness (a module of tests/tests/e2e/, harness_*.rs) with
 # the size given in HARNESS_* variables, against SQLite and PostgreSQL, without nextest's
 # per-test timeout, and prints the figures each run reports (lines starting `harness-`).
-# Sourced, not run: `run_harness <test binary> <backends: both|postgres>` after option parsing.
+# Sourced, not run: `run_harness <module> <backends: both|postgres>` after option parsing.
 
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -51,10 +51,12 @@ run_harness() {
       if [ "$supported" = postgres ]; then
         echo "this harness runs on PostgreSQL only" >&2; exit 2
       fi
-      filter=(on_sqlite) ;;
-    postgres) [ "$supported" = postgres ] || filter=(on_postgresql) ;;
+      filter=(--skip on_postgresql) ;;
+    postgres) [ "$supported" = postgres ] || filter=(--skip on_sqlite) ;;
     both) ;;
   esac
+  # The harness's module of the one end-to-end binary (libtest's filters match a prefix).
+  filter=("$test::" "${filter[@]}")
   LOG_DIR=${LOG_DIR:-$(mktemp -d)}
   mkdir -p "$LOG_DIR"
   local log="$LOG_DIR/$test.log"
@@ -62,13 +64,13 @@ run_harness() {
   if [ "$BUILD" = 1 ]; then
     echo "== building pixgate and the $test harness"
     cargo build --quiet -p pixgate
-    cargo test --quiet -p pixgate-e2e --test "$test" --no-run
-    runner=(cargo test --quiet -p pixgate-e2e --test "$test" --)
+    cargo test --quiet -p pixgate-e2e --test e2e --no-run
+    runner=(cargo test --quiet -p pixgate-e2e --test e2e --)
   else
     local bin
-    bin=$(ls -t target/debug/deps/"$test"-* | grep -v '\.d$' | head -n1)
+    bin=$(ls -t target/debug/deps/e2e-* | grep -v '\.d$' | head -n1)
     [ -x "$bin" ] && [ -x target/debug/pixgate ] || {
-      echo "--no-build: build first (cargo test -p pixgate-e2e --test $test --no-run)" >&2; exit 1; }
+      echo "--no-build: build first (cargo test -p pixgate-e2e --test e2e --no-run)" >&2; exit 1; }
     runner=("$bin")
     # A copy: a build finishing meanwhile must not swap the binary between two restarts.
     cp target/debug/pixgate "$LOG_DIR/pixgate"

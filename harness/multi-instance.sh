@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Multi-instance, long version: three `pixgate serve` on one PostgreSQL with requests spread
-# across them (tests/tests/harness_multi_instance.rs; CI runs the same test small).
+# across them (tests/tests/e2e/harness_multi_instance.rs; CI runs the same test small).
 usage() {
   cat <<USAGE
 usage: harness/multi-instance.sh [options]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Receiver outage, long version: the merchant's receiver is down for a stretch of a shrunken
-# retry schedule while events keep coming (tests/tests/harness_receiver_outage.rs; CI runs the
+# retry schedule while events keep coming (tests/tests/e2e/harness_receiver_outage.rs; CI runs the
 # same test small).
 usage() {
   cat <<USAGE

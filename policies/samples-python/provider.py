@@ -1,5 +1,5 @@
 """Sample: pixgate's bundled provider-selection step written in Python, built from source by
-`.ci/kits.sh` and run end to end by `tests/tests/languages.rs`.
+`.ci/kits.sh` and run end to end by `tests/tests/e2e/languages.rs`.
 
 The ranking is the bundled step's (`policies/logic/src/provider.rs`): a gateway is left out when
 it is down, when its release class is not eligible under the policy, or when its success rate

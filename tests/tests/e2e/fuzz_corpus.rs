@@ -6,15 +6,15 @@
 
 use pixgate_e2e::repo_file;
 
-#[path = "../../fuzz/checks/brcode.rs"]
+#[path = "../../../fuzz/checks/brcode.rs"]
 mod brcode;
-#[path = "../../fuzz/checks/charge_body.rs"]
+#[path = "../../../fuzz/checks/charge_body.rs"]
 mod charge_body;
-#[path = "../../fuzz/checks/component_loader.rs"]
+#[path = "../../../fuzz/checks/component_loader.rs"]
 mod component_loader;
-#[path = "../../fuzz/checks/tax_id.rs"]
+#[path = "../../../fuzz/checks/tax_id.rs"]
 mod tax_id;
-#[path = "../../fuzz/checks/webhook_signature.rs"]
+#[path = "../../../fuzz/checks/webhook_signature.rs"]
 mod webhook_signature;
 
 /// Runs `check` on every file of `fuzz/corpus/<target>/`, naming the file that fails.
