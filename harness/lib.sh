@@ -68,7 +68,10 @@ run_harness() {
     runner=(cargo test --quiet -p pixgate-e2e --test e2e --)
   else
     local bin
-    bin=$(ls -t target/debug/deps/e2e-* | grep -v '\.d$' | head -n1)
+    # The newest test binary itself (cargo also leaves `e2e-<hash>.d` and, after an
+    # interrupted build, object files there).
+    bin=$(ls -t target/debug/deps | grep -E '^e2e-[0-9a-f]{16}$' | head -n1)
+    bin=target/debug/deps/$bin
     [ -x "$bin" ] && [ -x target/debug/pixgate ] || {
       echo "--no-build: build first (cargo test -p pixgate-e2e --test e2e --no-run)" >&2; exit 1; }
     runner=("$bin")
