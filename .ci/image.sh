@@ -12,10 +12,12 @@
 #   receiver on the host;
 # - the image's HEALTHCHECK (`pixgate healthcheck`) healthy; a restart that keeps the data.
 #
-# Every container runs with `--runtime runc` and the ulimits this machine needs, on
-# slirp4netns with the host's loopback reachable at 10.0.2.2: the containers publish their
-# ports on 127.0.0.1 and reach each other and the receiver through it, so nothing leaves the
-# loopback interface. Prints the figures BENCHMARKS.md quotes (size, start to ready).
+# Every container runs with `--runtime runc` and the ulimits this machine needs. The simulator's
+# container owns the network: slirp4netns, with the host's loopback reachable at 10.0.2.2, the
+# ports published on the host's 127.0.0.1; pixgate's container joins it (as a pod's containers
+# share one), so pixgate and the simulator talk over the container's loopback (the simulator
+# calls back loopback addresses only) and the receiver on the host is 10.0.2.2. Nothing leaves
+# a loopback interface. Prints the figures BENCHMARKS.md quotes (size, start to ready).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$(realpath "$1")
@@ -39,8 +41,7 @@ user=$(podman image inspect "$tag" --format '{{.Config.User}}')
 [ "$user" = "65532:65532" ] || { echo "the image runs as '$user', not 65532" >&2; exit 1; }
 
 work=$(mktemp -d)
-run_flags=(--runtime runc --ulimit nofile=1024:1024 --ulimit nproc=1024:1024
-  --network slirp4netns:allow_host_loopback=true)
+run_flags=(--runtime runc --ulimit nofile=1024:1024 --ulimit nproc=1024:1024)
 receiver=""
 cleanup() {
   podman rm -f -t 2 pixgate-ci-serve pixgate-ci-sim >/dev/null 2>&1 || true
@@ -81,15 +82,18 @@ issue() { # NAME SAN EXTENDED_KEY_USAGE
     -CAcreateserial -days 2 -out "$certs/$1.pem" \
     -extfile <(printf 'subjectAltName=%s\nextendedKeyUsage=%s\n' "$2" "$3") 2>/dev/null
 }
-issue sim "IP:$host,IP:127.0.0.1" serverAuth
+issue sim "IP:127.0.0.1" serverAuth
 issue client "DNS:pixgate" clientAuth
 issue receiver "IP:$host" serverAuth
 # The containers' user reads them (test keys, thrown away with $work).
 chmod 0755 "$certs" && chmod 0644 "$certs"/*
 
-# The PSP: the simulator from the same image.
+# The PSP: the simulator from the same image, in the container that holds the network (and
+# publishes pixgate's ports too).
 podman run -d --name pixgate-ci-sim "${run_flags[@]}" --read-only \
-  -p "127.0.0.1:$sim_port:8443" -v "$certs:/certs:ro" "$tag" \
+  --network slirp4netns:allow_host_loopback=true \
+  -p "127.0.0.1:$sim_port:8443" -p "127.0.0.1:$merchant:8080" -p "127.0.0.1:$admin:8081" \
+  -v "$certs:/certs:ro" "$tag" \
   psp-sim --listen 0.0.0.0:8443 --mtls --cert /certs/sim.pem --key /certs/sim-key.pem \
   --client-ca /certs/ca.pem >/dev/null
 wait_line() { # CONTAINER LINE
@@ -106,9 +110,9 @@ wait_line pixgate-ci-sim '^psp-sim: ready'
 podman volume create pixgate-ci-data >/dev/null
 serve() {
   podman run -d --name pixgate-ci-serve "${run_flags[@]}" --read-only \
-    -p "127.0.0.1:$merchant:8080" -p "127.0.0.1:$admin:8081" \
+    --network container:pixgate-ci-sim \
     -v pixgate-ci-data:/data -v "$certs:/certs:ro" \
-    -e PIXGATE_PUBLIC_URL="http://$host:$merchant" \
+    -e PIXGATE_PUBLIC_URL=http://127.0.0.1:8080 \
     -e PIXGATE_WEBHOOK_ALLOW_CIDRS="$host/32" -e PIXGATE_WEBHOOK_CA_FILE=/certs/ca.pem \
     -e PIXGATE_RECONCILE_DAILY_AT=off \
     --health-interval disable \
@@ -140,7 +144,7 @@ echo "image: SHADOW charge $shadow"
 # 2. A LIVE charge at the simulator, paid, settled, its webhooks signed and received.
 printf psp-sim-secret >"$work/client-secret"
 "$bin" admin providers create --code sandbox-a --name "Sandbox A (psp-sim in a container)" \
-  --api-base-url "https://$host:$sim_port/api/v2" --token-url "https://$host:$sim_port/oauth/token" \
+  --api-base-url https://127.0.0.1:8443/api/v2 --token-url https://127.0.0.1:8443/oauth/token \
   --client-id psp-sim-client --client-secret-file "$work/client-secret" \
   --pix-key 7d9f0335-8dcc-4054-9bf9-0dbd61d36906 --ca-pem "$certs/ca.pem" \
   --client-cert "$certs/client.pem" --client-key "$certs/client-key.pem" >/dev/null
