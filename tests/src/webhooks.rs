@@ -149,7 +149,7 @@ pub async fn pending_intent(db: &pixgate::db::Db, store: &str, reference: &str) 
     // move the intent themselves.
     intent.status = pixgate_domain::IntentStatus::Pending;
     intent.completed_at = None;
-    let mut tx = db.write.begin().await.unwrap();
+    let mut tx = write_transaction(db).await;
     intents::insert(&mut *tx, &intent).await.unwrap();
     pixgate::webhooks::outbox::record_created(&mut tx, &intent)
         .await
@@ -158,13 +158,25 @@ pub async fn pending_intent(db: &pixgate::db::Db, store: &str, reference: &str) 
     intent.id
 }
 
+/// A write transaction of the test process on the server's database. On SQLite it takes the
+/// write lock first (`BEGIN IMMEDIATE`), waiting out the server's writes: a deferred one that
+/// reads and then writes fails at once (SQLITE_BUSY, no busy wait for a snapshot that another
+/// process's commit made stale) when the server commits in between.
+pub async fn write_transaction(db: &pixgate::db::Db) -> sqlx::Transaction<'static, sqlx::Any> {
+    match db.backend {
+        pixgate::db::Backend::Sqlite => db.write.begin_with("BEGIN IMMEDIATE").await,
+        pixgate::db::Backend::Postgres => db.write.begin().await,
+    }
+    .unwrap()
+}
+
 /// Moves a PENDING intent to `to` through the outbox.
 pub async fn settle(
     db: &pixgate::db::Db,
     intent_id: &str,
     to: &str,
 ) -> pixgate::webhooks::outbox::Recorded {
-    let mut tx = db.write.begin().await.unwrap();
+    let mut tx = write_transaction(db).await;
     let recorded = pixgate::webhooks::outbox::record_transition(
         &mut tx,
         intent_id,

@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime};
 
 use pixgate_e2e::receiver::{Received, Receiver, TestCa};
 use pixgate_e2e::server::{Backend, Options, Server, backends, fresh_postgres_database};
-use pixgate_e2e::webhooks::{pending_intent, settle};
+use pixgate_e2e::webhooks::{pending_intent, settle, write_transaction};
 use serde_json::{Value, json};
 
 const WAIT: Duration = Duration::from_secs(20);
@@ -665,7 +665,7 @@ async fn payment_events_reach_subscribed_endpoints_through_the_outbox() {
         }
 
         // A terminal intent does not move again, and a SHADOW charge emits no event.
-        let mut tx = db.write.begin().await.unwrap();
+        let mut tx = write_transaction(&db).await;
         let err = pixgate::webhooks::outbox::record_transition(
             &mut tx,
             &intent,
