@@ -40,4 +40,5 @@ pub mod retention;
 pub mod routing;
 pub mod search;
 pub mod settlements;
+pub mod telemetry;
 pub mod webhooks;

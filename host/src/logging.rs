@@ -4,7 +4,9 @@
 
 use std::io::IsTerminal;
 
-use tracing_subscriber::EnvFilter;
+use tracing_subscriber::layer::SubscriberExt as _;
+use tracing_subscriber::util::SubscriberInitExt as _;
+use tracing_subscriber::{EnvFilter, Layer, Registry};
 
 /// How log lines are written (`PIXGATE_LOG_FORMAT`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -20,18 +22,31 @@ pub enum LogFormat {
 /// Installs the global subscriber. `filter` is an `EnvFilter` directive; an unreadable one
 /// falls back to `fallback`.
 pub fn init(filter: &str, fallback: &str, format: LogFormat) {
+    init_with(filter, fallback, format, None);
+}
+
+/// [`init`] with one more layer beside the log lines (the trace exporter): the filter is the
+/// log lines' alone, so `PIXGATE_LOG=warn` quietens the logs without emptying the traces.
+pub fn init_with(
+    filter: &str,
+    fallback: &str,
+    format: LogFormat,
+    extra: Option<Box<dyn Layer<Registry> + Send + Sync>>,
+) {
     let filter = EnvFilter::try_new(filter).unwrap_or_else(|_| EnvFilter::new(fallback));
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr);
-    match format {
-        LogFormat::Text => builder.with_ansi(colour()).init(),
-        LogFormat::Json => builder
+    let lines = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
+    let lines = match format {
+        LogFormat::Text => lines.with_ansi(colour()).with_filter(filter).boxed(),
+        LogFormat::Json => lines
             .json()
             .with_current_span(false)
             .with_span_list(true)
-            .init(),
-    }
+            .with_filter(filter)
+            .boxed(),
+    };
+    let mut layers = vec![lines];
+    layers.extend(extra);
+    tracing_subscriber::registry().with(layers).init();
 }
 
 /// Colour escapes only for a person at a terminal: a file, a pipe or a log collector gets

@@ -631,6 +631,16 @@ async fn faults(State(sim): State<Arc<Sim>>, request: Request, next: Next) -> Re
     let (latency_ms, fault, drop_answer) = {
         let mut state = sim.state();
         *state.stats.routes.entry(label.clone()).or_default() += 1;
+        if let Some(traceparent) = request
+            .headers()
+            .get("traceparent")
+            .and_then(|v| v.to_str().ok())
+        {
+            state
+                .stats
+                .traceparents
+                .insert(label.clone(), traceparent.to_owned());
+        }
         let drop_answer = label == PUT_DEVOLUCAO && state.switches.devolucoes.drop_answer;
         (
             state.switches.latency_ms,

@@ -253,6 +253,9 @@ pub(super) struct Stats {
     pub list_pix: u64,
     /// Answers lost on purpose by the `devolucoes.dropAnswer` switch.
     pub answers_dropped: u64,
+    /// The W3C `traceparent` of the last request per route that carried one: what a caller's
+    /// tracing sent along (a test follows a trace through the PSP with it).
+    pub traceparents: BTreeMap<String, String>,
     pub callbacks: CallbackStats,
     /// Pix Automático's counters (`recsCreated`, `cobrsCreated`, `retentativasAsked`, ...).
     #[serde(flatten)]

@@ -490,15 +490,34 @@ fn run_step_keeping<W: ChainStep>(
     input: W::Input,
 ) -> StepResult<W> {
     let step = W::STEP;
+    // One span per step for the operator's tracing: the component that ran (its sha256 is
+    // its version), the fuel it used and how it ended.
+    let span = tracing::info_span!(
+        "chain step",
+        otel.name = %format_args!("chain {step}"),
+        %step,
+        version = component.sha256(),
+        fuel_used = tracing::field::Empty,
+        outcome = tracing::field::Empty,
+    );
+    let _entered = span.enter();
     let (input, run) = session.run_owned::<W>(component, input);
     let run = match run {
         Ok(run) => run,
-        Err(error) => return Err((ChainError::Sandbox { step, error }, input)),
+        Err(error) => {
+            span.record("outcome", "failed");
+            return Err((ChainError::Sandbox { step, error }, input));
+        }
     };
+    span.record("fuel_used", run.fuel_used);
     let output = match run.output {
         Ok(output) => output,
-        Err(error) => return Err((ChainError::Refused { step, error }, input)),
+        Err(error) => {
+            span.record("outcome", "refused");
+            return Err((ChainError::Refused { step, error }, input));
+        }
     };
+    span.record("outcome", "decided");
     if let Err(detail) = W::validate(&input, &output) {
         let error = ChainError::Sandbox {
             step,

@@ -122,6 +122,38 @@ pub fn capture_stderr(child: &mut std::process::Child) -> Arc<Mutex<String>> {
     stderr
 }
 
+/// `pixgate serve` on a new data dir, port 0 and nothing else from the environment but `env`,
+/// for a setting it must refuse at start: its exit status and stderr. A server that accepted
+/// the setting and went on serving is stopped and the test fails.
+pub fn serve_refusing(env: &[(&str, &str)]) -> (std::process::ExitStatus, String) {
+    let data = tempfile::tempdir().unwrap();
+    let mut child = Command::new(pixgate_bin())
+        .arg("serve")
+        .env_clear()
+        .env("PIXGATE_DATA_DIR", data.path())
+        .env("PIXGATE_LISTEN", "127.0.0.1:0")
+        .env("PIXGATE_ADMIN_LISTEN", "127.0.0.1:0")
+        .envs(env.iter().copied())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("pixgate serve accepted {env:?} and went on serving");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 pub fn pixgate(args: &[&str]) -> Output {
     Command::new(pixgate_bin())
         .args(args)

@@ -27,6 +27,7 @@ use pixgate_domain::mandate::{RecurringTerms, WINDOW_DAYS};
 use pixgate_domain::{IdempotencyKey, IntentStatus};
 use pixgate_pix::apipix::{Txid, txid_for};
 use pixgate_sandbox::chain::DecisionTrace;
+use tracing::Instrument as _;
 
 /// The city a BR Code built from a location names when the store's configuration sets none
 /// (`pix.merchant-city`); the payer's bank shows the payload at the location instead.
@@ -143,31 +144,36 @@ impl super::Charges {
         // request's).
         let trace_json = decision;
 
-        let mut tx = self.deps.db.write.begin().await?;
-        // The claim first: a request that outlived its lease, whose charge a retry took over,
-        // writes nothing (the retry answers for the key).
-        let completed = idempotency::complete(
-            &mut *tx,
-            &principal.merchant_id,
-            key.as_str(),
-            lease_until,
-            200,
-            &body,
-        )
+        async {
+            let mut tx = self.deps.db.write.begin().await?;
+            // The claim first: a request that outlived its lease, whose charge a retry took
+            // over, writes nothing (the retry answers for the key).
+            let completed = idempotency::complete(
+                &mut *tx,
+                &principal.merchant_id,
+                key.as_str(),
+                lease_until,
+                200,
+                &body,
+            )
+            .await?;
+            if !completed {
+                tx.rollback().await?;
+                return Err(ChargeError::KeyInUse);
+            }
+            intents::insert(&mut *tx, &intent).await?;
+            intents::insert_trace(&mut *tx, &intent_id, &trace_json, now).await?;
+            for call in &calls {
+                psp_calls::insert(&mut *tx, Some(&intent_id), call).await?;
+            }
+            outbox::record_created(&mut tx, &intent)
+                .await
+                .map_err(|e| Internal::caused("live charge: the created event", e))?;
+            tx.commit().await?;
+            Ok(())
+        }
+        .instrument(self.deps.db.backend.transaction_span("live charge"))
         .await?;
-        if !completed {
-            tx.rollback().await?;
-            return Err(ChargeError::KeyInUse);
-        }
-        intents::insert(&mut *tx, &intent).await?;
-        intents::insert_trace(&mut *tx, &intent_id, &trace_json, now).await?;
-        for call in &calls {
-            psp_calls::insert(&mut *tx, Some(&intent_id), call).await?;
-        }
-        outbox::record_created(&mut tx, &intent)
-            .await
-            .map_err(|e| Internal::caused("live charge: the created event", e))?;
-        tx.commit().await?;
         self.deps.wake.wake();
         self.deps
             .metrics

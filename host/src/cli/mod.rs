@@ -221,7 +221,6 @@ fn report_result(result: Result<(), admin::CliError>) -> ExitCode {
 }
 
 fn serve(config: pixgate::config::ServeConfig) -> ExitCode {
-    pixgate::logging::init(&config.log, "info", config.log_format);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -232,7 +231,16 @@ fn serve(config: pixgate::config::ServeConfig) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    runtime.block_on(async move {
+    let (traces, exporting) = match pixgate::telemetry::layer(runtime.handle()) {
+        Ok(Some((layer, exporting))) => (Some(layer), Some(exporting)),
+        Ok(None) => (None, None),
+        Err(e) => {
+            eprintln!("pixgate: {:#}", anyhow::Error::new(e));
+            return ExitCode::FAILURE;
+        }
+    };
+    pixgate::logging::init_with(&config.log, "info", config.log_format, traces);
+    let code = runtime.block_on(async move {
         let app = match pixgate::app::App::build(&config).await {
             Ok(app) => app,
             Err(e) => {
@@ -266,7 +274,16 @@ fn serve(config: pixgate::config::ServeConfig) -> ExitCode {
                 ExitCode::FAILURE
             }
         }
-    })
+    });
+    // The batch still held goes out before the runtime its HTTP calls run on stops.
+    if let Some(exporting) = exporting {
+        runtime.block_on(async {
+            tokio::task::spawn_blocking(|| exporting.shutdown())
+                .await
+                .ok()
+        });
+    }
+    code
 }
 
 fn psp_sim(args: &pixgate_psp_sim::SimArgs) -> ExitCode {

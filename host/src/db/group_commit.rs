@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 use prometheus_client::metrics::histogram::Histogram;
 use sqlx::{Acquire, AnyPool};
 use tokio::sync::{Semaphore, mpsc, oneshot};
+use tracing::Instrument as _;
 
 use super::idempotency::{self, NewRecord};
 use super::intents::{self, Intent};
@@ -96,6 +97,7 @@ struct Job {
 #[derive(Debug, Clone)]
 pub struct GroupCommit {
     jobs: mpsc::Sender<Job>,
+    backend: super::Backend,
 }
 
 impl GroupCommit {
@@ -109,17 +111,25 @@ impl GroupCommit {
             params: db.backend.params(),
         };
         tokio::spawn(collect(rx, writer, settings, metrics));
-        Self { jobs }
+        Self {
+            jobs,
+            backend: db.backend,
+        }
     }
 
-    /// Writes the charge and returns once its transaction has committed.
+    /// Writes the charge and returns once its transaction has committed. Its span is the
+    /// caller's wait for the transaction, which it shares with its batch-mates.
     pub async fn charge(&self, write: ChargeWrite) -> Result<Outcome, CommitError> {
         let (reply, answer) = oneshot::channel();
-        self.jobs
-            .send(Job { write, reply })
-            .await
-            .map_err(|_| CommitError::Stopped)?;
-        answer.await.map_err(|_| CommitError::Stopped)?
+        async {
+            self.jobs
+                .send(Job { write, reply })
+                .await
+                .map_err(|_| CommitError::Stopped)?;
+            answer.await.map_err(|_| CommitError::Stopped)?
+        }
+        .instrument(self.backend.transaction_span("group commit"))
+        .await
     }
 }
 

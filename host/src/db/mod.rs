@@ -397,6 +397,25 @@ pub(crate) enum Params {
 }
 
 impl Backend {
+    /// The backend's name in OpenTelemetry's semantic conventions (`db.system.name`).
+    pub(crate) fn system_name(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "sqlite",
+            Backend::Postgres => "postgresql",
+        }
+    }
+
+    /// The span of a transaction on this backend, for the traces (`telemetry.rs`):
+    /// `operation` says what it writes.
+    pub(crate) fn transaction_span(self, operation: &'static str) -> tracing::Span {
+        tracing::info_span!(
+            "db transaction",
+            otel.kind = "client",
+            db.system.name = self.system_name(),
+            db.operation.name = operation,
+        )
+    }
+
     /// The parameters of a long statement on this backend (see [`Params`]).
     pub(crate) fn params(self) -> Params {
         match self {

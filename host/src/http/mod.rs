@@ -100,7 +100,18 @@ async fn request_context(
     request
         .extensions_mut()
         .insert(RequestId(request_id.clone()));
-    let span = tracing::info_span!("request", request_id = %request_id, %method, %route);
+    // `otel.*` name and kind the exported span; the status is recorded once answered.
+    let span = tracing::info_span!(
+        "request",
+        otel.name = %format_args!("{method} {route}"),
+        otel.kind = "server",
+        otel.status_code = tracing::field::Empty,
+        request_id = %request_id,
+        %method,
+        %route,
+        http.response.status_code = tracing::field::Empty,
+    );
+    crate::telemetry::adopt(&span, request.headers());
 
     let mut response = next.run(request).instrument(span.clone()).await;
 
@@ -129,6 +140,10 @@ async fn request_context(
         response.headers_mut().insert("x-request-id", value);
     }
     let elapsed = started.elapsed();
+    span.record("http.response.status_code", status.as_u16());
+    if status.is_server_error() {
+        span.record("otel.status_code", "error");
+    }
     span.in_scope(|| {
         tracing::info!(
             status = status.as_u16(),

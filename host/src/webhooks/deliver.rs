@@ -3,6 +3,8 @@
 
 use std::time::Instant;
 
+use tracing::Instrument as _;
+
 use pixgate_webhook::{DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER};
 
 use super::{Egress, EventType};
@@ -38,10 +40,28 @@ pub struct Outgoing<'a> {
 
 /// Sends one attempt with a fresh timestamp and signature.
 pub async fn attempt(egress: &Egress, out: Outgoing<'_>) -> AttemptOutcome {
+    // The receiver's `traceparent` names this span (never the URL: it may hold a token).
+    let span = tracing::info_span!(
+        "webhook delivery",
+        otel.kind = "client",
+        otel.status_code = tracing::field::Empty,
+        delivery = out.delivery_id,
+        event_type = out.event_type.as_str(),
+        http.response.status_code = tracing::field::Empty,
+    );
     let attempted_at = crate::db::now_ms();
     let started = Instant::now();
-    let result = send(egress, out, attempted_at).await;
+    let trace = crate::telemetry::inject(&span);
+    let result = send(egress, out, attempted_at, trace)
+        .instrument(span.clone())
+        .await;
     let duration_ms = started.elapsed().as_millis() as i64;
+    if let Ok(status) = result {
+        span.record("http.response.status_code", status);
+    }
+    if !matches!(result, Ok(200..300)) {
+        span.record("otel.status_code", "error");
+    }
     let (http_status, error) = match result {
         Ok(status) if (200..300).contains(&status) => (Some(status), None),
         Ok(status) if (300..400).contains(&status) => (
@@ -59,7 +79,12 @@ pub async fn attempt(egress: &Egress, out: Outgoing<'_>) -> AttemptOutcome {
     }
 }
 
-async fn send(egress: &Egress, out: Outgoing<'_>, attempted_at: i64) -> Result<u16, String> {
+async fn send(
+    egress: &Egress,
+    out: Outgoing<'_>,
+    attempted_at: i64,
+    trace: reqwest::header::HeaderMap,
+) -> Result<u16, String> {
     let url = reqwest::Url::parse(out.url).map_err(|e| format!("invalid_url: {e}"))?;
     egress
         .check_url(&url)
@@ -74,6 +99,7 @@ async fn send(egress: &Egress, out: Outgoing<'_>, attempted_at: i64) -> Result<u
         .header(DELIVERY_HEADER, out.delivery_id)
         .header(TIMESTAMP_HEADER, timestamp.to_string())
         .header(SIGNATURE_HEADER, signature)
+        .headers(trace)
         .body(out.body.to_owned())
         .send()
         .await

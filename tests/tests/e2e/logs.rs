@@ -1,7 +1,7 @@
 //! Logs for machines and people: no colour escapes when standard error is not a terminal,
 //! one JSON object per line with `PIXGATE_LOG_FORMAT=json`, and a refused format named.
 
-use pixgate_e2e::pixgate_bin;
+use pixgate_e2e::serve_refusing;
 use pixgate_e2e::server::{Backend, Server, charge_body};
 use serde_json::Value;
 
@@ -58,18 +58,8 @@ async fn json_logs_are_one_object_per_line_without_secrets() {
 
 #[test]
 fn an_unknown_log_format_is_refused_by_name() {
-    let data = tempfile::tempdir().unwrap();
-    let out = std::process::Command::new(pixgate_bin())
-        .arg("serve")
-        .env_clear()
-        .env("PIXGATE_DATA_DIR", data.path())
-        .env("PIXGATE_LISTEN", "127.0.0.1:0")
-        .env("PIXGATE_ADMIN_LISTEN", "127.0.0.1:0")
-        .env("PIXGATE_LOG_FORMAT", "xml")
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let (status, stderr) = serve_refusing(&[("PIXGATE_LOG_FORMAT", "xml")]);
+    assert!(!status.success());
     assert!(
         stderr.contains("xml") && stderr.contains("json") && stderr.contains("text"),
         "{stderr}"

@@ -41,4 +41,5 @@ mod refunds;
 mod replay_progress;
 mod search;
 mod security;
+mod telemetry;
 mod webhooks;

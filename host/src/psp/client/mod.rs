@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 use reqwest::{Method, StatusCode, header};
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use serde::de::DeserializeOwned;
+use tracing::Instrument as _;
 use url::Url;
 
 /// The exchanges' names and endings: one table with the recorded calls'.
@@ -642,12 +643,31 @@ impl PspClient {
         operation: CallOperation,
         request: reqwest::RequestBuilder,
     ) -> Result<Answer, PspError> {
+        let span = tracing::info_span!(
+            "psp call",
+            otel.name = %format_args!("psp {operation}"),
+            otel.kind = "client",
+            otel.status_code = tracing::field::Empty,
+            provider = %self.provider,
+            %operation,
+            http.response.status_code = tracing::field::Empty,
+            outcome = tracing::field::Empty,
+        );
+        // The PSP sees the caller's trace: `traceparent` names this call's span.
+        let request = request.headers(crate::telemetry::inject(&span));
         let started = Instant::now();
-        let result = send(operation, request).await;
+        let result = send(operation, request).instrument(span.clone()).await;
         let outcome = match &result {
             Ok(answer) => error::status_outcome(operation, answer.status),
             Err(e) => e.outcome(),
         };
+        if let Ok(answer) = &result {
+            span.record("http.response.status_code", answer.status.as_u16());
+        }
+        span.record("outcome", outcome.as_str());
+        if result.is_err() {
+            span.record("otel.status_code", "error");
+        }
         self.observer.observe(&CallRecord {
             provider: &self.provider,
             operation,
