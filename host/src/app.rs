@@ -201,6 +201,7 @@ impl App {
         });
         let metrics = Arc::new(Metrics::new());
         let providers = Arc::new(Providers::new(config.psp.clone(), metrics.psp()));
+        providers.expose(&db).await?;
         let merchant = listen(config.listen, "PIXGATE_LISTEN or --listen").await?;
         let admin = listen(
             config.admin_listen,

@@ -1,8 +1,11 @@
 //! Prometheus metrics, served as text on the admin listener's `/metrics`.
 
+use std::sync::atomic::{AtomicI64, AtomicU64};
+
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
 
@@ -75,6 +78,21 @@ pub struct AnomalyLabels {
     pub kind: String,
 }
 
+pixgate_domain::text_enum!(
+    /// What a read at a PSP found that needs a person: the `kind` of
+    /// `pixgate_live_anomalies_total`.
+    LiveAnomaly {
+        /// The PSP's charge was paid for another amount than pixgate's.
+        AmountMismatch = "amount_mismatch",
+        /// The PSP does not know a charge pixgate created there.
+        ChargeNotFound = "charge_not_found",
+        /// A devolução pixgate did not ask for (the MED's, made by the PSP).
+        DevolucaoByPsp = "devolucao_by_psp",
+        /// A devolução for another amount than the refund's.
+        RefundAmountMismatch = "refund_amount_mismatch",
+    }
+);
+
 type HistogramFamily<L> = Family<L, Histogram, fn() -> Histogram>;
 
 pub struct Metrics {
@@ -85,6 +103,8 @@ pub struct Metrics {
     step_fuel: HistogramFamily<StepLabels>,
     webhook_attempts: Family<WebhookLabels, Counter>,
     webhook_seconds: HistogramFamily<WebhookLabels>,
+    webhook_pending: Gauge<i64, AtomicI64>,
+    webhook_due_lag: Gauge<f64, AtomicU64>,
     shadow: Family<ShadowLabels, Counter>,
     kill_switch: Family<KillSwitchLabels, Counter>,
     canary_calls: Family<CanaryLabels, Counter>,
@@ -102,6 +122,11 @@ pub struct Metrics {
 pub struct PspMetrics {
     calls: Family<PspCallLabels, Counter>,
     seconds: HistogramFamily<PspLatencyLabels>,
+    /// The families by provider that alert rules read with `increase()`: each provider's
+    /// series exist at zero from the first time this instance knows the provider, so the first
+    /// anomaly or finding is an increase, not a series born at one.
+    anomalies: Family<AnomalyLabels, Counter>,
+    findings: Family<AnomalyLabels, Counter>,
 }
 
 impl std::fmt::Debug for PspMetrics {
@@ -111,6 +136,23 @@ impl std::fmt::Debug for PspMetrics {
 }
 
 impl PspMetrics {
+    /// Exposes `provider`'s anomaly and reconciliation series at zero (`get_or_create` makes
+    /// a series; the guard it returns is dropped at once).
+    pub fn provider_known(&self, provider: &str) {
+        for kind in LiveAnomaly::ALL {
+            let _ = self.anomalies.get_or_create(&AnomalyLabels {
+                provider: provider.to_owned(),
+                kind: kind.as_str().to_owned(),
+            });
+        }
+        for kind in pixgate_domain::reconciliation::FindingKind::ALL {
+            let _ = self.findings.get_or_create(&AnomalyLabels {
+                provider: provider.to_owned(),
+                kind: kind.as_str().to_owned(),
+            });
+        }
+    }
+
     pub fn observe(
         &self,
         provider: &str,
@@ -186,12 +228,40 @@ impl Metrics {
             "Duration of one webhook delivery attempt",
             webhook_seconds.clone(),
         );
+        // At zero from the start: a rule's `rate()` sees the first failure.
+        for result in ["delivered", "failed"] {
+            let _ = webhook_attempts.get_or_create(&WebhookLabels { result });
+        }
+        let webhook_pending = Gauge::<i64, AtomicI64>::default();
+        registry.register(
+            "webhook_pending",
+            "Webhook deliveries waiting in the outbox, retries scheduled later included (the \
+             whole database's: every instance reports the same)",
+            webhook_pending.clone(),
+        );
+        let webhook_due_lag = Gauge::<f64, AtomicU64>::default();
+        registry.register(
+            "webhook_due_lag_seconds",
+            "How late the most overdue webhook delivery is (0 when none is due): the senders \
+             falling behind",
+            webhook_due_lag.clone(),
+        );
         let shadow = Family::<ShadowLabels, Counter>::default();
         registry.register(
             "shadow_comparisons",
             "Charges compared against a shadow candidate, by result (same, changed, skipped)",
             shadow.clone(),
         );
+        // A full queue skips a charge's candidates for every step at once (`all`).
+        for step in ["policy", "provider", "economics"] {
+            for result in ["same", "changed"] {
+                let _ = shadow.get_or_create(&ShadowLabels { step, result });
+            }
+        }
+        let _ = shadow.get_or_create(&ShadowLabels {
+            step: "all",
+            result: "skipped",
+        });
         let kill_switch = Family::<KillSwitchLabels, Counter>::default();
         registry.register(
             "kill_switch_rollbacks",
@@ -212,11 +282,15 @@ impl Metrics {
              changed_rate, replaced, superseded)",
             canary_ends.clone(),
         );
+        let live_anomalies = Family::<AnomalyLabels, Counter>::default();
+        let reconciliation_findings = Family::<AnomalyLabels, Counter>::default();
         let psp = PspMetrics {
             calls: Family::default(),
             seconds: Family::new_with_constructor(|| {
                 Histogram::new(exponential_buckets(0.005, 2.0, 13))
             }),
+            anomalies: live_anomalies.clone(),
+            findings: reconciliation_findings.clone(),
         };
         registry.register(
             "psp_calls",
@@ -234,13 +308,11 @@ impl Metrics {
             "LIVE intents reaching a status, by provider and status",
             live_transitions.clone(),
         );
-        let live_anomalies = Family::<AnomalyLabels, Counter>::default();
         registry.register(
             "live_anomalies",
             "Reads of PSP charges that need a person (e.g. amount_mismatch), by provider and kind",
             live_anomalies.clone(),
         );
-        let reconciliation_findings = Family::<AnomalyLabels, Counter>::default();
         registry.register(
             "reconciliation_findings",
             "What the ledger sweep found, by provider and finding kind (matched included)",
@@ -273,6 +345,8 @@ impl Metrics {
             canary_ends,
             webhook_attempts,
             webhook_seconds,
+            webhook_pending,
+            webhook_due_lag,
             requests,
             latency,
             step_seconds,
@@ -353,13 +427,20 @@ impl Metrics {
             .inc();
     }
 
-    pub fn live_anomaly(&self, provider: &str, kind: &str) {
+    pub fn live_anomaly(&self, provider: &str, kind: LiveAnomaly) {
         self.live_anomalies
             .get_or_create(&AnomalyLabels {
                 provider: provider.to_owned(),
-                kind: kind.to_owned(),
+                kind: kind.as_str().to_owned(),
             })
             .inc();
+    }
+
+    /// The outbox as the sender sees it: deliveries waiting (retries scheduled later
+    /// included), and how late the most overdue one is (0 when none is due).
+    pub fn webhook_backlog(&self, pending: i64, due_lag_seconds: f64) {
+        self.webhook_pending.set(pending);
+        self.webhook_due_lag.set(due_lag_seconds);
     }
 
     pub fn reconciliation_findings(&self, provider: &str, kind: &str, n: u64) {

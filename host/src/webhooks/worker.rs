@@ -24,6 +24,10 @@ const CLAIM_BATCH: usize = 256;
 /// How long a claim this instance could not send waits before it is due again.
 const RELEASE_DELAY_MS: i64 = 30_000;
 
+/// How often the outbox's backlog is read into the metrics: a fraction of a scrape interval
+/// (15 s by default), one indexed count per instance.
+const BACKLOG_INTERVAL: Duration = Duration::from_secs(5);
+
 /// A finished attempt, waiting to be recorded.
 #[derive(Debug)]
 pub struct Finished {
@@ -83,6 +87,10 @@ impl Delivery {
             })
             .collect();
         tracing::info!(concurrency = settings.concurrency, "webhook sender started");
+        let gauges = {
+            let (this, shutdown) = (self.clone(), shutdown.clone());
+            tokio::spawn(async move { this.backlog_loop(shutdown).await })
+        };
         loop {
             if *shutdown.borrow() {
                 break;
@@ -143,7 +151,26 @@ impl Delivery {
         for recorder in recorders {
             let _ = recorder.await;
         }
+        let _ = gauges.await;
         tracing::info!("webhook sender stopped");
+    }
+
+    /// Reads the outbox's backlog into the metrics now and every [`BACKLOG_INTERVAL`].
+    async fn backlog_loop(&self, mut shutdown: watch::Receiver<bool>) {
+        while !*shutdown.borrow() {
+            let now = db::now_ms();
+            match sql::backlog(&self.db.read, now).await {
+                Ok((pending, due)) => self.metrics.webhook_backlog(
+                    pending,
+                    due.map_or(0.0, |at| (now - at).max(0) as f64 / 1000.0),
+                ),
+                Err(e) => tracing::warn!(error = %e, "reading the webhook backlog failed"),
+            }
+            tokio::select! {
+                _ = tokio::time::sleep(BACKLOG_INTERVAL) => {}
+                _ = shutdown.changed() => {}
+            }
+        }
     }
 
     /// Sends one claimed attempt, or cancels it if its endpoint is no longer ACTIVE.

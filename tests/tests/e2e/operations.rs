@@ -1,6 +1,7 @@
 //! What operators and scripts rely on: start-up output, health, metrics, request ids, logs
 //! without secrets or PII, the OpenAPI documents, admin input checks, graceful shutdown.
 
+use pixgate_e2e::live::Live;
 use pixgate_e2e::server::{Backend, Server, backends, charge_body};
 use reqwest::Method;
 use serde_json::{Value, json};
@@ -198,6 +199,78 @@ async fn health_readiness_and_metrics_are_on_the_admin_listener() {
             .await
             .unwrap();
         assert_eq!(r.status(), 401);
+    }
+}
+
+/// The value of the sample `series` (name and labels exactly as exposed) in a scrape.
+fn sample(metrics: &str, series: &str) -> Option<f64> {
+    metrics
+        .lines()
+        .find_map(|line| line.strip_prefix(series)?.strip_prefix(' '))
+        .map(|value| value.trim().parse().unwrap())
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_series_alerts_read_exist_at_zero_from_the_start_and_the_outbox_is_measured() {
+    // Before anything happened, the series alert rules read with rate() or increase().
+    let server = Server::start(Backend::Sqlite).await;
+    let metrics = server.metrics().await;
+    for series in [
+        "pixgate_webhook_attempts_total{result=\"delivered\"}",
+        "pixgate_webhook_attempts_total{result=\"failed\"}",
+        "pixgate_shadow_comparisons_total{step=\"all\",result=\"skipped\"}",
+        "pixgate_shadow_comparisons_total{step=\"provider\",result=\"changed\"}",
+        "pixgate_webhook_pending",
+        "pixgate_webhook_due_lag_seconds",
+    ] {
+        assert_eq!(
+            sample(&metrics, series),
+            Some(0.0),
+            "{series} in\n{metrics}"
+        );
+    }
+
+    // A provider's anomaly and reconciliation series are at zero once the instance knows it.
+    let live = Live::start(Backend::Sqlite, &[]).await;
+    live.receiver.answer(503);
+    let (status, charge) = live.charge("outbox-1").await;
+    assert_eq!(status, 200, "{charge}");
+    let provider = charge["data"]["routing"]["providerCode"].as_str().unwrap();
+    let metrics = live.server.metrics().await;
+    for series in [
+        format!("pixgate_live_anomalies_total{{provider=\"{provider}\",kind=\"amount_mismatch\"}}"),
+        format!(
+            "pixgate_reconciliation_findings_total{{provider=\"{provider}\",kind=\"unknown_pix\"}}"
+        ),
+    ] {
+        assert_eq!(
+            sample(&metrics, &series),
+            Some(0.0),
+            "{series} in\n{metrics}"
+        );
+    }
+
+    // The receiver refuses: the charge's event waits for its retry in the outbox, counted
+    // there, and hardly late (a retry waiting for its time is not the senders falling behind;
+    // one that just came due waits for the next claim, milliseconds).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let metrics = live.server.metrics().await;
+        let failed = sample(
+            &metrics,
+            "pixgate_webhook_attempts_total{result=\"failed\"}",
+        );
+        let pending = sample(&metrics, "pixgate_webhook_pending").unwrap();
+        if failed >= Some(1.0) && pending >= 1.0 {
+            let lag = sample(&metrics, "pixgate_webhook_due_lag_seconds").unwrap();
+            assert!(lag < 5.0, "due lag {lag} s with idle senders");
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no failed attempt waiting in the outbox:\n{metrics}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     }
 }
 

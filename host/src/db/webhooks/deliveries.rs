@@ -229,6 +229,21 @@ crate::db::from_row!(Claimed {
     claim_token
 });
 
+/// The outbox for the metrics: the deliveries waiting, and the earliest `next_attempt_at` at
+/// or before `now` (none when nothing is due).
+pub async fn backlog<'e>(
+    ex: impl Executor<'e, Database = Any>,
+    now: i64,
+) -> sqlx::Result<(i64, Option<i64>)> {
+    sqlx::query_as(
+        "select count(*), min(case when next_attempt_at <= $1 then next_attempt_at end) \
+         from webhook_deliveries where status = 'PENDING'",
+    )
+    .bind(now)
+    .fetch_one(ex)
+    .await
+}
+
 /// Claims up to `limit` due deliveries for one attempt each: the attempt counter moves on and
 /// the delivery is not due again until `lease_until`, so no other sender takes it meanwhile.
 /// PostgreSQL locks the rows it takes and skips rows another instance is claiming.

@@ -169,8 +169,10 @@ impl super::LiveExecution {
             // The PSP's devolução under this id is not the one asked: a person looks at it.
             tracing::warn!(refund = %refund.id, provider = %refund.provider_code,
                 "refund: the PSP's devolução under this id has another amount; left PENDING");
-            self.metrics
-                .live_anomaly(&refund.provider_code, "refund_amount_mismatch");
+            self.metrics.live_anomaly(
+                &refund.provider_code,
+                crate::metrics::LiveAnomaly::RefundAmountMismatch,
+            );
             return Ok(RefundDriven::Pending);
         }
         let now = db::now_ms();
@@ -472,7 +474,8 @@ impl super::LiveExecution {
         }
         tracing::warn!(intent = %intent.id, provider = %provider_code, natureza = natureza.as_str(),
             "a devolução the PSP made on its own was recorded as a refund");
-        self.metrics.live_anomaly(provider_code, "devolucao_by_psp");
+        self.metrics
+            .live_anomaly(provider_code, crate::metrics::LiveAnomaly::DevolucaoByPsp);
         if devolucao.status != DevolucaoStatus::EmProcessamento {
             let now = db::now_ms();
             let mine = now + self.settings.lease().as_millis() as i64;

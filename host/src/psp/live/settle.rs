@@ -69,8 +69,10 @@ impl super::LiveExecution {
             Err(e @ PspError::Refused { status: 404, .. }) => {
                 tracing::warn!(intent = %id, provider = %intent.provider_code, error = %e,
                 "settlement: the PSP has no such charge; left PENDING for a person to look at");
-                self.metrics
-                    .live_anomaly(&intent.provider_code, "charge_not_found");
+                self.metrics.live_anomaly(
+                    &intent.provider_code,
+                    crate::metrics::LiveAnomaly::ChargeNotFound,
+                );
                 return Ok(Settled::StillPending);
             }
             Err(e) => {
@@ -161,8 +163,10 @@ impl super::LiveExecution {
                         expected = intent.amount_centavos, ?received_centavos,
                         "settlement: concluded at the PSP without a pix that pays the charge; \
                          left PENDING for an admin to resolve");
-                    self.metrics
-                        .live_anomaly(&intent.provider_code, "amount_mismatch");
+                    self.metrics.live_anomaly(
+                        &intent.provider_code,
+                        crate::metrics::LiveAnomaly::AmountMismatch,
+                    );
                 }
                 return Ok(Settled::StillPending);
             }

@@ -552,6 +552,15 @@ impl Providers {
         }
     }
 
+    /// Exposes the metric series of the providers in the database at zero (at start: before
+    /// this instance calls any of them).
+    pub async fn expose(&self, db: &Db) -> Result<(), ProviderError> {
+        for row in sql::list(&db.read).await? {
+            self.observer.metrics.provider_known(&row.code);
+        }
+        Ok(())
+    }
+
     /// The recent health of a provider's PSP, as the provider selection step reads it for
     /// each of the provider's gateways.
     pub fn health(&self, provider_code: &str) -> pixgate_policy_logic::GatewayHealth {
@@ -590,6 +599,7 @@ impl Providers {
 
     fn build(&self, key: &MasterKey, row: sql::Provider) -> Result<PspClient, ProviderError> {
         let provider = row.code.clone();
+        self.observer.metrics.provider_known(&provider);
         let tls_error = |error| ProviderError::Tls {
             provider: provider.clone(),
             error,
