@@ -456,3 +456,108 @@ async fn healthcheck_exits_0_while_the_instance_is_ready_and_1_once_it_is_gone()
     assert_eq!(code, 1);
     assert!(err.contains("/readyz"), "{err}");
 }
+
+/// A rolling upgrade on PostgreSQL, as far as one build can play it: this binary plays the
+/// release still serving while "the next release" migrates the database under it (an
+/// expanding migration this binary does not know, applied as `pixgate migrate` of that release
+/// would: its schema change and its `_sqlx_migrations` row). Charges pour in throughout; every
+/// one is answered, an instance of this release starts again on the migrated database (as a
+/// pod rescheduled mid-rollout does), `migrate --check` finds nothing for it to apply, and every
+/// charge is read back through the new instance. Building the previous commit here would be a
+/// second compile of the whole crate graph (about 30 minutes on CI's two cores), over CI's
+/// budget: docs/src/operations/upgrades.md says so.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_serving_release_keeps_charging_while_the_next_one_migrates_and_restarts_after() {
+    if !backends().contains(&Backend::Postgres) {
+        eprintln!("PostgreSQL only: PIXGATE_TEST_DATABASE_URL is not set");
+        return;
+    }
+    let url = fresh_postgres_database().await;
+    let key = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";
+    let launch = || {
+        Server::launch(Options {
+            database_url: Some(url.clone()),
+            env: vec![
+                ("PIXGATE_MASTER_KEY".to_owned(), key.to_owned()),
+                (
+                    "PIXGATE_ADMIN_TOKEN".to_owned(),
+                    "pxa_test_token_rolling".to_owned(),
+                ),
+                // The clients charge as fast as answers come: above the default 100/s.
+                (
+                    "PIXGATE_RATE_LIMIT_PER_SECOND".to_owned(),
+                    "100000".to_owned(),
+                ),
+                ("PIXGATE_RATE_LIMIT_BURST".to_owned(), "100000".to_owned()),
+            ],
+            data_dir: None,
+        })
+    };
+    let serving = launch();
+    let demo_key = serving.demo_key.clone();
+    let stop = Arc::new(AtomicBool::new(false));
+    let answered = Arc::new(Mutex::new(Vec::new()));
+    let clients: Vec<_> = (0..4)
+        .map(|c| {
+            let (client, base) = (serving.client.clone(), serving.base.clone());
+            let (demo_key, stop, answered) = (demo_key.clone(), stop.clone(), answered.clone());
+            tokio::spawn(async move {
+                let mut n = 0;
+                while !stop.load(Ordering::Relaxed) {
+                    n += 1;
+                    let r = client
+                        .post(format!("{base}/payments/charge"))
+                        .bearer_auth(&demo_key)
+                        .header("Idempotency-Key", format!("roll-{c}-{n}"))
+                        .json(&charge_body("demo-store"))
+                        .send()
+                        .await
+                        .unwrap();
+                    let status = r.status().as_u16();
+                    let body: serde_json::Value = r.json().await.unwrap();
+                    assert_eq!(status, 200, "a charge during the migration: {body}");
+                    let id = body["data"]["paymentIntentId"].as_str().unwrap().to_owned();
+                    answered.lock().unwrap().push(id);
+                }
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+
+    // The next release's migration: it only expands (a nullable column, a new table).
+    for statement in [
+        "alter table payment_intents add column next_release_note text",
+        "create table next_release_things (id text primary key, created_at bigint not null)",
+        "insert into _sqlx_migrations \
+           (version, description, installed_on, success, checksum, execution_time) \
+         values (9001, 'next release', now(), true, '\\x00'::bytea, 1)",
+    ] {
+        serving.execute_sql(statement).await;
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+
+    // A pod of this release rescheduled mid-rollout starts on the migrated database.
+    let restarted = launch();
+    let (code, out, err) = run(&["migrate", "--check", "--database-url", &url]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("up to date"), "{out}");
+    assert!(
+        out.contains("also has 1 migration(s) of a newer release (up to 9001)"),
+        "{out}"
+    );
+    let (status, body) = restarted
+        .charge(&demo_key, "roll-after", &charge_body("demo-store"))
+        .await;
+    assert_eq!(status, 200, "{body}\n{}", restarted.logs());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    stop.store(true, Ordering::Relaxed);
+    for client in clients {
+        client.await.unwrap();
+    }
+    let answered = answered.lock().unwrap().clone();
+    assert!(answered.len() >= 20, "too few charges: {}", answered.len());
+    for id in &answered {
+        let (status, body) = restarted.get_payment(&demo_key, id).await;
+        assert_eq!(status, 200, "{id}: {body}");
+    }
+}
