@@ -74,6 +74,11 @@ pub struct SimArgs {
     /// client-key.pem (default: a new directory under the system's temporary directory).
     #[arg(long)]
     pub cert_dir: Option<PathBuf>,
+    /// Another name the generated server certificate is for, besides localhost and the
+    /// loopback addresses (repeatable): the simulator's host name where pixgate reaches it by
+    /// name, as a compose service (`--cert-name psp-sim`).
+    #[arg(long = "cert-name", value_name = "NAME", conflicts_with = "cert")]
+    pub cert_names: Vec<String>,
     /// Extra CA (PEM) to trust when posting callbacks over https.
     #[arg(long)]
     pub callback_ca: Option<PathBuf>,
@@ -163,6 +168,7 @@ impl PspSim {
                 mtls: args.mtls,
                 client_ca: args.client_ca.as_deref(),
                 cert_dir: args.cert_dir.as_deref(),
+                cert_names: &args.cert_names,
                 listen: local,
             })?;
             let listener = tls::TlsListener::new(tcp, setup.config)

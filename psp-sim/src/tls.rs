@@ -39,6 +39,8 @@ pub(super) struct TlsOptions<'a> {
     pub mtls: bool,
     pub client_ca: Option<&'a Path>,
     pub cert_dir: Option<&'a Path>,
+    /// More names for a generated server certificate.
+    pub cert_names: &'a [String],
     pub listen: SocketAddr,
 }
 
@@ -127,6 +129,7 @@ pub(super) fn setup(options: &TlsOptions<'_>) -> Result<TlsSetup, SimError> {
             if !ip.is_unspecified() && !names.contains(&ip.to_string()) {
                 names.push(ip.to_string());
             }
+            names.extend(options.cert_names.iter().cloned());
             let (cert, key) = generated.issue(
                 names,
                 "pixgate psp-sim",

@@ -30,6 +30,10 @@ pub(super) struct MigrateArgs {
     /// Apply nothing: exit 1 when the database lacks one of this release's migrations.
     #[arg(long)]
     check: bool,
+    /// Keep trying to reach the database for this long before giving up (a compose service or
+    /// a Job started beside its database); by default one try.
+    #[arg(long, value_name = "DURATION", default_value = "0s", value_parser = humantime::parse_duration)]
+    wait: std::time::Duration,
 }
 
 #[derive(Debug, Args)]
@@ -115,6 +119,17 @@ pub(super) fn migrate(args: &MigrateArgs) -> Result<(), CliError> {
     }
     runtime()?.block_on(async {
         // Read first; `migrate` below applies under the migrator's lock, as `serve` does.
+        let deadline = std::time::Instant::now() + args.wait;
+        loop {
+            match Db::probe(&url, std::time::Duration::from_secs(5)).await {
+                Ok(()) => break,
+                Err(e) if std::time::Instant::now() < deadline => {
+                    eprintln!("pixgate: waiting for the database: {e}");
+                    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+                }
+                Err(e) => return Err(failed(e)),
+            }
+        }
         let db = Db::open_unmigrated(&url, 2).await.map_err(failed)?;
         let status = db.migration_status().await.map_err(failed)?;
         if !status.newer.is_empty() {

@@ -153,6 +153,8 @@ pub enum DbError {
          `pixgate migrate` first, or start with PIXGATE_MIGRATE=auto"
     )]
     Behind { count: usize, first: i64 },
+    #[error("the database did not answer within {0:?}")]
+    NoAnswer(Duration),
 }
 
 use crate::config::MigrateMode;
@@ -201,6 +203,23 @@ impl Db {
     }
 
     /// Connects and leaves the schema as it is (`pixgate migrate` reads it, then applies).
+    /// One connection to a PostgreSQL database, opened and closed, within `timeout`: whether it
+    /// answers now. The pools of [`Db::open`] retry a refused connection until their acquire
+    /// timeout (30 s); a caller waiting for the database to come up asks this first. A SQLite
+    /// file is always there.
+    pub async fn probe(url: &str, timeout: Duration) -> Result<(), DbError> {
+        use sqlx::Connection as _;
+        if url.starts_with("sqlite:") {
+            return Ok(());
+        }
+        sqlx::any::install_default_drivers();
+        let connection = tokio::time::timeout(timeout, sqlx::AnyConnection::connect(url))
+            .await
+            .map_err(|_| DbError::NoAnswer(timeout))??;
+        connection.close().await?;
+        Ok(())
+    }
+
     pub async fn open_unmigrated(url: &str, max_connections: u32) -> Result<Self, DbError> {
         Self::connect_with(url, max_connections, OnOpen::Leave).await
     }

@@ -437,6 +437,29 @@ async fn serve_with_migrate_off_waits_for_pixgate_migrate_which_check_reports_be
     }
 }
 
+#[test]
+fn migrate_wait_keeps_trying_an_unreachable_database_then_gives_up_saying_why() {
+    // A port nothing listens on: refused at once, tried again each second.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("postgres://pixgate@127.0.0.1:{port}/pixgate");
+    let started = Instant::now();
+    let (code, out, err) = run(&["migrate", "--wait", "2s", "--database-url", &url]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(started.elapsed() >= Duration::from_secs(2), "{err}");
+    assert!(
+        err.matches("waiting for the database").count() >= 2,
+        "{err}"
+    );
+    // Without --wait: one try.
+    let (code, _, err) = run(&["migrate", "--database-url", &url]);
+    assert_eq!(code, 1);
+    assert!(!err.contains("waiting for the database"), "{err}");
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn healthcheck_exits_0_while_the_instance_is_ready_and_1_once_it_is_gone() {
     let mut server = Server::start(Backend::Sqlite).await;
