@@ -120,17 +120,23 @@ pub(super) fn migrate(args: &MigrateArgs) -> Result<(), CliError> {
     runtime()?.block_on(async {
         // Read first; `migrate` below applies under the migrator's lock, as `serve` does.
         let deadline = std::time::Instant::now() + args.wait;
-        loop {
-            match Db::probe(&url, std::time::Duration::from_secs(5)).await {
-                Ok(()) => break,
+        // The probe first: the pool's own connect waits out its acquire timeout (30 s) on a
+        // refused connection. The open is retried too: a name lookup can fail after the probe's
+        // succeeded (musl's resolver on some container networks).
+        let db = loop {
+            let attempt = async {
+                Db::probe(&url, std::time::Duration::from_secs(5)).await?;
+                Db::open_unmigrated(&url, 2).await
+            };
+            match attempt.await {
+                Ok(db) => break db,
                 Err(e) if std::time::Instant::now() < deadline => {
                     eprintln!("pixgate: waiting for the database: {e}");
                     tokio::time::sleep(std::time::Duration::from_secs(1)).await;
                 }
                 Err(e) => return Err(failed(e)),
             }
-        }
-        let db = Db::open_unmigrated(&url, 2).await.map_err(failed)?;
+        };
         let status = db.migration_status().await.map_err(failed)?;
         if !status.newer.is_empty() {
             println!(
