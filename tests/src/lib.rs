@@ -127,10 +127,15 @@ pub fn capture_stderr(child: &mut std::process::Child) -> Arc<Mutex<String>> {
 /// the setting and went on serving is stopped and the test fails.
 pub fn serve_refusing(env: &[(&str, &str)]) -> (std::process::ExitStatus, String) {
     let data = tempfile::tempdir().unwrap();
+    serve_refusing_in(data.path(), env)
+}
+
+/// [`serve_refusing`] on the data dir `data`, for a test that looks at it afterwards.
+pub fn serve_refusing_in(data: &Path, env: &[(&str, &str)]) -> (std::process::ExitStatus, String) {
     let mut child = Command::new(pixgate_bin())
         .arg("serve")
         .env_clear()
-        .env("PIXGATE_DATA_DIR", data.path())
+        .env("PIXGATE_DATA_DIR", data)
         .env("PIXGATE_LISTEN", "127.0.0.1:0")
         .env("PIXGATE_ADMIN_LISTEN", "127.0.0.1:0")
         .envs(env.iter().copied())
@@ -143,6 +148,7 @@ pub fn serve_refusing(env: &[(&str, &str)]) -> (std::process::ExitStatus, String
     while child.try_wait().unwrap().is_none() {
         if std::time::Instant::now() > deadline {
             let _ = child.kill();
+            let _ = child.wait();
             panic!("pixgate serve accepted {env:?} and went on serving");
         }
         std::thread::sleep(std::time::Duration::from_millis(20));

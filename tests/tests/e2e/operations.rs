@@ -117,30 +117,8 @@ fn bad_live_settings_stop_the_start_and_say_why() {
         ),
     ] {
         let dir = tempfile::tempdir().unwrap();
-        let mut child = std::process::Command::new(pixgate_e2e::pixgate_bin())
-            .arg("serve")
-            .env_clear()
-            .env("PIXGATE_DATA_DIR", dir.path())
-            .env("PIXGATE_LISTEN", "127.0.0.1:0")
-            .env("PIXGATE_ADMIN_LISTEN", "127.0.0.1:0")
-            .env(variable, value)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        // A server that accepted the setting would serve on: stop it and fail.
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-        while child.try_wait().unwrap().is_none() {
-            if std::time::Instant::now() > deadline {
-                let _ = child.kill();
-                let _ = child.wait();
-                panic!("{variable}={value}: pixgate started and kept serving");
-            }
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
-        let out = child.wait_with_output().unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success(), "{variable}={value} started");
+        let (status, stderr) = pixgate_e2e::serve_refusing_in(dir.path(), &[(variable, value)]);
+        assert!(!status.success(), "{variable}={value} started");
         assert!(stderr.contains(says), "{variable}={value}: {stderr}");
         // It stopped before opening anything.
         assert!(
