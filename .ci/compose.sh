@@ -12,8 +12,12 @@
 #   `psp-sim`) and a LIVE charge is created at it through instance B;
 # - `down` and `up` again keep every charge.
 # Every container runs with `--runtime runc` (podman's global flag) and the override's ulimits;
-# no pod (`--in-pod false`: this machine cannot start a pod's infra container). The ports are
-# published on the host's loopback only.
+# no pod (`--in-pod false`: this machine cannot start a pod's infra container); `up --no-deps`,
+# because podman 4.3 refuses to start a container whose `--requires` chain holds an exited one
+# ("generating dependency graph ... not found in input list"), so podman-compose starts them
+# all at once here: an instance that comes up before `migrate` finished stops with "run
+# `pixgate migrate` first" and its restart policy starts it again (the restarts are printed).
+# The ports are published on the host's loopback only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$(realpath "${1:?usage: .ci/compose.sh <path to a static pixgate>}")
@@ -48,7 +52,7 @@ fail() {
 }
 
 started=$(date +%s%N)
-"${compose[@]}" up -d >"$work/up.log" 2>&1 || { cat "$work/up.log" >&2; fail "up failed"; }
+"${compose[@]}" up -d --no-deps >"$work/up.log" 2>&1 || { cat "$work/up.log" >&2; fail "up failed"; }
 ready() { # PORT: the admin listener's /readyz
   for _ in $(seq 1 300); do
     curl -sf "http://127.0.0.1:$1/readyz" >/dev/null 2>&1 && return 0
@@ -58,7 +62,9 @@ ready() { # PORT: the admin listener's /readyz
 }
 ready 8081 || fail "instance A not ready"
 ready 8091 || fail "instance B not ready"
-echo "compose: both instances ready $(( ($(date +%s%N) - started) / 1000000 )) ms after up"
+echo "compose: both instances ready $(( ($(date +%s%N) - started) / 1000000 )) ms after up" \
+  "(restarts before migrate finished: A $(podman inspect pixgate_pixgate-a_1 --format '{{.RestartCount}}')," \
+  "B $(podman inspect pixgate_pixgate-b_1 --format '{{.RestartCount}}'))"
 [ "$(podman inspect pixgate_migrate_1 --format '{{.State.ExitCode}}')" = 0 ] ||
   fail "the migrate service did not exit 0"
 podman logs pixgate_migrate_1 2>&1 | grep -q "migration(s) applied" || fail "migrate applied nothing"
@@ -74,7 +80,8 @@ demo_key=$( (podman logs pixgate_pixgate-a_1; podman logs pixgate_pixgate-b_1) 2
 charge() { # PORT KEY IDEMPOTENCY_KEY STORE
   curl -sS --fail-with-body -X POST "http://127.0.0.1:$1/api/v1/payments/charge" \
     -H "Authorization: Bearer $2" -H "Idempotency-Key: $3" -H 'Content-Type: application/json' \
-    -d "{\"store\": \"$4\", \"amount\": 129.9, \"currency\": \"BRL\", \"reference\": \"compose-$3\"}"
+    -d "{\"store\": \"$4\", \"amount\": 42.50, \"reference\": \"compose-$3\",
+      \"payer\": {\"name\": \"Ana Souza\", \"taxId\": \"529.982.247-25\"}}"
 }
 intent=$(charge 8080 "$demo_key" shadow-1 demo-store | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["paymentIntentId"])')
 curl -sS --fail -H "Authorization: Bearer $demo_key" "http://127.0.0.1:8090/api/v1/payments/$intent" |
@@ -105,7 +112,7 @@ echo "compose: a LIVE charge through B created at the simulator (mTLS to psp-sim
 
 # down and up: the volumes keep the database.
 "${compose[@]}" down -t 5 >"$work/down.log" 2>&1 || { cat "$work/down.log" >&2; fail "down failed"; }
-"${compose[@]}" up -d >"$work/up2.log" 2>&1 || { cat "$work/up2.log" >&2; fail "second up failed"; }
+"${compose[@]}" up -d --no-deps >"$work/up2.log" 2>&1 || { cat "$work/up2.log" >&2; fail "second up failed"; }
 ready 8091 || fail "instance B not ready after down and up"
 curl -sS --fail -H "Authorization: Bearer $demo_key" "http://127.0.0.1:8090/api/v1/payments/$intent" |
   grep -q "\"$intent\"" || fail "the charge did not survive down and up"
