@@ -253,7 +253,7 @@ impl Metrics {
             shadow.clone(),
         );
         // A full queue skips a charge's candidates for every step at once (`all`).
-        for step in ["policy", "provider", "economics"] {
+        for step in pixgate_domain::Step::ALL.map(pixgate_domain::Step::as_str) {
             for result in ["same", "changed"] {
                 let _ = shadow.get_or_create(&ShadowLabels { step, result });
             }
@@ -443,11 +443,16 @@ impl Metrics {
         self.webhook_due_lag.set(due_lag_seconds);
     }
 
-    pub fn reconciliation_findings(&self, provider: &str, kind: &str, n: u64) {
+    pub fn reconciliation_findings(
+        &self,
+        provider: &str,
+        kind: pixgate_domain::reconciliation::FindingKind,
+        n: u64,
+    ) {
         self.reconciliation_findings
             .get_or_create(&AnomalyLabels {
                 provider: provider.to_owned(),
-                kind: kind.to_owned(),
+                kind: kind.as_str().to_owned(),
             })
             .inc_by(n);
     }

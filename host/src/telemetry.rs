@@ -130,7 +130,9 @@ where
         .with_resource(resource.build())
         .build();
     let tracer = provider.tracer("pixgate");
-    let filter = tracing_subscriber::EnvFilter::new("info");
+    // The chain's step spans are at debug (sandbox/src/chain.rs), so that they cost nothing
+    // when traces are off; the exporter takes them.
+    let filter = tracing_subscriber::EnvFilter::new("info,pixgate_sandbox::chain=debug");
     let layer = tracing_opentelemetry::layer()
         .with_tracer(tracer)
         .with_filter(filter)

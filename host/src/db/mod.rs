@@ -202,7 +202,6 @@ impl Db {
         Self::connect_with(url, max_connections, on_open).await
     }
 
-    /// Connects and leaves the schema as it is (`pixgate migrate` reads it, then applies).
     /// One connection to a PostgreSQL database, opened and closed, within `timeout`: whether it
     /// answers now. The pools of [`Db::open`] retry a refused connection until their acquire
     /// timeout (30 s); a caller waiting for the database to come up asks this first. A SQLite
@@ -220,6 +219,7 @@ impl Db {
         Ok(())
     }
 
+    /// Connects and leaves the schema as it is (`pixgate migrate` reads it, then applies).
     pub async fn open_unmigrated(url: &str, max_connections: u32) -> Result<Self, DbError> {
         Self::connect_with(url, max_connections, OnOpen::Leave).await
     }

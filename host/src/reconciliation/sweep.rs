@@ -168,7 +168,7 @@ impl Reconciliations {
         for (kind, n) in by_kind {
             self.deps
                 .metrics
-                .reconciliation_findings(&run.provider_code, kind.as_str(), n);
+                .reconciliation_findings(&run.provider_code, kind, n);
         }
         Ok(())
     }
