@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Downloads and installs, on a fresh machine, what CI's later steps need from the package
 # registries: Debian's chromium, node and npm (the browser tests), schemathesis and pypix-api
-# (the API fuzzing and the API Pix conformance), and the console's locked npm packages.
+# (the API fuzzing and the API Pix conformance), and the console's and the TypeScript client's
+# locked npm packages.
 # .ci/run starts it in the background while the Rust build keeps the cores busy: this is
 # network and disk work. Each later step still checks for what it needs and installs it
 # itself when this did not run, so every script stays runnable on its own.
@@ -19,4 +20,6 @@ python3 -c 'import importlib.metadata as m; assert m.version("pypix-api") == "0.
 
 # Fills npm's cache: .ci/console-bundle.sh and .ci/browser.sh run `npm ci` again from it.
 (cd console && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
+# And for .ci/clients.sh: the TypeScript client's locked dev packages (tsc, Node's types).
+(cd clients/typescript && npm ci --no-audit --no-fund)
 echo "prefetch: done"

@@ -280,7 +280,8 @@ def python(document):
         for method, op in methods:
             args = ["self"] + [f"{py_name(p['name'])}: str" for p in op["path_params"]]
             if op["body"] is not None:
-                args.append(f"body: {py_type(op['body'], doc)}" + ("" if op["body_required"] else " = None"))
+                body_type = py_type(op["body"], doc)
+                args.append(f"body: {body_type}" if op["body_required"] else f"body: {optional(body_type)} = None")
             kw = []
             if op["keyed"]:
                 kw.append("idempotency_key: Optional[str] = None")

@@ -1,6 +1,7 @@
 """The merchant API's breaking-change gate.
 
     python3 clients/openapi_gate.py OLD.json NEW.json
+    python3 clients/openapi_gate.py --self-test
 
 Lists what NEW takes away from a client written against OLD, and exits 1 when there is any:
 an operation or a parameter removed, a parameter or request field newly required, a response
@@ -126,7 +127,50 @@ def breaking(old_doc, new_doc):
     return sorted(set(out))
 
 
+def self_test():
+    """Each kind of change on a small document: the breaking ones found, the additions not."""
+    def doc(item_props, required=("id",), params=(), enum=("A", "B")):
+        return {
+            "paths": {"/things": {"get": {
+                "parameters": [{"in": "query", "name": n, "required": r, "schema": {"type": "string"}} for n, r in params],
+                "responses": {"200": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Thing"}}}}},
+            }, "post": {
+                "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                    "type": "object", "required": list(required), "properties": {
+                        "id": {"type": "string"}, "kind": {"type": "string", "enum": list(enum)}}}}}},
+                "responses": {"201": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Thing"}}}}},
+            }}},
+            "components": {"schemas": {"Thing": {"type": "object", "required": ["id"], "properties": item_props}}},
+        }
+    base_props = {"id": {"type": "string"}, "amount": {"type": "number"}}
+    base = doc(base_props, params=[("store", False)])
+    cases = [
+        ("nothing changed", base, False),
+        ("a response field added", doc({**base_props, "note": {"type": "string"}}, params=[("store", False)]), False),
+        ("an optional parameter added", doc(base_props, params=[("store", False), ("after", False)]), False),
+        ("an enum value added", doc(base_props, params=[("store", False)], enum=("A", "B", "C")), False),
+        ("a response field removed", doc({"id": {"type": "string"}}, params=[("store", False)]), True),
+        ("a type changed", doc({"id": {"type": "string"}, "amount": {"type": "string"}}, params=[("store", False)]), True),
+        ("a response field made nullable", doc({"id": {"type": "string"}, "amount": {"type": ["number", "null"]}}, params=[("store", False)]), True),
+        ("an enum value dropped", doc(base_props, params=[("store", False)], enum=("A",)), True),
+        ("a parameter removed", doc(base_props), True),
+        ("a parameter made required", doc(base_props, params=[("store", True)]), True),
+        ("a request field made required", doc(base_props, required=("id", "kind"), params=[("store", False)]), True),
+        ("an operation removed", {**base, "paths": {"/things": {"get": base["paths"]["/things"]["get"]}}}, True),
+    ]
+    failed = 0
+    for name, new, expected in cases:
+        found = breaking(base, new)
+        if bool(found) != expected:
+            failed += 1
+            print(f"self-test: {name}: expected {'breaking' if expected else 'compatible'}, found {found}")
+    print(f"self-test: {len(cases) - failed} of {len(cases)} cases as expected")
+    return 1 if failed else 0
+
+
 def main(argv):
+    if argv[1:] == ["--self-test"]:
+        return self_test()
     if len(argv) != 3:
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2

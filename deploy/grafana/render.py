@@ -59,6 +59,12 @@ def legend(fmt, labels):
 
 def format_value(value, unit):
     if unit == "s":
+        if value == 0:
+            return "0"
+        if value < 0.001:
+            return f"{value * 1e6:.0f} µs"
+        if value < 0.01:
+            return f"{value * 1000:.1f} ms"
         return f"{value * 1000:.0f} ms" if value < 1 else f"{value:.1f} s"
     if unit == "percentunit":
         return f"{value * 100:.0f}%"
@@ -79,7 +85,8 @@ def draw_panel(fig, panel, box, series):
     fig.text(left + 0.006, bottom + height - 0.006, panel["title"], color=TEXT, fontsize=10,
              fontweight="bold", va="top", ha="left")
     unit = panel.get("fieldConfig", {}).get("defaults", {}).get("unit", "short")
-    plot = fig.add_axes([left + 0.045, bottom + 0.028, width - 0.055, height - 0.065])
+    # Grafana's layout: the title, the plot, its legend in a list under it.
+    plot = fig.add_axes([left + 0.045, bottom + 0.046, width - 0.055, height - 0.082])
     plot.set_facecolor(PANEL)
     for spine in plot.spines.values():
         spine.set_visible(False)
@@ -101,9 +108,10 @@ def draw_panel(fig, panel, box, series):
     plot.yaxis.set_major_locator(matplotlib.ticker.MaxNLocator(4))
     plot.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: format_value(v, unit)))
     plot.set_ylim(bottom=0)
-    shown = series[:6]
-    plot.legend([n for n, _ in shown], loc="upper left", fontsize=6.5, frameon=False,
-                labelcolor=TEXT, ncol=2 if len(shown) > 3 else 1)
+    shown = series[:8]
+    plot.legend([n for n, _ in shown], loc="upper left", bbox_to_anchor=(-0.06, -0.27),
+                fontsize=6.5, frameon=False, labelcolor=TEXT, ncol=min(len(shown), 4),
+                handlelength=1.2, columnspacing=1.2, borderaxespad=0)
 
 
 def main():

@@ -257,3 +257,9 @@ class LossyProxy:
     def close(self):
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+def pytest_report_header(config):
+    import pixgate
+
+    return f"pixgate {pixgate.__version__} from {Path(pixgate.__file__).parent}, the server {BIN}"

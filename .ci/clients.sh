@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The client libraries (clients/, DESIGN.md section 20):
+# 1. clients/openapi.json is the document the server serves (`/api/v1/openapi.json`, keys
+#    sorted), and the generated code is what clients/generate.py writes from it;
+# 2. the breaking-change gate: the last commit that changed clients/openapi.json took nothing
+#    away from a client (clients/openapi_gate.py), or noted it in CHANGELOG.md in that commit;
+# 3. the Python client's suite (on Python 3.9, the oldest it supports, when pyenv has it) and
+#    the TypeScript client's (its ESM and CommonJS builds) against the real binary, with the
+#    book's examples.
+# Usage: .ci/clients.sh <path to the pixgate binary>
+set -euo pipefail
+bin=$(realpath "${1:?usage: .ci/clients.sh <path to the pixgate binary>}")
+cd "$(dirname "$0")/.."
+source .ci/debian.sh
+debian_install_missing openssl:openssl node:nodejs npm:npm curl:curl
+work=$(mktemp -d)
+pid=""
+trap '[ -n "$pid" ] && { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }; rm -rf "$work"' EXIT
+fail() { echo "clients: $*" >&2; exit 1; }
+
+# 1. The snapshot and the generated code.
+PIXGATE_DATA_DIR="$work/data" PIXGATE_LISTEN=127.0.0.1:0 PIXGATE_ADMIN_LISTEN=127.0.0.1:0 \
+PIXGATE_LOG=warn PIXGATE_RECONCILE_DAILY_AT=off "$bin" serve >"$work/out" 2>"$work/err" &
+pid=$!
+for _ in $(seq 1 600); do
+  grep -q '^pixgate: ready' "$work/out" 2>/dev/null && break
+  sleep 0.1
+done
+grep -q '^pixgate: ready' "$work/out" || { cat "$work/err"; fail "pixgate did not start"; }
+api=$(sed -n 's/^pixgate: merchant API on //p' "$work/out")
+curl -sS --fail "$api/openapi.json" | python3 -m json.tool --sort-keys --indent 2 >"$work/served.json"
+kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
+if ! diff -u clients/openapi.json "$work/served.json" >"$work/openapi.diff"; then
+  head -n 60 "$work/openapi.diff"
+  fail "the server's /api/v1/openapi.json is not clients/openapi.json: copy it there (python3 -m json.tool --sort-keys --indent 2), run python3 clients/generate.py, and note a breaking change in CHANGELOG.md"
+fi
+python3 clients/generate.py --check
+echo "clients: clients/openapi.json is what the server serves; the generated code is current"
+
+# 2. The breaking-change gate.
+python3 clients/openapi_gate.py --self-test
+last=$(git log -1 --format=%H -- clients/openapi.json)
+[ -n "$last" ] || fail "clients/openapi.json is not committed"
+if git cat-file -e "$last^:clients/openapi.json" 2>/dev/null; then
+  git show "$last^:clients/openapi.json" >"$work/before.json"
+  if python3 clients/openapi_gate.py "$work/before.json" clients/openapi.json; then
+    echo "clients: $(git log -1 --format='%h %s' "$last" | cut -c1-80)... took nothing away from a client"
+  elif git diff "$last^" "$last" -- CHANGELOG.md | grep -qi '^+.*breaking'; then
+    echo "clients: the breaking change above is noted in CHANGELOG.md by ${last:0:10}"
+  else
+    fail "${last:0:10} changes clients/openapi.json in a way that breaks clients (above) without a line saying 'breaking' added to CHANGELOG.md in the same commit"
+  fi
+elif [ "$(git rev-parse --is-shallow-repository)" = true ]; then
+  fail "the clone is shallow: the gate needs the commit before ${last:0:10}"
+else
+  echo "clients: ${last:0:10} added the first clients/openapi.json: nothing to compare"
+fi
+
+# 3. The Python client's suite, on the oldest Python it supports when pyenv has one.
+python=python3
+if command -v pyenv >/dev/null && pyenv versions --bare 2>/dev/null | grep -q '^3\.9\.'; then
+  export PYENV_VERSION
+  PYENV_VERSION=$(pyenv versions --bare | grep '^3\.9\.' | tail -n 1)
+  python=python
+fi
+# Installed from its directory into a fresh virtualenv, as a merchant installs it: the suite
+# imports the installed package (pytest's own entry point puts no source directory first).
+"$python" -m venv "$work/venv"
+"$work/venv/bin/python" -m pip install --quiet ./clients/python'[test]'
+echo "clients: the Python client installed on $("$work/venv/bin/python" --version)"
+(cd clients/python && PIXGATE_BIN="$bin" "$work/venv/bin/pytest" -p no:cacheprovider tests)
+unset PYENV_VERSION
+
+# The TypeScript client: its lock file's packages, both builds, the suite.
+echo "clients: the TypeScript client on Node $(node --version)"
+(cd clients/typescript && npm ci --silent --no-audit --no-fund && npm run --silent build &&
+  PIXGATE_BIN="$bin" npm test --silent)
+# What `npm publish` would ship: both builds and their types.
+(cd clients/typescript && npm pack --dry-run --json 2>/dev/null) | python3 -c '
+import json, sys
+files = {f["path"] for f in json.load(sys.stdin)[0]["files"]}
+wanted = {"dist/esm/index.js", "dist/esm/index.d.ts", "dist/cjs/index.js", "dist/cjs/index.d.ts", "dist/cjs/package.json"}
+missing = wanted - files
+sys.exit(f"clients: the npm package lacks {sorted(missing)}" if missing else 0)'
+echo "clients: the npm package holds both builds and their types"
