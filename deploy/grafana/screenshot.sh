@@ -7,7 +7,8 @@
 # has a shadow candidate and a 10% canary (the `costliest-first` fixture); LIVE charges at
 # `pixgate psp-sim --plain-http`, four in five paid there, signed webhooks to an HTTPS receiver
 # (a test CA). Two incidents in the middle third: the simulator answers 503 to 40 charge
-# creations, and the webhook receiver is down for 30 s (the backlog grows, then drains).
+# creations, and the webhook receiver is down for 30 s (the deliveries that failed then wait
+# for their next attempt: the backlog stays until their backoff ends).
 # Usage: deploy/grafana/screenshot.sh [seconds of traffic, default 180] [out, default the book's PNG]
 # Environment: PIXGATE_BENCH_BIN (an already built binary, as bench/lib.sh), PIXGATE_BENCH_FIXTURE.
 set -euo pipefail

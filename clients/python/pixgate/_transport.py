@@ -5,10 +5,10 @@
   of making a second one.
 - Retries, with exponential backoff and full jitter (0.5 s doubling, at most 8 s), on an answer
   that never came (connection refused, dropped, timed out), on 409 `idempotency_key_in_use`
-  (the first try is still running), on 429 (after its `Retry-After`) and on 5xx; never on
-  another 4xx. A request that is neither a read nor keyed (a cancel, a revoke) is retried only
-  when it provably did not reach the server (the connection was never made) or was refused
-  before running (429).
+  (the first try is still running), on 408 and 429 (after its `Retry-After`) and on 5xx; never
+  on another 4xx. A request that is neither a read nor keyed (a cancel, a revoke) is retried
+  only when it provably did not reach the server (the connection was never made) or was refused
+  before running (408, 429).
 - The API key goes in the Authorization header and nowhere else: not in an error's text, not
   in the client's repr.
 """
@@ -121,7 +121,7 @@ class Transport:
                 _retry_after(answer.headers.get("Retry-After")),
             )
             retryable = (
-                answer.status_code == 429
+                answer.status_code in (408, 429)  # refused before running: safe for any call
                 or (safe and answer.status_code >= 500)
                 or (answer.status_code == 409 and error.code == "idempotency_key_in_use")
             )

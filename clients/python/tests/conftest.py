@@ -94,6 +94,9 @@ class Simulator:
     def stats(self):
         return httpx.get(self.origin + "/_sim/stats", timeout=10).json()
 
+    def switches(self, patch):
+        httpx.put(self.origin + "/_sim/switches", json=patch, timeout=10).raise_for_status()
+
     def pay(self, txid):
         httpx.post(f"{self.origin}/_sim/cob/{txid}/pay", json={}, timeout=10).raise_for_status()
 
@@ -199,6 +202,7 @@ class LossyProxy:
     def __init__(self, upstream: str, script):
         self.script = list(script)
         self.seen = []
+        self.answered = []  # the status of each answer passed on
         proxy = self
         upstream_origin = re.match(r"^(https?://[^/]+)", upstream).group(1)
 
@@ -236,6 +240,8 @@ class LossyProxy:
                     self.close_connection = True
                     self.connection.close()
                     return
+                proxy.answered.append((answer.status_code, answer.json().get("error", {}).get("code")
+                                       if answer.status_code >= 400 else None))
                 self.send_response(answer.status_code)
                 for k, v in answer.headers.items():
                     if k.lower() not in ("content-length", "transfer-encoding", "connection", "content-encoding"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import threading
 import time
 import uuid
 
@@ -66,6 +67,31 @@ def test_a_create_that_lost_two_answers_and_saw_a_503_charges_once(server, live)
     reader = pixgate.Client(api_key=key, base_url=server.api)
     assert len(list(reader.payments.list(reference=reference))) == 1, "one intent"
     assert sim.stats()["cobsCreated"] == before + 1, "one charge at the PSP"
+
+
+def test_a_second_try_while_the_first_still_runs_waits_for_it_and_gets_its_answer(server, live):
+    sim, key = live
+    sim.switches({"latencyMs": 1500})
+    try:
+        reference = f"order-{uuid.uuid4().hex[:8]}"
+        idempotency_key = f"checkout-{uuid.uuid4()}"
+        first = {}
+        thread = threading.Thread(target=lambda: first.update(pixgate.Client(api_key=key, base_url=server.api).payments.charge(
+            charge_body("padaria-web", reference), idempotency_key=idempotency_key)))
+        thread.start()
+        time.sleep(0.5)  # the first is at the PSP, its key leased
+        proxy = LossyProxy(server.api, [])
+        client = pixgate.Client(api_key=key, base_url=proxy.url, max_retries=5)
+        client._transport.sleep = lambda seconds: time.sleep(0.5)
+        second = client.payments.charge(charge_body("padaria-web", reference), idempotency_key=idempotency_key)
+        thread.join()
+        proxy.close()
+    finally:
+        sim.switches({"latencyMs": 0})
+    assert proxy.answered[0] == (409, "idempotency_key_in_use"), proxy.answered
+    assert proxy.answered[-1][0] in (200, 201), proxy.answered
+    assert second["paymentIntentId"] == first["paymentIntentId"]
+    assert second["idempotentReplay"] is True
 
 
 def test_a_refused_charge_is_not_retried_and_says_which_field(server):

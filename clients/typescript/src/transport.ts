@@ -7,9 +7,9 @@
  *   instead of making a second one.
  * - Retries, with exponential backoff and full jitter (0.5 s doubling, at most 8 s), on an answer
  *   that never came (connection refused, dropped, timed out), on 409 `idempotency_key_in_use`,
- *   on 429 (after its `Retry-After`) and on 5xx; never on another 4xx. A request that is neither
- *   a read nor keyed (a cancel, a revoke) is retried only when it provably did not reach the
- *   server (the connection was refused) or was refused before running (429).
+ *   on 408 and 429 (after its `Retry-After`) and on 5xx; never on another 4xx. A request that is
+ *   neither a read nor keyed (a cancel, a revoke) is retried only when it provably did not reach
+ *   the server (the connection was refused) or was refused before running (408, 429).
  * - The API key goes in the Authorization header and nowhere else.
  */
 import { ConnectionError, errorFor, PixgateError } from "./errors.js";
@@ -127,6 +127,7 @@ export class Transport {
           retryAfterSeconds(answer.headers.get("Retry-After")),
         );
         const retryable =
+          answer.status === 408 || // refused before running, as 429: safe for any call
           answer.status === 429 ||
           (safe && answer.status >= 500) ||
           (answer.status === 409 && error.code === "idempotency_key_in_use");

@@ -68,6 +68,28 @@ test("a create that lost two answers and saw a 503 charges once", async () => {
   assert.equal((await sim.stats()).cobsCreated, before + 1, "one charge at the PSP");
 });
 
+test("a second try while the first still runs waits for it and gets its answer", async () => {
+  await sim.switches({ latencyMs: 1500 });
+  const proxy = await lossyProxy(server.api, []);
+  try {
+    const reference = `order-${randomUUID().slice(0, 8)}`;
+    const idempotencyKey = `checkout-${randomUUID()}`;
+    const first = new Pixgate({ apiKey: liveKey, baseUrl: server.api }).payments.charge(
+      chargeBody("padaria-web", reference), { idempotencyKey });
+    await new Promise((r) => setTimeout(r, 500)); // the first is at the PSP, its key leased
+    const client = new Pixgate({ apiKey: liveKey, baseUrl: proxy.url, maxRetries: 5 });
+    client.transport.sleep = (ms) => new Promise((r) => setTimeout(r, 500));
+    const second = await client.payments.charge(chargeBody("padaria-web", reference), { idempotencyKey });
+    const firstAnswer = await first;
+    assert.deepEqual(proxy.answered[0], [409, "idempotency_key_in_use"]);
+    assert.equal(second.paymentIntentId, firstAnswer.paymentIntentId);
+    assert.equal(second.idempotentReplay, true);
+  } finally {
+    await sim.switches({ latencyMs: 0 });
+    await proxy.close();
+  }
+});
+
 test("a refused charge is not retried and says which field", async () => {
   const proxy = await lossyProxy(server.api, []);
   try {

@@ -97,6 +97,12 @@ export async function startSimulator() {
     async stats() {
       return (await fetch(`${origin}/_sim/stats`)).json();
     },
+    async switches(patch) {
+      const answer = await fetch(`${origin}/_sim/switches`, {
+        method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify(patch),
+      });
+      if (!answer.ok) throw new Error(`switches: ${answer.status}`);
+    },
     async pay(txid) {
       const answer = await fetch(`${origin}/_sim/cob/${txid}/pay`, {
         method: "POST", headers: { "Content-Type": "application/json" }, body: "{}",
@@ -140,6 +146,7 @@ export async function setUpLive(server, sim) {
 export async function lossyProxy(upstream, script) {
   const target = new URL(upstream);
   const seen = [];
+  const answered = [];
   const server = http.createServer((request, response) => {
     const chunks = [];
     request.on("data", (c) => chunks.push(c));
@@ -167,6 +174,7 @@ export async function lossyProxy(upstream, script) {
         request.socket.destroy();
         return;
       }
+      answered.push([answer.status, answer.status >= 400 ? JSON.parse(text.toString()).error?.code ?? null : null]);
       const out = {};
       answer.headers.forEach((value, name) => {
         if (!["content-length", "transfer-encoding", "connection", "content-encoding"].includes(name)) out[name] = value;
@@ -179,6 +187,7 @@ export async function lossyProxy(upstream, script) {
   return {
     url: `http://127.0.0.1:${server.address().port}${target.pathname}`,
     seen,
+    answered,
     close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(r); }),
   };
 }
