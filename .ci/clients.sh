@@ -68,6 +68,8 @@ fi
 "$python" -m venv "$work/venv"
 "$work/venv/bin/python" -m pip install --quiet ./clients/python'[test]'
 echo "clients: the Python client installed on $("$work/venv/bin/python" --version)"
+# Its types (the package ships py.typed): the generated layer and the hand-written one agree.
+"$work/venv/bin/mypy" --strict --no-incremental clients/python/pixgate
 (cd clients/python && PIXGATE_BIN="$bin" "$work/venv/bin/pytest" -p no:cacheprovider tests)
 unset PYENV_VERSION
 

@@ -114,7 +114,7 @@ def wrap(text, width, prefix):
             line = f"{line} {word}" if line else word
     if line:
         lines.append(line)
-    return [prefix + l for l in lines]
+    return [prefix + text for text in lines]
 
 
 class Document:
@@ -233,7 +233,7 @@ def python(document):
         "# ruff: noqa: E501",
         "from __future__ import annotations",
         "",
-        "from typing import Any, Dict, Iterator, List, Literal, Optional, TypedDict, Union",
+        "from typing import Any, Dict, Iterator, List, Literal, Optional, TypedDict, Union, cast",
         "from urllib.parse import quote",
         "",
         "from ._transport import Transport",
@@ -316,9 +316,15 @@ def python(document):
                     call.append("body=body")
                 if op["keyed"]:
                     call += ["idempotency_key=idempotency_key", "keyed=True"]
-                out.append(f"        return self._t.request({', '.join(call)})  # type: ignore[no-any-return]")
+                if answer == "None":
+                    out.append(f"        self._t.request({', '.join(call)})")
+                else:
+                    out.append(f"        return cast({json.dumps(answer)}, self._t.request({', '.join(call)}))")
     out += ["", "", "RESOURCES = {", *[f'    "{r}": {pascal(r)},' for r in resources], "}", ""]
-    return "\n".join(out)
+    text = "\n".join(out)
+    names = ["Any", "Dict", "Iterator", "List", "Literal", "Optional", "TypedDict", "Union", "cast"]
+    used = [n for n in names if re.search(rf"\b{n}\b", text.split("from ._transport", 1)[1])]
+    return text.replace("from typing import " + ", ".join(names), "from typing import " + ", ".join(used))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -423,7 +429,7 @@ def typescript(document):
                 notes.append("Every item, page after page (`for await`); `limit` is the page size.")
             if op["keyed"]:
                 notes.append("Retried with one Idempotency-Key: `idempotencyKey`, or one made for this call.")
-            out += ["", "  /**", *[f"   * {l}" for n in notes for l in wrap(n, 90, "")], "   */"]
+            out += ["", "  /**", *[f"   * {text}" for note in notes for text in wrap(note, 90, "")], "   */"]
             path = op["path"]
             for p in op["path_params"]:
                 path = path.replace("{" + p["name"] + "}", "${path(" + camel(snake(p["name"])) + ")}")

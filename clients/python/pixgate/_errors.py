@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, Type
 
 __all__ = [
     "PixgateError",
@@ -90,9 +90,11 @@ def error_for(status: int, body: Any, request_id: Optional[str], retry_after: Op
     if not isinstance(envelope, dict):
         envelope = {}
     code = envelope.get("code") if isinstance(envelope.get("code"), str) else None
-    message = envelope.get("message") if isinstance(envelope.get("message"), str) else f"HTTP {status}"
+    text = envelope.get("message")
+    message = text if isinstance(text, str) else f"HTTP {status}"
     field = envelope.get("field") if isinstance(envelope.get("field"), str) else None
     request_id = envelope.get("requestId") if isinstance(envelope.get("requestId"), str) else request_id
+    cls: Type[PixgateError]
     if status == 401:
         cls = AuthenticationError
     elif status == 403:

@@ -5,7 +5,7 @@ changes."""
 # ruff: noqa: E501
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, List, Literal, Optional, TypedDict, Union
+from typing import Any, Dict, Iterator, List, Literal, Optional, TypedDict, cast
 from urllib.parse import quote
 
 from ._transport import Transport
@@ -971,7 +971,7 @@ class Mandates:
         """POST /mandates: Creates an idempotent Pix Automático mandate.
         Retried with one Idempotency-Key: `idempotency_key`, or one made for this call.
         """
-        return self._t.request("POST", "/mandates", body=body, idempotency_key=idempotency_key, keyed=True)  # type: ignore[no-any-return]
+        return cast("MandateView", self._t.request("POST", "/mandates", body=body, idempotency_key=idempotency_key, keyed=True))
 
     def get(
         self,
@@ -979,7 +979,7 @@ class Mandates:
     ) -> MandateView:
         """GET /mandates/{mandateId}: Reads one mandate (`mandates:manage` or `payments:read`).
         """
-        return self._t.request("GET", f"/mandates/{_path(mandate_id)}")  # type: ignore[no-any-return]
+        return cast("MandateView", self._t.request("GET", f"/mandates/{_path(mandate_id)}"))
 
     def cancel(
         self,
@@ -987,7 +987,7 @@ class Mandates:
     ) -> MandateView:
         """POST /mandates/{mandateId}/cancel: Cancels a mandate (`mandates:manage`).
         """
-        return self._t.request("POST", f"/mandates/{_path(mandate_id)}/cancel")  # type: ignore[no-any-return]
+        return cast("MandateView", self._t.request("POST", f"/mandates/{_path(mandate_id)}/cancel"))
 
     def charge(
         self,
@@ -999,7 +999,7 @@ class Mandates:
         """POST /mandates/{mandateId}/charges: Charges one cycle of a mandate (`mandates:manage`).
         Retried with one Idempotency-Key: `idempotency_key`, or one made for this call.
         """
-        return self._t.request("POST", f"/mandates/{_path(mandate_id)}/charges", body=body, idempotency_key=idempotency_key, keyed=True)  # type: ignore[no-any-return]
+        return cast("PaymentIntent", self._t.request("POST", f"/mandates/{_path(mandate_id)}/charges", body=body, idempotency_key=idempotency_key, keyed=True))
 
 
 class Payments:
@@ -1034,7 +1034,7 @@ class Payments:
         """POST /payments/charge: Creates an idempotent PaymentIntent.
         Retried with one Idempotency-Key: `idempotency_key`, or one made for this call.
         """
-        return self._t.request("POST", "/payments/charge", body=body, idempotency_key=idempotency_key, keyed=True)  # type: ignore[no-any-return]
+        return cast("PaymentIntent", self._t.request("POST", "/payments/charge", body=body, idempotency_key=idempotency_key, keyed=True))
 
     def get(
         self,
@@ -1043,7 +1043,7 @@ class Payments:
         """GET /payments/{paymentIntentId}: Reads a PaymentIntent: status plus routing, economics
         and provider summary.
         """
-        return self._t.request("GET", f"/payments/{_path(payment_intent_id)}")  # type: ignore[no-any-return]
+        return cast("PaymentIntent", self._t.request("GET", f"/payments/{_path(payment_intent_id)}"))
 
     def amount_due(
         self,
@@ -1057,7 +1057,7 @@ class Payments:
         (DESIGN.md section 16). The same calculation settles the payment: a pix of another
         amount stays `PENDING` for an admin.
         """
-        return self._t.request("GET", f"/payments/{_path(payment_intent_id)}/amount-due", params={"date": date})  # type: ignore[no-any-return]
+        return cast("AmountDue", self._t.request("GET", f"/payments/{_path(payment_intent_id)}/amount-due", params={"date": date}))
 
     def cancel(
         self,
@@ -1066,7 +1066,7 @@ class Payments:
         """POST /payments/{paymentIntentId}/cancel: Cancels a PENDING (or SCHEDULED) payment nobody
         has paid.
         """
-        return self._t.request("POST", f"/payments/{_path(payment_intent_id)}/cancel")  # type: ignore[no-any-return]
+        return cast("PaymentIntent", self._t.request("POST", f"/payments/{_path(payment_intent_id)}/cancel"))
 
 
 class ChargeBatches:
@@ -1085,7 +1085,7 @@ class ChargeBatches:
         store.
         Retried with one Idempotency-Key: `idempotency_key`, or one made for this call.
         """
-        return self._t.request("POST", "/payments/charge-batches", body=body, idempotency_key=idempotency_key, keyed=True)  # type: ignore[no-any-return]
+        return cast("ChargeBatchAccepted", self._t.request("POST", "/payments/charge-batches", body=body, idempotency_key=idempotency_key, keyed=True))
 
     def get(
         self,
@@ -1094,7 +1094,7 @@ class ChargeBatches:
         """GET /payments/charge-batches/{batchId}: Reads a batch: its status, its counts and each
         charge's fate.
         """
-        return self._t.request("GET", f"/payments/charge-batches/{_path(batch_id)}")  # type: ignore[no-any-return]
+        return cast("ChargeBatch", self._t.request("GET", f"/payments/charge-batches/{_path(batch_id)}"))
 
 
 class Refunds:
@@ -1110,7 +1110,7 @@ class Refunds:
         """GET /payments/{paymentIntentId}/refunds: A payment's refunds, oldest first (any of
         `payments:create`, `payments:read`, `payments:refund`).
         """
-        return self._t.request("GET", f"/payments/{_path(payment_intent_id)}/refunds")  # type: ignore[no-any-return]
+        return cast("List[RefundView]", self._t.request("GET", f"/payments/{_path(payment_intent_id)}/refunds"))
 
     def create(
         self,
@@ -1122,7 +1122,7 @@ class Refunds:
         """POST /payments/{paymentIntentId}/refunds: Refunds a paid payment, in full or in part.
         Retried with one Idempotency-Key: `idempotency_key`, or one made for this call.
         """
-        return self._t.request("POST", f"/payments/{_path(payment_intent_id)}/refunds", body=body, idempotency_key=idempotency_key, keyed=True)  # type: ignore[no-any-return]
+        return cast("RefundView", self._t.request("POST", f"/payments/{_path(payment_intent_id)}/refunds", body=body, idempotency_key=idempotency_key, keyed=True))
 
     def get(
         self,
@@ -1131,7 +1131,7 @@ class Refunds:
         """GET /refunds/{refundId}: Reads one refund (any of `payments:create`, `payments:read`,
         `payments:refund`).
         """
-        return self._t.request("GET", f"/refunds/{_path(refund_id)}")  # type: ignore[no-any-return]
+        return cast("RefundView", self._t.request("GET", f"/refunds/{_path(refund_id)}"))
 
 
 class Settlements:
@@ -1154,7 +1154,7 @@ class Settlements:
         completed that Brasília date; `net = gross - fees - refunds`. SHADOW payments moved no
         money and are not counted.
         """
-        return self._t.request("GET", "/settlements", params={"from": from_, "to": to, "provider": provider})  # type: ignore[no-any-return]
+        return cast("List[Settlement]", self._t.request("GET", "/settlements", params={"from": from_, "to": to, "provider": provider}))
 
 
 class WebhookEndpoints:
@@ -1182,7 +1182,7 @@ class WebhookEndpoints:
         """POST /webhook-endpoints: Registers an HTTPS endpoint. Its signing secret is in this
         response only.
         """
-        return self._t.request("POST", "/webhook-endpoints", body=body)  # type: ignore[no-any-return]
+        return cast("CreatedEndpoint", self._t.request("POST", "/webhook-endpoints", body=body))
 
     def deliveries(
         self,
@@ -1206,7 +1206,7 @@ class WebhookEndpoints:
         it. If that attempt fails, the delivery goes on with the retries its schedule has left
         (none for an exhausted one).
         """
-        return self._t.request("POST", f"/webhook-endpoints/{_path(endpoint_id)}/deliveries/{_path(delivery_id)}/resend")  # type: ignore[no-any-return]
+        return cast("Delivery", self._t.request("POST", f"/webhook-endpoints/{_path(endpoint_id)}/deliveries/{_path(delivery_id)}/resend"))
 
     def enable(
         self,
@@ -1216,7 +1216,7 @@ class WebhookEndpoints:
         failure record. Deliveries canceled when it was disabled stay canceled; resend the ones
         that matter.
         """
-        return self._t.request("POST", f"/webhook-endpoints/{_path(endpoint_id)}/enable")  # type: ignore[no-any-return]
+        return cast("Endpoint", self._t.request("POST", f"/webhook-endpoints/{_path(endpoint_id)}/enable"))
 
     def revoke(
         self,
@@ -1226,7 +1226,7 @@ class WebhookEndpoints:
         deliveries are canceled and nothing more is sent to it. Revoking a revoked endpoint
         answers the same.
         """
-        return self._t.request("POST", f"/webhook-endpoints/{_path(endpoint_id)}/revoke")  # type: ignore[no-any-return]
+        return cast("Endpoint", self._t.request("POST", f"/webhook-endpoints/{_path(endpoint_id)}/revoke"))
 
     def test(
         self,
@@ -1235,7 +1235,7 @@ class WebhookEndpoints:
         """POST /webhook-endpoints/{endpointId}/test: Sends a `webhook.test` event now and answers
         what happened. It does not count toward the endpoint's failure count.
         """
-        return self._t.request("POST", f"/webhook-endpoints/{_path(endpoint_id)}/test")  # type: ignore[no-any-return]
+        return cast("TestResult", self._t.request("POST", f"/webhook-endpoints/{_path(endpoint_id)}/test"))
 
 
 RESOURCES = {

@@ -116,20 +116,20 @@ class Transport:
                 payload = answer.json()
             except ValueError:
                 payload = None
-            error = error_for(
+            failure = error_for(
                 answer.status_code, payload, answer.headers.get("X-Request-Id"),
                 _retry_after(answer.headers.get("Retry-After")),
             )
             retryable = (
                 answer.status_code in (408, 429)  # refused before running: safe for any call
                 or (safe and answer.status_code >= 500)
-                or (answer.status_code == 409 and error.code == "idempotency_key_in_use")
+                or (answer.status_code == 409 and failure.code == "idempotency_key_in_use")
             )
             if retryable and attempt < self.max_retries:
-                self.sleep(self._delay(attempt, error.retry_after))
+                self.sleep(self._delay(attempt, failure.retry_after))
                 attempt += 1
                 continue
-            raise error
+            raise failure
 
     def pages(
         self, path: str, params: Mapping[str, Any], cursor: str, id_field: str, limit_default: int

@@ -13,7 +13,7 @@ import hashlib
 import hmac
 import json
 import time
-from typing import Any, Mapping, Optional, Union
+from typing import Any, Dict, Mapping, Optional, Union
 
 __all__ = ["WebhookVerificationError", "verify", "sign"]
 
@@ -72,7 +72,7 @@ def verify(
         raise WebhookVerificationError("the body is not JSON") from error
 
 
-def sign(body: Union[bytes, str], secret: str, timestamp: Optional[int] = None) -> dict:
+def sign(body: Union[bytes, str], secret: str, timestamp: Optional[int] = None) -> Dict[str, str]:
     """The headers pixgate would send with `body`: for a merchant's tests of their receiver."""
     raw = body.encode() if isinstance(body, str) else bytes(body)
     stamp = str(int(time.time()) if timestamp is None else timestamp)

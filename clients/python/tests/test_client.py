@@ -8,7 +8,6 @@ import threading
 import time
 import uuid
 
-import httpx
 import pytest
 
 import pixgate
@@ -76,7 +75,8 @@ def test_a_second_try_while_the_first_still_runs_waits_for_it_and_gets_its_answe
         reference = f"order-{uuid.uuid4().hex[:8]}"
         idempotency_key = f"checkout-{uuid.uuid4()}"
         first = {}
-        thread = threading.Thread(target=lambda: first.update(pixgate.Client(api_key=key, base_url=server.api).payments.charge(
+        direct = pixgate.Client(api_key=key, base_url=server.api)
+        thread = threading.Thread(target=lambda: first.update(direct.payments.charge(
             charge_body("padaria-web", reference), idempotency_key=idempotency_key)))
         thread.start()
         time.sleep(0.5)  # the first is at the PSP, its key leased
@@ -99,7 +99,8 @@ def test_a_refused_charge_is_not_retried_and_says_which_field(server):
     try:
         client = pixgate.Client(api_key=server.demo_key, base_url=proxy.url)
         with pytest.raises(pixgate.InvalidRequestError) as caught:
-            client.payments.charge({**charge_body("demo-store", "order-1"), "payer": {"name": "Ana", "taxId": "111.111.111-11"}})
+            body = {**charge_body("demo-store", "order-1"), "payer": {"name": "Ana", "taxId": "111.111.111-11"}}
+            client.payments.charge(body)
     finally:
         proxy.close()
     error = caught.value
@@ -129,6 +130,7 @@ def test_a_429_waits_for_retry_after_and_a_timeout_is_a_connection_error(server)
         proxy.close()
     assert waited == [1.0], "the 429's Retry-After, then no retry left after the timeout"
     assert caught.value.status == 0
+    assert str(caught.value).endswith("ReadTimeout"), "the client's timeout, not the proxy closing at 3 s"
 
 
 def test_a_cancel_that_lost_its_answer_is_not_sent_again(server):

@@ -144,6 +144,18 @@ test("a 429 waits for its Retry-After; a cancel that lost its answer is not sent
   }
 });
 
+test("a try that outlives the timeout is a ConnectionError", async () => {
+  const proxy = await lossyProxy(server.api, ["hang"]);
+  try {
+    const pixgate = new Pixgate({ apiKey: server.demoKey, baseUrl: proxy.url, timeout: 500, maxRetries: 0 });
+    // The client's own timer aborted the try (AbortError), not the proxy closing at 3 s.
+    await assert.rejects(pixgate.payments.get(randomUUID()), (error) =>
+      error instanceof ConnectionError && error.status === 0 && error.message.endsWith("AbortError"));
+  } finally {
+    await proxy.close();
+  }
+});
+
 test("a list walks every page", async () => {
   const pixgate = new Pixgate({ apiKey: server.demoKey, baseUrl: server.api });
   const reference = `order-${randomUUID().slice(0, 8)}`;

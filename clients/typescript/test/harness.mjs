@@ -140,7 +140,8 @@ export async function setUpLive(server, sim) {
  * An HTTP proxy in front of the server that plays a script, one entry per request: "drop"
  * (forward it, then destroy the connection without answering: the server did the work, the
  * client never hears), "503" (answer 503 `psp_unavailable` without forwarding), "429" (answer
- * 429 `rate_limited` with `Retry-After: 1`), or "pass". `seen` records each request's method,
+ * 429 `rate_limited` with `Retry-After: 1`), "hang" (wait 3 s, then destroy the connection
+ * without answering), or "pass". `seen` records each request's method,
  * path and Idempotency-Key.
  */
 export async function lossyProxy(upstream, script) {
@@ -154,6 +155,10 @@ export async function lossyProxy(upstream, script) {
       const body = Buffer.concat(chunks);
       seen.push([request.method, request.url, request.headers["idempotency-key"] ?? null]);
       const action = script.length ? script.shift() : "pass";
+      if (action === "hang") {
+        setTimeout(() => request.socket.destroy(), 3000);
+        return;
+      }
       if (action === "503" || action === "429") {
         const code = action === "503" ? "psp_unavailable" : "rate_limited";
         const headers = { "Content-Type": "application/json" };
