@@ -44,8 +44,16 @@ function currentRoute() {
 function useRoute() {
   const [route, setRoute] = useState(currentRoute);
   useEffect(() => {
-    const onChange = () => setRoute(currentRoute());
+    const onChange = () =>
+      setRoute((shown) => {
+        const next = currentRoute();
+        const same = shown.section === next.section && shown.id === next.id && shown.sub === next.sub;
+        return same ? shown : next;
+      });
     window.addEventListener('hashchange', onChange);
+    // A hash that changed between the first render and this subscription (a payment's link
+    // opened right after signing in) fired its event before anyone listened: read it now.
+    onChange();
     return () => window.removeEventListener('hashchange', onChange);
   }, []);
   return route;

@@ -95,6 +95,7 @@ impl From<RoutingError> for ChargeError {
         match e {
             RoutingError::Refused { code, message } => Self::Refused { code, message },
             RoutingError::Unavailable(step) => Self::RoutingUnavailable(step),
+            RoutingError::GatewaysDown(why) => Self::PspUnavailable(why),
         }
     }
 }

@@ -65,7 +65,7 @@ pub fn routes() -> OpenApiRouter<Arc<AppState>> {
         PayloadTooLarge,
         UnsupportedMediaType,
         RateLimited,
-        (status = 503, description = "A step's component could not run (`routing_unavailable`): retry with the same key", body = ErrorEnvelope),
+        (status = 503, description = "A step's component could not run (`routing_unavailable`), or every gateway of the store is failing at its PSP for now (`psp_unavailable`): retry with the same key", body = ErrorEnvelope),
     )
 )]
 async fn create_mandate(
@@ -310,7 +310,7 @@ async fn cancel_mandate(
         PayloadTooLarge,
         UnsupportedMediaType,
         RateLimited,
-        (status = 503, description = "A step's component could not run (`routing_unavailable`): retry with the same key", body = ErrorEnvelope),
+        (status = 503, description = "A step's component could not run (`routing_unavailable`), or every gateway of the store is failing at its PSP for now (`psp_unavailable`): retry with the same key", body = ErrorEnvelope),
     )
 )]
 async fn charge_mandate(

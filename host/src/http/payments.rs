@@ -120,7 +120,7 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
         PayloadTooLarge,
         UnsupportedMediaType,
         RateLimited,
-        (status = 503, description = "Routing temporarily unavailable; retry with the same Idempotency-Key", body = ErrorEnvelope),
+        (status = 503, description = "Routing temporarily unavailable (`routing_unavailable`), or every gateway of the store failing at its PSP for now (`psp_unavailable`); nothing is stored: retry with the same Idempotency-Key", body = ErrorEnvelope),
     )
 )]
 async fn charge(

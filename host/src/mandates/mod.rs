@@ -112,6 +112,7 @@ impl From<RoutingError> for MandateError {
         match e {
             RoutingError::Refused { code, message } => Self::Refused { code, message },
             RoutingError::Unavailable(step) => Self::RoutingUnavailable(step),
+            RoutingError::GatewaysDown(why) => Self::PspUnavailable(why),
         }
     }
 }

@@ -15,6 +15,7 @@ use crate::access::Principal;
 use crate::components::canary::{self, Arm, CanaryArm};
 use crate::components::{ComponentService, Registry, input, shadow};
 use crate::db::Db;
+use crate::db::catalog::Store;
 use crate::db::components::{BUNDLED, StoreStep};
 use crate::db::store_cache::StoreRoute;
 use crate::internal::Internal;
@@ -23,7 +24,7 @@ use crate::psp::providers::Providers;
 use pixgate_domain::charge::ChargeRequest;
 use pixgate_domain::{IdempotencyKey, Step};
 use pixgate_sandbox::Sandbox;
-use pixgate_sandbox::chain::{self, ChainError, Components, DecisionTrace};
+use pixgate_sandbox::chain::{self, ChainError, ChainInput, Components, DecisionTrace};
 use serde_json::Value;
 use slots::MerchantSlots;
 
@@ -36,6 +37,12 @@ pub enum RoutingError {
     /// A step's component could not load or failed; nothing was decided.
     #[error("routing failed in the {0} step")]
     Unavailable(Step),
+    /// The provider step found no eligible gateway while one of the store's was left out for
+    /// its health (its PSP's breaker tripped, or its success rate under the floor): a
+    /// temporary state of the PSPs, not a fault of the request, so the caller is told to retry
+    /// (503 `psp_unavailable`) rather than to fix the request (400).
+    #[error("{0}")]
+    GatewaysDown(String),
 }
 
 /// What routing uses.
@@ -132,7 +139,7 @@ impl Routing {
         {
             self.canary_failed(route, arm, error.code());
         }
-        let trace = result.map_err(|e| chain_error(&store.code, e))?;
+        let trace = result.map_err(|e| chain_error(store, &input, e))?;
         Ok(Resolved {
             components,
             trace,
@@ -285,8 +292,18 @@ fn active_version(steps: &[StoreStep], step: Step) -> (&str, Option<i64>) {
         })
 }
 
-fn chain_error(store: &str, e: ChainError) -> RoutingError {
+fn chain_error(store: &Store, input: &ChainInput, e: ChainError) -> RoutingError {
     match e {
+        ChainError::Refused { error, .. }
+            if error.code == "no_eligible_gateway"
+                && !failing_gateways(store, input).is_empty() =>
+        {
+            RoutingError::GatewaysDown(format!(
+                "no gateway of this store can take the charge now: {} failing at its PSP; \
+                 retry with the same Idempotency-Key",
+                failing_gateways(store, input).join(", ")
+            ))
+        }
         ChainError::Refused { error, .. } => RoutingError::Refused {
             code: refusal_code(&error.code),
             message: error.message,
@@ -296,11 +313,37 @@ fn chain_error(store: &str, e: ChainError) -> RoutingError {
             message: "no gateway of this store accepts the charge".into(),
         },
         ChainError::Sandbox { step, error } => {
-            tracing::error!(%store, %step, code = error.code(), error = %error,
+            tracing::error!(store = %store.code, %step, code = error.code(), error = %error,
                 "routing component failed");
             RoutingError::Unavailable(step)
         }
     }
+}
+
+/// The store's gateways the bundled provider step leaves out for their health, by the same
+/// rule and store settings (`routing.min-success-rate-bps`, `routing.min-health-samples`): its
+/// PSP unavailable (breaker tripped), or enough recent calls with a success rate under the
+/// floor.
+fn failing_gateways<'a>(store: &Store, input: &'a ChainInput) -> Vec<&'a str> {
+    let config = store.config_map();
+    let setting = |name: &str, default: u64| {
+        config
+            .get(name)
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(default)
+    };
+    let floor = setting("routing.min-success-rate-bps", 8_000);
+    let min_samples = setting("routing.min-health-samples", 20);
+    input
+        .gateways
+        .iter()
+        .filter(|g| {
+            !g.health.available
+                || (u64::from(g.health.samples) >= min_samples
+                    && u64::from(g.health.success_rate_bps) < floor)
+        })
+        .map(|g| g.gateway_alias.as_str())
+        .collect()
 }
 
 /// A step's refusal code, when it is one of the known stable codes; `charge_refused` otherwise

@@ -232,6 +232,44 @@ async fn when_every_gateway_fails_the_intent_is_failed_with_payment_failed() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn once_every_psp_keeps_failing_a_charge_is_a_503_to_retry_and_its_key_is_not_spent() {
+    for backend in backends() {
+        let live = Live::start(backend, &[]).await;
+        for sim in [&live.a, &live.b] {
+            sim.post(
+                "/faults",
+                json!({"count": 1000, "kind": "error", "status": 503}),
+            )
+            .await;
+        }
+        // Each charge fails at every gateway (200 FAILED) until failures in a row trip each
+        // provider's breaker; then the provider step finds no eligible gateway, and that is
+        // the PSPs' state, not the request's fault: 503, not 400.
+        let mut failed = 0;
+        let (status, body) = loop {
+            let (status, body) = live.charge(&format!("order-down-{failed}")).await;
+            if status != 200 || failed == 20 {
+                break (status, body);
+            }
+            assert_eq!(body["data"]["status"], "FAILED", "{body}");
+            failed += 1;
+        };
+        assert!(
+            failed >= 1,
+            "the first charge meets the PSPs, not a tripped breaker"
+        );
+        assert_eq!(status, 503, "after {failed} FAILED charges: {body}");
+        assert_eq!(body["error"]["code"], "psp_unavailable", "{body}");
+        let message = body["error"]["message"].as_str().unwrap();
+        assert!(message.contains("failing at its PSP"), "{message}");
+        // Nothing is kept under the key: asked again, it is decided again (not replayed).
+        let (again, body) = live.charge(&format!("order-down-{failed}")).await;
+        assert_eq!(again, 503, "{body}");
+        assert_eq!(body["error"]["code"], "psp_unavailable", "{body}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn a_payment_of_the_wrong_amount_does_not_succeed() {
     for backend in backends() {
         let live = Live::start(backend, &[("PIXGATE_RECONCILE_INTERVAL", "200ms")]).await;

@@ -811,7 +811,9 @@ async fn sigterm_lets_in_flight_requests_finish_and_exits_cleanly() {
     let client = server.client.clone();
     let url = format!("{}/payments/charge", server.base);
     let key = server.demo_key.clone();
+    let (answered, first_answer) = tokio::sync::oneshot::channel::<()>();
     let inflight = tokio::spawn(async move {
+        let mut answered = Some(answered);
         let mut statuses = Vec::new();
         for i in 0..20 {
             match client
@@ -822,13 +824,20 @@ async fn sigterm_lets_in_flight_requests_finish_and_exits_cleanly() {
                 .send()
                 .await
             {
-                Ok(r) => statuses.push(r.status().as_u16()),
+                Ok(r) => {
+                    statuses.push(r.status().as_u16());
+                    if let Some(answered) = answered.take() {
+                        let _ = answered.send(());
+                    }
+                }
                 Err(_) => break, // the listener closed: no request was cut mid-way
             }
         }
         statuses
     });
-    tokio::time::sleep(std::time::Duration::from_millis(30)).await;
+    // SIGTERM once a charge has been answered, while the next ones are on their way (a fixed
+    // sleep raced the first request on a loaded machine).
+    let _ = first_answer.await;
     let status = tokio::task::spawn_blocking(move || {
         let s = server.terminate();
         (s, server)

@@ -372,6 +372,12 @@ impl Pass<'_> {
                     "charge batch: the item's routing failed; a later pass tries again");
                 return Ok(false);
             }
+            // Every gateway failing at its PSP for now: as a LIVE item whose PSP is down.
+            Err(ChargeError::PspUnavailable(why)) => {
+                tracing::warn!(item = item.item_index, %why,
+                    "charge batch: no gateway can take the item now; a later pass tries again");
+                return Ok(false);
+            }
             Err(ChargeError::Internal(e)) => return Err(e),
             Err(other) => return Err(Internal::caused("a batch item's chain", other)),
         };
