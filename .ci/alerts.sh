@@ -18,17 +18,9 @@ promtool check rules deploy/prometheus/alerts.yaml
 (cd deploy/prometheus && promtool test rules alerts.test.yaml)
 
 work=$(mktemp -d)
-pid=""
-trap '[ -n "$pid" ] && { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }; rm -rf "$work"' EXIT
-PIXGATE_DATA_DIR="$work/data" PIXGATE_LISTEN=127.0.0.1:0 PIXGATE_ADMIN_LISTEN=127.0.0.1:0 \
-PIXGATE_LOG=warn PIXGATE_RECONCILE_DAILY_AT=off "$bin" serve >"$work/out" 2>"$work/err" &
-pid=$!
-for _ in $(seq 1 600); do
-  grep -q '^pixgate: ready' "$work/out" 2>/dev/null && break
-  sleep 0.1
-done
-grep -q '^pixgate: ready' "$work/out" || { cat "$work/err"; echo "pixgate did not start"; exit 1; }
-admin=$(sed -n 's/^pixgate: admin API on //p' "$work/out")
+source .ci/serve.sh
+trap 'serve_stop; rm -rf "$work"' EXIT
+serve_fresh "$bin"
 curl -sS --fail "${admin%/admin/v1}/healthz" >/dev/null
 curl -sS --fail "${admin%/admin/v1}/metrics" >"$work/metrics"
 grep -q '^pixgate_http_requests_total{' "$work/metrics" ||

@@ -14,22 +14,14 @@ cd "$(dirname "$0")/.."
 source .ci/debian.sh
 debian_install_missing openssl:openssl node:nodejs npm:npm curl:curl
 work=$(mktemp -d)
-pid=""
-trap '[ -n "$pid" ] && { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }; rm -rf "$work"' EXIT
+source .ci/serve.sh
+trap 'serve_stop; rm -rf "$work"' EXIT
 fail() { echo "clients: $*" >&2; exit 1; }
 
 # 1. The snapshot and the generated code.
-PIXGATE_DATA_DIR="$work/data" PIXGATE_LISTEN=127.0.0.1:0 PIXGATE_ADMIN_LISTEN=127.0.0.1:0 \
-PIXGATE_LOG=warn PIXGATE_RECONCILE_DAILY_AT=off "$bin" serve >"$work/out" 2>"$work/err" &
-pid=$!
-for _ in $(seq 1 600); do
-  grep -q '^pixgate: ready' "$work/out" 2>/dev/null && break
-  sleep 0.1
-done
-grep -q '^pixgate: ready' "$work/out" || { cat "$work/err"; fail "pixgate did not start"; }
-api=$(sed -n 's/^pixgate: merchant API on //p' "$work/out")
+serve_fresh "$bin"
 curl -sS --fail "$api/openapi.json" | python3 -m json.tool --sort-keys --indent 2 >"$work/served.json"
-kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
+serve_stop
 if ! diff -u clients/openapi.json "$work/served.json" >"$work/openapi.diff"; then
   head -n 60 "$work/openapi.diff"
   fail "the server's /api/v1/openapi.json is not clients/openapi.json: copy it there (python3 -m json.tool --sort-keys --indent 2), run python3 clients/generate.py, and note a breaking change in CHANGELOG.md"
@@ -57,10 +49,12 @@ else
 fi
 
 # 3. The Python client's suite, on the oldest Python it supports when pyenv has one.
+# (Read whole, not with grep -q: under pipefail, grep leaving early fails the pipeline.)
 python=python3
-if command -v pyenv >/dev/null && pyenv versions --bare 2>/dev/null | grep -q '^3\.9\.'; then
-  export PYENV_VERSION
-  PYENV_VERSION=$(pyenv versions --bare | grep '^3\.9\.' | tail -n 1)
+oldest=""
+command -v pyenv >/dev/null && oldest=$(pyenv versions --bare 2>/dev/null | grep '^3\.9\.' | tail -n 1 || true)
+if [ -n "$oldest" ]; then
+  export PYENV_VERSION=$oldest
   python=python
 fi
 # Installed from its directory into a fresh virtualenv, as a merchant installs it: the suite

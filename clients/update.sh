@@ -9,18 +9,11 @@ set -euo pipefail
 bin=$(realpath "${1:?usage: clients/update.sh <path to the pixgate binary>}")
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
-pid=""
-trap '[ -n "$pid" ] && { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }; rm -rf "$work"' EXIT
-PIXGATE_DATA_DIR="$work/data" PIXGATE_LISTEN=127.0.0.1:0 PIXGATE_ADMIN_LISTEN=127.0.0.1:0 \
-PIXGATE_LOG=warn PIXGATE_RECONCILE_DAILY_AT=off "$bin" serve >"$work/out" 2>"$work/err" &
-pid=$!
-for _ in $(seq 1 600); do
-  grep -q '^pixgate: ready' "$work/out" 2>/dev/null && break
-  sleep 0.1
-done
-grep -q '^pixgate: ready' "$work/out" || { cat "$work/err" >&2; echo "update: pixgate did not start" >&2; exit 1; }
-api=$(sed -n 's/^pixgate: merchant API on //p' "$work/out")
+source .ci/serve.sh
+trap 'serve_stop; rm -rf "$work"' EXIT
+serve_fresh "$bin"
 curl -sS --fail "$api/openapi.json" | python3 -m json.tool --sort-keys --indent 2 >"$work/served.json"
+serve_stop
 if git cat-file -e HEAD:clients/openapi.json 2>/dev/null; then
   git show HEAD:clients/openapi.json >"$work/before.json"
   python3 clients/openapi_gate.py "$work/before.json" "$work/served.json" ||
