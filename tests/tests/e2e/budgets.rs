@@ -197,6 +197,14 @@ async fn a_versions_budget_is_set_within_the_maxima_shown_and_enforced() {
                 "budget_over_maximum",
                 "memoryBytes",
             ),
+            // A whole number written with a fraction and 17 digits is still the whole number
+            // (serde_json's float_roundtrip: without it this read as ...222.5, 400).
+            (
+                json!({"memoryBytes": 3_765_136_658_775_222.0_f64}),
+                422,
+                "budget_over_maximum",
+                "memoryBytes",
+            ),
             (json!({"fuel": 0}), 400, "invalid_budget", "fuel"),
             (
                 json!({"memoryBytes": 65535}),
