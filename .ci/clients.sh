@@ -31,6 +31,10 @@ echo "clients: clients/openapi.json is what the server serves; the generated cod
 
 # 2. The breaking-change gate.
 python3 clients/openapi_gate.py --self-test
+# A shallow clone lacks the commit before: deepen it when the remote allows.
+if [ "$(git rev-parse --is-shallow-repository)" = true ]; then
+  git fetch --quiet --deepen=200 2>/dev/null || true
+fi
 last=$(git log -1 --format=%H -- clients/openapi.json)
 [ -n "$last" ] || fail "clients/openapi.json is not committed"
 if git cat-file -e "$last^:clients/openapi.json" 2>/dev/null; then
@@ -43,7 +47,8 @@ if git cat-file -e "$last^:clients/openapi.json" 2>/dev/null; then
     fail "${last:0:10} changes clients/openapi.json in a way that breaks clients (above) without a line saying 'breaking' added to CHANGELOG.md in the same commit"
   fi
 elif [ "$(git rev-parse --is-shallow-repository)" = true ]; then
-  fail "the clone is shallow: the gate needs the commit before ${last:0:10}"
+  # The served document still had to equal the snapshot (above); only the history is missing.
+  echo "clients: WARNING: a shallow clone that cannot be deepened: the snapshot before ${last:0:10} is not here, so the breaking-change comparison did not run" >&2
 else
   echo "clients: ${last:0:10} added the first clients/openapi.json: nothing to compare"
 fi
