@@ -9,26 +9,22 @@ import { after, before, test } from "node:test";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 import { Pixgate, sign } from "../dist/esm/index.js";
-import { makeCertificates, setUpLive, startServer, startSimulator, waitFor } from "./harness.mjs";
+import { startWorld, waitFor } from "./harness.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const pkg = resolve(here, "..");
 const page = resolve(pkg, "../../docs/src/merchant-guide/typescript.md");
 // Inside the package, so `@pixgate/client` resolves to it through its own "exports".
 const dir = join(pkg, ".book");
-let certs, server, sim, key;
+let world, server, sim, key;
 
 before(async () => {
-  certs = makeCertificates();
-  server = await startServer(certs);
-  sim = await startSimulator();
-  key = await setUpLive(server, sim);
+  world = await startWorld();
+  ({ server, sim, liveKey: key } = world);
 });
 
 after(() => {
-  server?.stop();
-  sim?.stop();
-  rmSync(certs, { recursive: true, force: true });
+  world?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 

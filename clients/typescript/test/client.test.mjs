@@ -2,33 +2,24 @@
 // `pixgate psp-sim`. `npm test` after `npm run build`.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { rmSync } from "node:fs";
 import { after, before, test } from "node:test";
 
 import {
   AuthenticationError, ConflictError, ConnectionError, InvalidRequestError, Pixgate, sign, verify,
   WebhookVerificationError,
 } from "../dist/esm/index.js";
-import {
-  lossyProxy, makeCertificates, receiver, setUpLive, startServer, startSimulator, waitFor,
-} from "./harness.mjs";
+import { lossyProxy, receiver, startWorld, waitFor } from "./harness.mjs";
 
 const payer = { name: "Ana Souza", taxId: "529.982.247-25" };
 const chargeBody = (store, reference, amount = 42.5) => ({ store, amount, reference, payer });
-let certs, server, sim, liveKey;
+let world, certs, server, sim, liveKey;
 
 before(async () => {
-  certs = makeCertificates();
-  server = await startServer(certs);
-  sim = await startSimulator();
-  liveKey = await setUpLive(server, sim);
+  world = await startWorld();
+  ({ certs, server, sim, liveKey } = world);
 });
 
-after(() => {
-  server?.stop();
-  sim?.stop();
-  rmSync(certs, { recursive: true, force: true });
-});
+after(() => world?.stop());
 
 const noWait = (client) => {
   client.transport.sleep = async () => {};

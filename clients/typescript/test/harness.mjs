@@ -227,3 +227,22 @@ export async function waitFor(read, done, seconds = 30) {
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+/**
+ * What both suites run against: a test CA, `pixgate serve`, the simulator and a LIVE store at
+ * it (`liveKey`); `stop()` ends the processes and removes the certificates.
+ */
+export async function startWorld() {
+  const certs = makeCertificates();
+  const server = await startServer(certs);
+  const sim = await startSimulator();
+  const liveKey = await setUpLive(server, sim);
+  return {
+    certs, server, sim, liveKey,
+    stop() {
+      server.stop();
+      sim.stop();
+      rmSync(certs, { recursive: true, force: true });
+    },
+  };
+}
