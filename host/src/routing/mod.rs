@@ -294,15 +294,20 @@ fn active_version(steps: &[StoreStep], step: Step) -> (&str, Option<i64>) {
 
 fn chain_error(store: &Store, input: &ChainInput, e: ChainError) -> RoutingError {
     match e {
-        ChainError::Refused { error, .. }
-            if error.code == "no_eligible_gateway"
-                && !failing_gateways(store, input).is_empty() =>
-        {
-            RoutingError::GatewaysDown(format!(
-                "no gateway of this store can take the charge now: {} failing at its PSP; \
-                 retry with the same Idempotency-Key",
-                failing_gateways(store, input).join(", ")
-            ))
+        ChainError::Refused { error, .. } if error.code == "no_eligible_gateway" => {
+            let failing = failing_gateways(store, input);
+            if failing.is_empty() {
+                RoutingError::Refused {
+                    code: "no_eligible_gateway",
+                    message: error.message,
+                }
+            } else {
+                RoutingError::GatewaysDown(format!(
+                    "no gateway of this store can take the charge now: {} failing at its PSP; \
+                     retry with the same Idempotency-Key",
+                    failing.join(", ")
+                ))
+            }
         }
         ChainError::Refused { error, .. } => RoutingError::Refused {
             code: refusal_code(&error.code),
